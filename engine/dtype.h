@@ -1,0 +1,54 @@
+// Element types. The numeric values are ONNX's TensorProto.DataType so the importer maps them one to one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cnnx {
+
+enum class DType : int32_t {
+  undefined = 0,
+  f32 = 1,
+  u8 = 2,
+  i8 = 3,
+  i32 = 6,
+  i64 = 7,
+  boolean = 9,
+  f64 = 11,
+};
+
+// Size in bytes of one element; 0 for undefined.
+size_t dtype_size(DType t);
+// "float32", "int64", ...
+std::string dtype_name(DType t);
+// Maps an ONNX TensorProto.DataType value; returns DType::undefined for types cnnx does not hold.
+DType dtype_from_onnx(int32_t onnx_type);
+
+// Calls f(T{}) with the C++ type of `t`; throws cnnx::Error for undefined.
+template <class F>
+decltype(auto) visit_dtype(DType t, F&& f) {
+  switch (t) {
+    case DType::f32: return f(float{});
+    case DType::f64: return f(double{});
+    case DType::i64: return f(int64_t{});
+    case DType::i32: return f(int32_t{});
+    case DType::i8: return f(int8_t{});
+    case DType::u8: return f(uint8_t{});
+    case DType::boolean: return f(bool{});
+    default: break;
+  }
+  throw std::invalid_argument("visit_dtype: undefined element type");
+}
+
+template <class T> constexpr DType dtype_of();
+template <> constexpr DType dtype_of<float>() { return DType::f32; }
+template <> constexpr DType dtype_of<double>() { return DType::f64; }
+template <> constexpr DType dtype_of<int64_t>() { return DType::i64; }
+template <> constexpr DType dtype_of<int32_t>() { return DType::i32; }
+template <> constexpr DType dtype_of<int8_t>() { return DType::i8; }
+template <> constexpr DType dtype_of<uint8_t>() { return DType::u8; }
+template <> constexpr DType dtype_of<bool>() { return DType::boolean; }
+
+}  // namespace cnnx

@@ -1,0 +1,118 @@
+#include "engine/graph.h"
+
+#include <deque>
+
+#include "engine/node_eval.h"
+#include "engine/op_registry.h"
+
+namespace cnnx {
+
+std::string Node::label() const {
+  return "node '" + name + "' (" + (domain.empty() ? "" : domain + ":") + op_type + ")";
+}
+
+int Graph::find_value(const std::string& value_name) const {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (values[i].name == value_name) return int(i);
+  return -1;
+}
+
+namespace {
+
+void resolve_ops(Graph& g) {
+  const OpRegistry& registry = OpRegistry::builtin();
+  for (Node& node : g.nodes) {
+    with_node_context(node, [&] {
+      auto it = g.opsets.find(node.domain);
+      require(it != g.opsets.end(), "domain '", node.domain, "' is not imported by the model");
+      node.opset = it->second;
+      node.def = &registry.find(node.domain, node.op_type, node.opset);
+      node.params = node.def->parse(node);
+    });
+  }
+}
+
+// Kahn's algorithm; keeps the file order among ready nodes so results are reproducible.
+void sort_topologically(Graph& g) {
+  std::vector<bool> available(g.values.size(), false);
+  for (int id : g.inputs) available[size_t(id)] = true;
+  for (size_t i = 0; i < g.values.size(); ++i)
+    if (g.values[i].info.constant) available[i] = true;
+
+  std::vector<int> producer(g.values.size(), -1);
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (int out : g.nodes[n].outputs) {
+      if (out < 0) continue;
+      const Node& node = g.nodes[n];
+      require(!available[size_t(out)] && producer[size_t(out)] < 0, node.label(), ": output '",
+              g.values[size_t(out)].name, "' is already defined by ",
+              producer[size_t(out)] >= 0 ? g.nodes[size_t(producer[size_t(out)])].label() : "the graph");
+      producer[size_t(out)] = int(n);
+    }
+  for (const Node& node : g.nodes)
+    for (int in : node.inputs)
+      require(in < 0 || available[size_t(in)] || producer[size_t(in)] >= 0, node.label(), ": input '",
+              g.values[size_t(in)].name, "' is not defined by any node, initializer or graph input");
+  for (int out : g.outputs)
+    require(available[size_t(out)] || producer[size_t(out)] >= 0, "graph output '",
+            g.values[size_t(out)].name, "' is not produced by any node");
+
+  std::vector<int> missing(g.nodes.size(), 0);
+  std::vector<std::vector<int>> consumers(g.values.size());
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (int in : g.nodes[n].inputs)
+      if (in >= 0 && !available[size_t(in)]) {
+        ++missing[n];
+        consumers[size_t(in)].push_back(int(n));
+      }
+  std::deque<int> ready;
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    if (missing[n] == 0) ready.push_back(int(n));
+  std::vector<Node> sorted;
+  sorted.reserve(g.nodes.size());
+  while (!ready.empty()) {
+    int n = ready.front();
+    ready.pop_front();
+    for (int out : g.nodes[size_t(n)].outputs)
+      if (out >= 0)
+        for (int c : consumers[size_t(out)])
+          if (--missing[size_t(c)] == 0) ready.push_back(c);
+    sorted.push_back(std::move(g.nodes[size_t(n)]));
+  }
+  if (sorted.size() != g.nodes.size()) {
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+      if (missing[n] > 0) fail(g.nodes[n].label(), ": is part of a cycle (its inputs depend on its outputs)");
+  }
+  g.nodes = std::move(sorted);
+  for (Value& v : g.values) v.producer = -1;
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (int out : g.nodes[n].outputs)
+      if (out >= 0) g.values[size_t(out)].producer = int(n);
+}
+
+void infer_shapes(Graph& g) {
+  for (const Node& node : g.nodes) {
+    std::vector<ValueInfo> in;
+    for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+    std::vector<ValueInfo> out = infer_node(node, in);
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      int id = node.outputs[i];
+      if (id < 0) continue;
+      // Inference wins over what the file declares for intermediate values (declarations can be stale);
+      // the declared element type fills in where inference has none.
+      ValueInfo& declared = g.values[size_t(id)].info;
+      if (out[i].dtype == DType::undefined) out[i].dtype = declared.dtype;
+      declared = out[i];
+    }
+  }
+}
+
+}  // namespace
+
+void build_graph(Graph& g) {
+  resolve_ops(g);
+  sort_topologically(g);
+  infer_shapes(g);
+}
+
+}  // namespace cnnx

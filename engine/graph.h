@@ -1,0 +1,60 @@
+// The graph cnnx runs: values (tensors by name), nodes in topological order, initializers, graph inputs and
+// outputs. Built by onnx_import, completed by build_graph (ops resolved, params parsed, order checked,
+// shapes inferred, constants folded). Immutable once built.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/attributes.h"
+#include "engine/value_info.h"
+
+namespace cnnx {
+
+struct OpDef;
+struct OpParams;
+
+struct Value {
+  std::string name;
+  // As declared in the model (graph inputs/outputs, value_info) and then inferred. Dims may be kUnknownDim.
+  ValueInfo info;
+  int producer = -1;  // index of the node that writes it, -1 for graph inputs and initializers
+};
+
+struct Node {
+  std::string name;
+  std::string op_type;
+  std::string domain;  // "" for the default ONNX domain
+  std::vector<int> inputs;   // value ids; -1 for an omitted optional input
+  std::vector<int> outputs;  // value ids; -1 for an omitted optional output
+  Attributes attrs;
+  int opset = 0;                             // version of the node's domain the model imports
+  const OpDef* def = nullptr;                // set by build_graph
+  std::shared_ptr<const OpParams> params;    // set by build_graph
+
+  // "node 'conv1' (Conv)", for messages.
+  std::string label() const;
+};
+
+struct Graph {
+  std::vector<Value> values;
+  std::vector<Node> nodes;     // topologically sorted after build_graph
+  std::vector<int> inputs;     // graph inputs the caller feeds (those without an initializer)
+  std::vector<int> outputs;
+  std::map<std::string, int> opsets;   // domain -> version
+  std::map<std::string, std::string> metadata;  // metadata_props
+  std::string name;
+  std::string producer;
+
+  int find_value(const std::string& name) const;  // -1 when absent
+  const Value& value(int id) const { return values.at(size_t(id)); }
+};
+
+// Completes an imported graph: resolves every node's op in the registry (unknown op or domain is an error
+// naming the node), parses its params, sorts nodes topologically (a cycle or an undefined input is an error
+// naming the node), infers shapes and folds nodes whose inputs are all constant.
+void build_graph(Graph& graph);
+
+}  // namespace cnnx

@@ -1,0 +1,48 @@
+#include "engine/node_eval.h"
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>& in) {
+  return with_node_context(node, [&] {
+    const OpDef& def = *node.def;
+    bool any_unknown_rank = false, all_constant = true;
+    for (const ValueInfo& v : in) {
+      if (v.dtype == DType::undefined) continue;  // omitted optional input
+      any_unknown_rank = any_unknown_rank || !v.rank_known;
+      all_constant = all_constant && v.constant != nullptr;
+    }
+    std::vector<ValueInfo> out;
+    if (any_unknown_rank) {
+      // Nothing useful can be said without ranks; the plan (with concrete inputs) infers again.
+      out.assign(node.outputs.size(), ValueInfo::unknown(DType::undefined));
+      return out;
+    }
+    out = def.infer(*node.params, in);
+    require(out.size() >= node.outputs.size(), "shape inference gave ", out.size(), " outputs for ",
+            node.outputs.size());
+    out.resize(node.outputs.size());
+    bool outputs_known = true, outputs_have_data = true;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (node.outputs[i] < 0) continue;  // omitted optional output
+      outputs_known = outputs_known && (out[i].constant || out[i].concrete());
+      outputs_have_data = outputs_have_data && out[i].constant;
+    }
+    if (!all_constant || !outputs_known || outputs_have_data) return out;
+    // Every input is known: run the reference kernel now (constant folding).
+    std::vector<Tensor> results(out.size());
+    KernelIO io;
+    for (const ValueInfo& v : in) io.in.push_back(v.constant.get());
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (node.outputs[i] >= 0 && !out[i].constant) results[i] = Tensor(out[i].dtype, out[i].shape);
+      io.out.push_back(node.outputs[i] >= 0 ? &results[i] : nullptr);
+    }
+    def.kernels.back().compile(node.params, in, out)->run(io);
+    for (size_t i = 0; i < out.size(); ++i)
+      if (results[i].defined()) out[i].constant = std::make_shared<const Tensor>(results[i]);
+    return out;
+  });
+}
+
+}  // namespace cnnx

@@ -1,0 +1,307 @@
+#include "engine/onnx_import.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <unordered_map>
+
+#include "engine/error.h"
+#include "engine/op_registry.h"
+
+namespace cnnx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Context {
+  std::string model_dir;  // "" when external data is refused
+  ImportLimits limits;
+};
+
+std::string read_file(const std::string& path, int64_t max_bytes) {
+  std::error_code ec;
+  require(fs::is_regular_file(path, ec), "cannot open '", path, "': not a readable file");
+  auto size = fs::file_size(path, ec);
+  require(!ec, "cannot read '", path, "': ", ec.message());
+  require(int64_t(size) <= max_bytes, "'", path, "' is ", size, " bytes, over the limit of ", max_bytes);
+  std::ifstream f(path, std::ios::binary);
+  require(bool(f), "cannot open '", path, "'");
+  std::string bytes(size, '\0');
+  f.read(bytes.data(), std::streamsize(size));
+  require(f.gcount() == std::streamsize(size), "cannot read '", path, "'");
+  return bytes;
+}
+
+template <class Message>
+void parse_message(Message& m, const void* data, size_t size, int64_t max_bytes, const char* what) {
+  require(int64_t(size) <= max_bytes, what, " is ", size, " bytes, over the limit of ", max_bytes);
+  google::protobuf::io::CodedInputStream stream(static_cast<const uint8_t*>(data), int(size));
+  stream.SetTotalBytesLimit(int(std::min<int64_t>(max_bytes, std::numeric_limits<int>::max())));
+  stream.SetRecursionLimit(64);
+  require(m.ParseFromCodedStream(&stream) && stream.ConsumedEntireMessage(), what,
+          " is not a valid ONNX protobuf (truncated or corrupt)");
+}
+
+// Resolves an external data location inside `dir`; refuses absolute paths, "..", and symlinks leaving it.
+fs::path confined_path(const std::string& dir, const std::string& location, const std::string& tensor) {
+  require(!dir.empty(), "tensor '", tensor, "': external data is not allowed for a model loaded from memory");
+  fs::path rel(location);
+  require(!location.empty() && rel.is_relative() && !rel.has_root_name() && !rel.has_root_directory(),
+          "tensor '", tensor, "': external data location '", location, "' must be a relative path");
+  for (const auto& part : rel)
+    require(part != "..", "tensor '", tensor, "': external data location '", location,
+            "' may not contain '..'");
+  std::error_code ec;
+  fs::path base = fs::canonical(dir, ec);
+  require(!ec, "tensor '", tensor, "': cannot resolve the model folder '", dir, "'");
+  fs::path full = fs::weakly_canonical(base / rel, ec);
+  require(!ec, "tensor '", tensor, "': cannot resolve external data '", location, "'");
+  auto b = base.begin(), f = full.begin();
+  for (; b != base.end(); ++b, ++f)
+    require(f != full.end() && *f == *b, "tensor '", tensor, "': external data '", location,
+            "' resolves outside the model's folder");
+  return full;
+}
+
+void read_external(const onnx::TensorProto& p, const Context& ctx, Tensor& t) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : p.external_data()) {
+    if (kv.key() == "location") location = kv.value();
+    else if (kv.key() == "offset" || kv.key() == "length") {
+      char* end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(kv.value().c_str(), &end, 10);
+      require(errno == 0 && end && *end == '\0' && !kv.value().empty() && v >= 0, "tensor '", p.name(),
+              "': external data ", kv.key(), " '", kv.value(), "' is not a non-negative integer");
+      (kv.key() == "offset" ? offset : length) = v;
+    }
+  }
+  fs::path path = confined_path(ctx.model_dir, location, p.name());
+  std::error_code ec;
+  require(fs::is_regular_file(path, ec), "tensor '", p.name(), "': external data file '", location,
+          "' is missing or not a regular file");
+  int64_t file_size = int64_t(fs::file_size(path, ec));
+  int64_t want = int64_t(t.bytes());
+  if (length < 0) length = want;
+  require(length == want, "tensor '", p.name(), "': external data length ", length, " does not match its ",
+          want, " bytes of shape ", to_string(t.shape()));
+  require(offset <= file_size && length <= file_size - offset, "tensor '", p.name(),
+          "': external data range [", offset, ", ", offset + length, ") lies beyond the end of '", location,
+          "' (", file_size, " bytes)");
+  std::ifstream f(path, std::ios::binary);
+  f.seekg(offset);
+  f.read(static_cast<char*>(t.raw()), std::streamsize(length));
+  require(bool(f), "tensor '", p.name(), "': cannot read external data '", location, "'");
+}
+
+template <class T, class Field>
+void copy_field(const Field& field, Tensor& t, const std::string& name, const char* field_name) {
+  require(int64_t(field.size()) == t.numel(), "tensor '", name, "': ", field_name, " holds ", field.size(),
+          " values but shape ", to_string(t.shape()), " needs ", t.numel());
+  T* dst = static_cast<T*>(t.raw());
+  for (int i = 0; i < field.size(); ++i) dst[i] = static_cast<T>(field.Get(i));
+}
+
+Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
+  const std::string& name = p.name();
+  require(!p.has_segment(), "tensor '", name, "': segmented tensors are not supported");
+  DType dtype = dtype_from_onnx(p.data_type());
+  require(dtype != DType::undefined, "tensor '", name, "': element type ", p.data_type(),
+          " is not supported");
+  Shape shape;
+  for (int64_t d : p.dims()) {
+    require(d >= 0, "tensor '", name, "': dim ", d, " is negative");
+    shape.push_back(d);
+  }
+  int64_t bytes = 0;
+  try {
+    bytes = checked_mul(checked_numel(shape), int64_t(dtype_size(dtype)), "byte size");
+  } catch (const Error& e) {
+    fail("tensor '", name, "': shape ", to_string(shape), ": ", e.what());
+  }
+  require(bytes <= ctx.limits.max_tensor_bytes, "tensor '", name, "': ", bytes,
+          " bytes exceeds the tensor limit of ", ctx.limits.max_tensor_bytes);
+  // Check the data present before allocating, so a lying header cannot make us allocate.
+  bool external = p.data_location() == onnx::TensorProto::EXTERNAL;
+  if (!external && p.has_raw_data())
+    require(int64_t(p.raw_data().size()) == bytes, "tensor '", name, "': raw_data holds ", p.raw_data().size(),
+            " bytes but shape ", to_string(shape), " of ", dtype_name(dtype), " needs ", bytes);
+  Tensor t(dtype, shape);
+  if (external) {
+    read_external(p, ctx, t);
+  } else if (p.has_raw_data()) {
+    if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));  // little-endian, as ONNX stores it
+  } else {
+    switch (dtype) {
+      case DType::f32: copy_field<float>(p.float_data(), t, name, "float_data"); break;
+      case DType::f64: copy_field<double>(p.double_data(), t, name, "double_data"); break;
+      case DType::i64: copy_field<int64_t>(p.int64_data(), t, name, "int64_data"); break;
+      case DType::i32: copy_field<int32_t>(p.int32_data(), t, name, "int32_data"); break;
+      case DType::i8: copy_field<int8_t>(p.int32_data(), t, name, "int32_data"); break;
+      case DType::u8: copy_field<uint8_t>(p.int32_data(), t, name, "int32_data"); break;
+      case DType::boolean: copy_field<bool>(p.int32_data(), t, name, "int32_data"); break;
+      default: fail("tensor '", name, "': unsupported element type");
+    }
+  }
+  return t;
+}
+
+Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx) {
+  using A = onnx::AttributeProto;
+  Attribute out;
+  switch (a.type()) {
+    case A::FLOAT: out.kind = Attribute::Kind::f; out.f = a.f(); break;
+    case A::INT: out.kind = Attribute::Kind::i; out.i = a.i(); break;
+    case A::STRING: out.kind = Attribute::Kind::s; out.s = a.s(); break;
+    case A::TENSOR: out.kind = Attribute::Kind::t; out.t = tensor_from_proto(a.t(), ctx); break;
+    case A::FLOATS: out.kind = Attribute::Kind::floats; out.floats.assign(a.floats().begin(), a.floats().end()); break;
+    case A::INTS: out.kind = Attribute::Kind::ints; out.ints.assign(a.ints().begin(), a.ints().end()); break;
+    case A::STRINGS: out.kind = Attribute::Kind::strings; out.strings.assign(a.strings().begin(), a.strings().end()); break;
+    default:
+      out.kind = Attribute::Kind::unsupported;
+      out.onnx_type = A::AttributeType_IsValid(a.type()) ? A::AttributeType_Name(a.type())
+                                                         : "invalid (" + std::to_string(int(a.type())) + ")";
+  }
+  return out;
+}
+
+ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
+  require(v.type().has_tensor_type(), "tensor '", v.name(), "' is not a tensor (sequences, maps and optionals are not supported)");
+  const auto& tt = v.type().tensor_type();
+  DType dtype = dtype_from_onnx(tt.elem_type());
+  require(dtype != DType::undefined, "tensor '", v.name(), "': element type ", tt.elem_type(), " is not supported");
+  if (!tt.has_shape()) return ValueInfo::unknown(dtype);
+  Shape shape;
+  for (const auto& d : tt.shape().dim()) {
+    if (d.has_dim_value()) {
+      require(d.dim_value() >= 0, "tensor '", v.name(), "': dim ", d.dim_value(), " is negative");
+      require(d.dim_value() <= kMaxSize, "tensor '", v.name(), "': dim ", d.dim_value(), " is too large");
+      shape.push_back(d.dim_value());
+    } else {
+      shape.push_back(kUnknownDim);  // dim_param or nothing: bound at run time
+    }
+  }
+  return ValueInfo::of(dtype, shape);
+}
+
+Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
+  Graph g;
+  require(m.has_graph(), "the model has no graph");
+  for (const auto& op : m.opset_import()) {
+    std::string domain = op.domain() == "ai.onnx" ? "" : op.domain();
+    require(!g.opsets.count(domain), "opset of domain '", domain, "' is imported twice");
+    g.opsets[domain] = int(op.version());
+    if (domain.empty()) {
+      require(op.version() <= kMaxOpset, "the model imports opset ", op.version(),
+              ", newer than the newest cnnx knows (", kMaxOpset, ")");
+      require(op.version() >= kMinOpset, "the model imports opset ", op.version(),
+              ", older than the oldest cnnx supports (", kMinOpset, ")");
+    }
+  }
+  require(g.opsets.count(""), "the model does not import the default ONNX opset");
+  for (const auto& p : m.metadata_props()) g.metadata[p.key()] = p.value();
+  g.producer = m.producer_name();
+
+  const onnx::GraphProto& gp = m.graph();
+  g.name = gp.name();
+  require(gp.sparse_initializer_size() == 0, "sparse initializers are not supported");
+  std::unordered_map<std::string, int> ids;
+  auto value_id = [&](const std::string& name) {
+    auto [it, inserted] = ids.emplace(name, int(g.values.size()));
+    if (inserted) g.values.push_back(Value{name, {}, -1});
+    return it->second;
+  };
+  for (const auto& init : gp.initializer()) {
+    require(!init.name().empty(), "an initializer has no name");
+    int id = value_id(init.name());
+    require(!g.values[size_t(id)].info.constant, "initializer '", init.name(), "' is defined twice");
+    g.values[size_t(id)].info = ValueInfo::of(tensor_from_proto(init, ctx));
+  }
+  for (const auto& in : gp.input()) {
+    int id = value_id(in.name());
+    if (g.values[size_t(id)].info.constant) continue;  // IR < 4 lists initializers as inputs: a constant
+    for (int other : g.inputs) require(other != id, "graph input '", in.name(), "' is listed twice");
+    g.values[size_t(id)].info = info_from_type(in);
+    g.inputs.push_back(id);
+  }
+  for (const auto& node_proto : gp.node()) {
+    Node node;
+    node.name = node_proto.name();
+    node.op_type = node_proto.op_type();
+    node.domain = node_proto.domain() == "ai.onnx" ? "" : node_proto.domain();
+    if (node.name.empty()) node.name = node.op_type + "_" + std::to_string(g.nodes.size());
+    for (const auto& name : node_proto.input()) node.inputs.push_back(name.empty() ? -1 : value_id(name));
+    for (const auto& name : node_proto.output()) node.outputs.push_back(name.empty() ? -1 : value_id(name));
+    for (const auto& a : node_proto.attribute()) {
+      require(!a.name().empty(), node.label(), ": an attribute has no name");
+      require(!node.attrs.has(a.name()), node.label(), ": attribute '", a.name(), "' is given twice");
+      try {
+        node.attrs.set(a.name(), attribute_from_proto(a, ctx));
+      } catch (const Error& e) {
+        fail(node.label(), ": attribute '", a.name(), "': ", e.what());
+      }
+    }
+    g.nodes.push_back(std::move(node));
+  }
+  for (const auto& out : gp.output()) {
+    auto it = ids.find(out.name());
+    require(it != ids.end(), "graph output '", out.name(), "' is not produced by any node");
+    g.outputs.push_back(it->second);
+    Value& v = g.values[size_t(it->second)];
+    if (v.info.dtype == DType::undefined && out.type().has_tensor_type()) v.info = info_from_type(out);
+  }
+  require(!g.outputs.empty(), "the graph has no outputs");
+  return g;
+}
+
+Graph import_model(const void* data, size_t size, const Context& ctx) {
+  onnx::ModelProto m;
+  parse_message(m, data, size, ctx.limits.max_model_bytes, "the model");
+  Graph g = graph_from_model(m, ctx);
+  build_graph(g);
+  return g;
+}
+
+}  // namespace
+
+Graph import_onnx_file(const std::string& path, const ImportLimits& limits) {
+  std::string bytes = read_file(path, limits.max_model_bytes);
+  fs::path dir = fs::path(path).parent_path();
+  return import_model(bytes.data(), bytes.size(), Context{dir.empty() ? "." : dir.string(), limits});
+}
+
+Graph import_onnx_bytes(const void* data, size_t size, const std::string& external_data_dir,
+                        const ImportLimits& limits) {
+  require(data != nullptr || size == 0, "model bytes are null");
+  return import_model(data, size, Context{external_data_dir, limits});
+}
+
+ModelOutline outline_onnx_file(const std::string& path, const ImportLimits& limits) {
+  std::string bytes = read_file(path, limits.max_model_bytes);
+  onnx::ModelProto m;
+  parse_message(m, bytes.data(), bytes.size(), limits.max_model_bytes, "the model");
+  ModelOutline outline;
+  for (const auto& n : m.graph().node())
+    outline.ops.emplace_back(n.domain() == "ai.onnx" ? "" : n.domain(), n.op_type());
+  for (const auto* list : {&m.graph().input(), &m.graph().output()})
+    for (const auto& v : *list)
+      outline.io_element_types.push_back(v.type().has_tensor_type() ? v.type().tensor_type().elem_type() : -1);
+  return outline;
+}
+
+Tensor import_tensor_file(const std::string& path, std::string* name, const ImportLimits& limits) {
+  std::string bytes = read_file(path, limits.max_model_bytes);
+  onnx::TensorProto p;
+  parse_message(p, bytes.data(), bytes.size(), limits.max_model_bytes, "the tensor file");
+  if (name) *name = p.name();
+  fs::path dir = fs::path(path).parent_path();
+  return tensor_from_proto(p, Context{dir.empty() ? "." : dir.string(), limits});
+}
+
+}  // namespace cnnx

@@ -1,0 +1,56 @@
+#include "engine/op.h"
+
+namespace cnnx {
+
+void require_inputs(const Node& node, size_t min, size_t max) {
+  size_t n = node.inputs.size();
+  require(n >= min && n <= max, "expects ", min == max ? "" : "between ", min, min == max ? "" : " and ",
+          min == max ? "" : std::to_string(max), " input", max == 1 ? "" : "s", ", got ", n);
+  for (size_t i = 0; i < min; ++i) require(node.inputs[i] >= 0, "input ", i, " is required but omitted");
+}
+
+void require_outputs(const Node& node, size_t min, size_t max) {
+  size_t n = node.outputs.size();
+  require(n >= min && n <= max, "expects ", min, " to ", max, " outputs, got ", n);
+  for (size_t i = 0; i < min; ++i) require(node.outputs[i] >= 0, "output ", i, " is required but omitted");
+}
+
+bool has_input(const Node& node, size_t i) { return i < node.inputs.size() && node.inputs[i] >= 0; }
+
+bool present(const std::vector<ValueInfo>& in, size_t i) {
+  return i < in.size() && in[i].dtype != DType::undefined;
+}
+
+const ValueInfo& input(const std::vector<ValueInfo>& in, size_t i) {
+  require(present(in, i), "input ", i, " is missing");
+  return in[i];
+}
+
+void require_dtype(const std::vector<ValueInfo>& in, size_t i, std::initializer_list<DType> allowed,
+                   const char* what) {
+  DType t = input(in, i).dtype;
+  std::string names;
+  for (DType a : allowed) {
+    if (a == t) return;
+    names += (names.empty() ? "" : " or ") + dtype_name(a);
+  }
+  fail(what, " ", i, " has element type ", dtype_name(t), "; expected ", names);
+}
+
+bool constant_ints(const std::vector<ValueInfo>& in, size_t i, std::vector<int64_t>& out) {
+  const ValueInfo& v = input(in, i);
+  if (!v.constant) return false;
+  require(v.dtype == DType::i64 || v.dtype == DType::i32, "input ", i, " must be int64, got ",
+          dtype_name(v.dtype));
+  require(v.rank() <= 1, "input ", i, " must be a 1-D tensor, got shape ", to_string(v.shape));
+  out.resize(size_t(v.constant->numel()));
+  for (int64_t k = 0; k < v.constant->numel(); ++k) out[size_t(k)] = v.constant->int_at(k);
+  return true;
+}
+
+ValueInfo same_as_input(const std::vector<ValueInfo>& in, size_t i) {
+  const ValueInfo& v = input(in, i);
+  return {v.dtype, v.shape, v.rank_known, nullptr};
+}
+
+}  // namespace cnnx

@@ -1,0 +1,45 @@
+#include "engine/op_registry.h"
+
+namespace cnnx {
+
+void OpRegistry::add(OpDef def) {
+  auto key = std::make_pair(def.domain, def.type);
+  require(!defs_.count(key), "op ", def.type, " is registered twice");
+  require(!def.kernels.empty() && def.kernels.back().name == "ref", "op ", def.type,
+          " must end its kernel list with a reference kernel");
+  defs_.emplace(key, std::move(def));
+}
+
+bool OpRegistry::has(const std::string& domain, const std::string& type) const {
+  return defs_.count({domain, type}) != 0;
+}
+
+const OpDef& OpRegistry::find(const std::string& domain, const std::string& type, int opset) const {
+  auto it = defs_.find({domain, type});
+  if (it == defs_.end()) {
+    bool domain_known = false;
+    for (const auto& [key, def] : defs_) domain_known = domain_known || key.first == domain;
+    if (!domain_known) fail("domain '", domain, "' is not supported");
+    fail("op ", type, domain.empty() ? "" : " of domain '" + domain + "'", " is not supported");
+  }
+  require(opset >= it->second.since, "op ", type, " needs opset ", it->second.since,
+          " or newer; the model imports opset ", opset);
+  return it->second;
+}
+
+std::vector<std::string> OpRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [key, def] : defs_) out.push_back(key.first.empty() ? key.second : key.first + ":" + key.second);
+  return out;
+}
+
+const OpRegistry& OpRegistry::builtin() {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    register_builtin_ops(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace cnnx

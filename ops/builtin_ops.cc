@@ -1,0 +1,16 @@
+#include "ops/families.h"
+
+namespace cnnx {
+
+void register_builtin_ops(OpRegistry& r) {
+  register_conv_ops(r);
+  register_gemm_ops(r);
+  register_pool_ops(r);
+  register_reduce_ops(r);
+  register_eltwise_ops(r);
+  register_norm_ops(r);
+  register_softmax_ops(r);
+  register_shape_ops(r);
+}
+
+}  // namespace cnnx

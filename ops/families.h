@@ -1,0 +1,19 @@
+// One registration function per op family; register_builtin_ops (engine/op_registry.h) calls them all.
+#pragma once
+
+#include "engine/op_registry.h"
+
+namespace cnnx {
+
+void register_conv_ops(OpRegistry& r);     // Conv
+void register_gemm_ops(OpRegistry& r);     // Gemm, MatMul
+void register_pool_ops(OpRegistry& r);     // AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool
+void register_reduce_ops(OpRegistry& r);   // ReduceMean
+void register_eltwise_ops(OpRegistry& r);  // Relu, LeakyRelu, Clip, Sigmoid, HardSigmoid, HardSwish, Tanh,
+                                           // Add, Sub, Mul, Div, Sum
+void register_norm_ops(OpRegistry& r);     // BatchNormalization, LRN
+void register_softmax_ops(OpRegistry& r);  // Softmax
+void register_shape_ops(OpRegistry& r);    // Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Slice,
+                                           // Gather, Shape, Cast, Constant, Identity, Dropout, Pad
+
+}  // namespace cnnx

@@ -1,0 +1,190 @@
+// Runs the ONNX backend node tests (written by generate_node_tests.py) on one cnnx backend.
+//
+//   cnnx_node_tests DATA_DIR [--backend ref|dnnl] [--filter SUBSTRING] [--min-run N] [--verbose]
+//
+// A test is run when every node is a default-domain op cnnx registers and every graph input and output is
+// float32 or int64 (the scope of the foundation issue); all others are skipped and counted. Outputs are
+// compared with the tolerance of the loosest op in the test's graph. Exits 1 on any failure, or when fewer
+// than --min-run tests ran (so a broken selection cannot pass by skipping everything).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "engine/model.h"
+#include "engine/onnx_import.h"
+#include "engine/op_registry.h"
+
+namespace fs = std::filesystem;
+using namespace cnnx;
+
+namespace {
+
+// Tests of supported ops that cnnx deliberately does not run, and why.
+const std::map<std::string, std::string> kExcluded = {
+    {"test_training_dropout", "training-mode Dropout draws random masks; cnnx is inference-only"},
+    {"test_training_dropout_mask", "training-mode Dropout draws random masks; cnnx is inference-only"},
+    {"test_training_dropout_default", "training-mode Dropout draws random masks; cnnx is inference-only"},
+    {"test_training_dropout_default_mask", "training-mode Dropout draws random masks; cnnx is inference-only"},
+};
+
+struct Options {
+  std::string dir;
+  Backend backend = Backend::ref;
+  std::string filter;
+  int min_run = 0;
+  bool verbose = false;
+};
+
+struct Comparison {
+  bool ok = true;
+  std::string detail;
+};
+
+Comparison compare(const Tensor& got, const Tensor& want, Tolerance tol) {
+  Comparison c;
+  if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
+    c.ok = false;
+    c.detail = "got " + dtype_name(got.dtype()) + to_string(got.shape()) + ", want " + dtype_name(want.dtype()) +
+               to_string(want.shape());
+    return c;
+  }
+  double worst = 0;
+  int64_t worst_at = -1;
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    double g = got.double_at(i), w = want.double_at(i);
+    if (std::isnan(w) || std::isnan(g)) {
+      if (std::isnan(w) != std::isnan(g)) { worst = INFINITY; worst_at = i; break; }
+      continue;
+    }
+    if (std::isinf(w) || std::isinf(g)) {
+      if (g != w) { worst = INFINITY; worst_at = i; break; }
+      continue;
+    }
+    double excess = std::abs(g - w) - (tol.abs + tol.rel * std::abs(w));
+    if (excess > 0 && (worst_at < 0 || excess > worst)) { worst = excess; worst_at = i; }
+  }
+  if (worst_at >= 0) {
+    c.ok = false;
+    c.detail = "element " + std::to_string(worst_at) + ": got " + std::to_string(got.double_at(worst_at)) +
+               ", want " + std::to_string(want.double_at(worst_at)) + " (tolerance abs " + std::to_string(tol.abs) +
+               " + rel " + std::to_string(tol.rel) + ")";
+  }
+  return c;
+}
+
+// Why the test is outside the scope, or "" when it is in.
+std::string out_of_scope(const fs::path& model) {
+  ModelOutline outline = outline_onnx_file(model.string());
+  const OpRegistry& r = OpRegistry::builtin();
+  for (const auto& [domain, type] : outline.ops)
+    if (!r.has(domain == "ai.onnx" ? "" : domain, type)) return "op " + (domain.empty() ? "" : domain + ":") + type;
+  for (int32_t t : outline.io_element_types)
+    if (t != 1 && t != 7) return "element type " + std::to_string(t);
+  return "";
+}
+
+std::string run_test(const fs::path& dir, const Options& o) {
+  ModelOptions mo;
+  mo.backend = o.backend;
+  Model model = Model::load((dir / "model.onnx").string(), mo);
+  Tolerance tol;
+  for (const Node& n : model.graph().nodes) {
+    tol.abs = std::max(tol.abs, n.def->tolerance.abs);
+    tol.rel = std::max(tol.rel, n.def->tolerance.rel);
+  }
+  std::vector<fs::path> sets;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+  std::sort(sets.begin(), sets.end());
+  if (sets.empty()) return "no test_data_set_* folders";
+  for (const fs::path& set : sets) {
+    std::vector<Tensor> inputs, want;
+    for (size_t i = 0; fs::exists(set / ("input_" + std::to_string(i) + ".pb")); ++i)
+      inputs.push_back(import_tensor_file((set / ("input_" + std::to_string(i) + ".pb")).string()));
+    for (size_t i = 0; fs::exists(set / ("output_" + std::to_string(i) + ".pb")); ++i)
+      want.push_back(import_tensor_file((set / ("output_" + std::to_string(i) + ".pb")).string()));
+    std::vector<Tensor> got = model.run(inputs);
+    if (got.size() != want.size())
+      return set.filename().string() + ": " + std::to_string(got.size()) + " outputs, want " + std::to_string(want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      Comparison c = compare(got[i], want[i], tol);
+      if (!c.ok) return set.filename().string() + " output " + std::to_string(i) + ": " + c.detail;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) { std::cerr << a << " needs a value\n"; std::exit(2); }
+      return argv[++i];
+    };
+    if (a == "--backend") o.backend = parse_backend(next());
+    else if (a == "--filter") o.filter = next();
+    else if (a == "--min-run") o.min_run = std::stoi(next());
+    else if (a == "--verbose") o.verbose = true;
+    else o.dir = a;
+  }
+  fs::path root = fs::path(o.dir) / "node";
+  if (o.dir.empty() || !fs::is_directory(root)) {
+    std::cerr << "usage: cnnx_node_tests DATA_DIR [--backend ref|dnnl] [--filter S] [--min-run N]\n";
+    return 2;
+  }
+  std::vector<fs::path> tests;
+  for (const auto& e : fs::directory_iterator(root))
+    if (e.is_directory() && e.path().filename().string().find(o.filter) != std::string::npos) tests.push_back(e.path());
+  std::sort(tests.begin(), tests.end());
+
+  int passed = 0, failed = 0, skipped = 0;
+  std::map<std::string, int> skip_reasons;
+  for (const fs::path& t : tests) {
+    std::string name = t.filename().string();
+    std::string why;
+    auto ex = kExcluded.find(name);
+    if (ex != kExcluded.end()) {
+      why = ex->second;
+    } else {
+      try {
+        why = out_of_scope(t / "model.onnx");
+      } catch (const Error& e) {
+        why = std::string("unreadable: ") + e.what();
+      }
+    }
+    if (!why.empty()) {
+      ++skipped;
+      ++skip_reasons[why];
+      if (o.verbose) std::cout << "SKIP " << name << ": " << why << "\n";
+      continue;
+    }
+    std::string error;
+    try {
+      error = run_test(t, o);
+    } catch (const Error& e) {
+      error = std::string("cnnx::Error: ") + e.what();
+    }
+    if (error.empty()) {
+      ++passed;
+      if (o.verbose) std::cout << "PASS " << name << "\n";
+    } else {
+      ++failed;
+      std::cout << "FAIL " << name << " [backend " << backend_name(o.backend) << "]: " << error << "\n";
+    }
+  }
+  std::cout << "skipped, by reason:\n";
+  for (const auto& [why, n] : skip_reasons) std::cout << "  " << n << "  " << why << "\n";
+  std::cout << "node tests (" << backend_name(o.backend) << "): " << passed << " passed, " << failed << " failed, "
+            << skipped << " skipped\n";
+  if (passed < o.min_run) {
+    std::cout << "only " << passed << " tests ran; at least " << o.min_run << " were expected\n";
+    return 1;
+  }
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+// The cnnx command-line program: one function per subcommand, each adding itself to the CLI11 app and
+// returning what to run when it is chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/model.h"
+
+namespace cnnx::tools {
+
+struct Command {
+  CLI::App* app;                // the subcommand
+  std::function<int()> action;  // runs it once parsed; returns the exit code
+};
+
+Command add_run_command(CLI::App& app);
+Command add_inspect_command(CLI::App& app);
+
+// Inputs for `model` from files: positional files bind to the inputs in order, "NAME=FILE" pairs by name.
+// .npy and .pb (ONNX TensorProto) are read as they are.
+std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::string>& files,
+                                const std::vector<std::string>& named);
+
+}  // namespace cnnx::tools

@@ -1,0 +1,152 @@
+// cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "engine/npy.h"
+#include "tools/commands.h"
+
+namespace cnnx::tools {
+
+namespace {
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::vector<std::string> named_inputs;
+  std::string backend = "ref";
+  bool verify = false;
+  int threads = 0;
+  std::string save_dir;
+  int top = 5;
+  bool json = false;
+};
+
+// Scores shaped [N, C] (or [N, C, 1, 1]) are shown as top-K classes per batch item.
+bool looks_like_scores(const Tensor& t) {
+  if (t.dtype() != DType::f32 || t.rank() < 2 || t.dim(1) < 2) return false;
+  for (int64_t d = 2; d < t.rank(); ++d)
+    if (t.dim(d) != 1) return false;
+  return true;
+}
+
+std::vector<std::pair<int64_t, float>> top_k(const float* scores, int64_t classes, int k) {
+  std::vector<int64_t> idx(static_cast<size_t>(classes));
+  std::iota(idx.begin(), idx.end(), 0);
+  size_t kk = std::min<size_t>(size_t(std::max(k, 0)), idx.size());
+  // NaN sorts last so it never hides a real score.
+  auto greater = [&](int64_t a, int64_t b) {
+    float x = scores[a], y = scores[b];
+    if (x != x) return false;
+    if (y != y) return true;
+    return x > y || (x == y && a < b);
+  };
+  std::partial_sort(idx.begin(), idx.begin() + long(kk), idx.end(), greater);
+  std::vector<std::pair<int64_t, float>> out;
+  for (size_t i = 0; i < kk; ++i) out.emplace_back(idx[i], scores[idx[i]]);
+  return out;
+}
+
+nlohmann::json summary(const Tensor& t) {
+  nlohmann::json j;
+  j["shape"] = t.shape();
+  j["dtype"] = dtype_name(t.dtype());
+  if (t.numel() == 0) return j;
+  double lo = t.double_at(0), hi = lo, sum = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v = t.double_at(i);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  j["min"] = lo;
+  j["max"] = hi;
+  j["mean"] = sum / double(t.numel());
+  std::vector<double> head;
+  for (int64_t i = 0; i < std::min<int64_t>(t.numel(), 8); ++i) head.push_back(t.double_at(i));
+  j["first"] = head;
+  return j;
+}
+
+int run(const RunOptions& o) {
+  require(!o.verify, "--verify compares oneDNN kernels with the reference ones; the dnnl backend is not built yet");
+  ModelOptions mo;
+  mo.backend = parse_backend(o.backend);
+  Model model = Model::load(o.model, mo);
+  std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs);
+  std::vector<Tensor> outputs = model.run(inputs);
+  std::vector<std::string> names = model.output_names();
+
+  if (!o.save_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.save_dir, ec);
+    require(!ec, "cannot create '", o.save_dir, "': ", ec.message());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::string file = names[i];
+      for (char& c : file)
+        if (c == '/' || c == '\\' || c == '\0') c = '_';
+      if (file.empty() || file == "." || file == "..") file = "output_" + std::to_string(i);
+      write_npy((std::filesystem::path(o.save_dir) / (file + ".npy")).string(), outputs[i]);
+    }
+  }
+
+  nlohmann::json report;
+  report["model"] = o.model;
+  report["backend"] = o.backend;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor& t = outputs[i];
+    nlohmann::json out = summary(t);
+    out["name"] = names[i];
+    if (looks_like_scores(t)) {
+      int64_t classes = t.dim(1);
+      for (int64_t n = 0; n < t.dim(0); ++n) {
+        nlohmann::json items = nlohmann::json::array();
+        for (auto [cls, score] : top_k(t.data<float>() + n * classes, classes, o.top))
+          items.push_back({{"class", cls}, {"score", score}});
+        out["top"].push_back(items);
+      }
+    }
+    report["outputs"].push_back(out);
+  }
+  if (o.json) {
+    std::cout << report.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& out : report["outputs"]) {
+    std::cout << out["name"].get<std::string>() << ": " << out["dtype"].get<std::string>() << " "
+              << to_string(out["shape"].get<Shape>()) << "\n";
+    if (out.contains("top")) {
+      for (size_t n = 0; n < out["top"].size(); ++n) {
+        if (out["top"].size() > 1) std::cout << "  [" << n << "]\n";
+        for (const auto& item : out["top"][n])
+          std::cout << "  class " << item["class"].get<int64_t>() << "  score " << item["score"].get<float>() << "\n";
+      }
+    } else if (out.contains("min")) {
+      std::cout << "  min " << out["min"].get<double>() << "  max " << out["max"].get<double>() << "  mean "
+                << out["mean"].get<double>() << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "Run a model on input files and print its outputs");
+  sub->add_option("model", o->model, "ONNX model file")->required();
+  sub->add_option("inputs", o->inputs, "Input files (.npy or .pb), bound to the graph inputs in order");
+  sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
+  sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
+  sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
+  sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--save", o->save_dir, "Write DIR/<output name>.npy for every output");
+  sub->add_option("--top", o->top, "Classes to show for classifier outputs")->check(CLI::PositiveNumber);
+  sub->add_flag("--json", o->json, "Print one JSON object");
+  return {sub, [o] { return run(*o); }};
+}
+
+}  // namespace cnnx::tools
