@@ -1,0 +1,81 @@
+// Runs one op on tensors, the way a plan would: parse -> infer -> reference (or named) kernel -> run.
+//
+//   Attributes a; a.set("kernel_shape", ints({3, 3}));
+//   std::vector<Tensor> y = run_op("AveragePool", a, {x});
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/node_eval.h"
+#include "engine/op_registry.h"
+
+namespace cnnx::testing {
+
+inline Attribute ints(std::vector<int64_t> v) { Attribute a; a.kind = Attribute::Kind::ints; a.ints = std::move(v); return a; }
+inline Attribute floats(std::vector<float> v) { Attribute a; a.kind = Attribute::Kind::floats; a.floats = std::move(v); return a; }
+inline Attribute int_attr(int64_t v) { Attribute a; a.kind = Attribute::Kind::i; a.i = v; return a; }
+inline Attribute float_attr(float v) { Attribute a; a.kind = Attribute::Kind::f; a.f = v; return a; }
+inline Attribute string_attr(std::string v) { Attribute a; a.kind = Attribute::Kind::s; a.s = std::move(v); return a; }
+inline Attribute tensor_attr(Tensor t) { Attribute a; a.kind = Attribute::Kind::t; a.t = std::move(t); return a; }
+
+// A float32 tensor of `shape` holding `values` (or 0, 1, 2, ... when values is empty).
+inline Tensor make_tensor(Shape shape, std::vector<float> values = {}) {
+  Tensor t(DType::f32, shape);
+  float* p = t.data<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = values.empty() ? float(i) : values.at(size_t(i));
+  return t;
+}
+inline Tensor make_int_tensor(Shape shape, std::vector<int64_t> values) {
+  Tensor t(DType::i64, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<int64_t>()[i] = values.at(size_t(i));
+  return t;
+}
+
+// A node of `type` with `attrs`, `num_inputs` inputs (an undefined Tensor in `inputs` = omitted) and
+// `num_outputs` outputs, at `opset`.
+inline Node make_node(const std::string& type, Attributes attrs, size_t num_inputs, size_t num_outputs,
+                      int opset, const std::string& domain = "") {
+  Node n;
+  n.name = "test_" + type;
+  n.op_type = type;
+  n.domain = domain;
+  n.opset = opset;
+  n.attrs = std::move(attrs);
+  for (size_t i = 0; i < num_inputs; ++i) n.inputs.push_back(int(i));
+  for (size_t i = 0; i < num_outputs; ++i) n.outputs.push_back(int(num_inputs + i));
+  n.def = &OpRegistry::builtin().find(domain, type, opset);
+  n.params = with_node_context(n, [&] { return n.def->parse(n); });
+  return n;
+}
+
+// Runs the op with the kernel named `kernel` ("ref" by default). Inputs flagged in `constant_inputs` are
+// presented to infer as constants (as initializers would be). Throws cnnx::Error like the engine does.
+inline std::vector<Tensor> run_op(const std::string& type, const Attributes& attrs, const std::vector<Tensor>& inputs,
+                                  int opset = 19, size_t num_outputs = 1, const std::string& kernel = "ref",
+                                  std::vector<bool> constant_inputs = {}, const std::string& domain = "") {
+  Node n = make_node(type, attrs, inputs.size(), num_outputs, opset, domain);
+  std::vector<ValueInfo> in;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) { in.emplace_back(); n.inputs[i] = -1; continue; }
+    bool is_const = i < constant_inputs.size() ? bool(constant_inputs[i]) : inputs[i].dtype() != DType::f32;
+    in.push_back(is_const ? ValueInfo::of(inputs[i]) : ValueInfo::of(inputs[i].dtype(), inputs[i].shape()));
+  }
+  std::vector<ValueInfo> out = with_node_context(n, [&] { return n.def->infer(*n.params, in); });
+  out.resize(num_outputs);
+  const KernelDef* k = nullptr;
+  for (const KernelDef& d : n.def->kernels)
+    if (d.name == kernel) k = &d;
+  require(k != nullptr, "op ", type, " has no kernel '", kernel, "'");
+  std::string why = k->declines(*n.params, in);
+  require(why.empty(), "kernel ", kernel, " declines: ", why);
+  std::vector<Tensor> results;
+  for (const ValueInfo& v : out) results.push_back(v.dtype == DType::undefined ? Tensor() : Tensor(v.dtype, v.shape));
+  KernelIO io;
+  for (const Tensor& t : inputs) io.in.push_back(t.defined() ? &t : nullptr);
+  for (Tensor& t : results) io.out.push_back(t.defined() ? &t : nullptr);
+  with_node_context(n, [&] { k->compile(n.params, in, out)->run(io); });
+  return results;
+}
+
+}  // namespace cnnx::testing
