@@ -19,9 +19,16 @@ struct Command {
 Command add_run_command(CLI::App& app);
 Command add_inspect_command(CLI::App& app);
 
+// Command-line overrides of the image preprocessing a model asks for.
+struct ImageOverrides {
+  std::vector<int64_t> size;  // {H, W} or {S}
+  std::vector<float> mean, std;
+};
+
 // Inputs for `model` from files: positional files bind to the inputs in order, "NAME=FILE" pairs by name.
-// .npy and .pb (ONNX TensorProto) are read as they are.
+// .npy and .pb (ONNX TensorProto) are read as they are; consecutive images (.png .jpg .bmp) form one
+// batch for one input, preprocessed as the model's metadata says (see image_input.h).
 std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::string>& files,
-                                const std::vector<std::string>& named);
+                                const std::vector<std::string>& named, const ImageOverrides& overrides = {});
 
 }  // namespace cnnx::tools

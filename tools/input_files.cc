@@ -3,37 +3,65 @@
 #include "engine/npy.h"
 #include "engine/onnx_import.h"
 #include "tools/commands.h"
+#include "tools/image_input.h"
 
 namespace cnnx::tools {
 
 namespace {
 
-Tensor read_input_file(const std::string& path) {
+Tensor read_tensor_file(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
   if (ext == ".npy") return read_npy(path);
   if (ext == ".pb") return import_tensor_file(path);
-  fail("input '", path, "': unsupported file type '", ext, "' (expected .npy or .pb)");
+  fail("input '", path, "': unsupported file type '", ext, "' (expected .npy, .pb, .png, .jpg or .bmp)");
+}
+
+Tensor read_images(const Model& model, size_t input, const std::vector<std::string>& paths,
+                   const ImageOverrides& o) {
+  const Graph& g = model.graph();
+  ImagePreprocess p = image_preprocess_for(g, g.inputs[input]);
+  if (!o.size.empty()) {
+    require(o.size.size() <= 2 && o.size[0] > 0 && o.size.back() > 0, "--size takes S or H,W");
+    p.height = o.size[0];
+    p.width = o.size.back();
+    p.resize_shorter = std::max(p.resize_shorter, std::min(p.height, p.width));
+  }
+  if (!o.mean.empty()) p.mean = o.mean;
+  if (!o.std.empty()) p.std = o.std;
+  require(p.mean.size() == 3, "mean needs 3 values (one per channel), got ", p.mean.size());
+  require(p.std.size() == 3, "std needs 3 values (one per channel), got ", p.std.size());
+  return load_images(paths, p);
 }
 
 }  // namespace
 
 std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::string>& files,
-                                const std::vector<std::string>& named) {
+                                const std::vector<std::string>& named, const ImageOverrides& overrides) {
   std::vector<std::string> names = model.input_names();
   std::vector<Tensor> inputs(names.size());
-  require(files.size() <= names.size(), "the model takes ", names.size(), " input",
-          names.size() == 1 ? "" : "s", ", got ", files.size(), " files");
-  for (size_t i = 0; i < files.size(); ++i) inputs[i] = read_input_file(files[i]);
+  size_t next = 0;
+  for (size_t i = 0; i < files.size();) {
+    require(next < names.size(), "the model takes ", names.size(), " input", names.size() == 1 ? "" : "s",
+            "; '", files[i], "' is one too many");
+    if (is_image_file(files[i])) {
+      std::vector<std::string> batch;
+      while (i < files.size() && is_image_file(files[i])) batch.push_back(files[i++]);
+      inputs[next] = read_images(model, next, batch, overrides);
+    } else {
+      inputs[next] = read_tensor_file(files[i++]);
+    }
+    ++next;
+  }
   for (const std::string& pair : named) {
     size_t eq = pair.find('=');
     require(eq != std::string::npos && eq > 0, "--input takes NAME=FILE, got '", pair, "'");
-    std::string name = pair.substr(0, eq);
+    std::string name = pair.substr(0, eq), file = pair.substr(eq + 1);
     size_t i = 0;
     while (i < names.size() && names[i] != name) ++i;
     require(i < names.size(), "--input: the model has no input named '", name, "'");
     require(!inputs[i].defined(), "input '", name, "' is given twice");
-    inputs[i] = read_input_file(pair.substr(eq + 1));
+    inputs[i] = is_image_file(file) ? read_images(model, i, {file}, overrides) : read_tensor_file(file);
   }
   for (size_t i = 0; i < names.size(); ++i)
     require(inputs[i].defined(), "input '", names[i], "' is not given (pass a file for each input, in order, or --input ",

@@ -1,5 +1,9 @@
 // cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
 #include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -22,8 +26,30 @@ struct RunOptions {
   int threads = 0;
   std::string save_dir;
   int top = 5;
+  std::string labels_file;
+  ImageOverrides image;
   bool json = false;
 };
+
+// Class names: --labels FILE (one per line), else the model's "cnnx.labels" metadata (newline-separated).
+std::vector<std::string> class_labels(const Model& model, const std::string& file) {
+  std::string text;
+  if (!file.empty()) {
+    std::ifstream f(file);
+    require(bool(f), "cannot read labels file '", file, "'");
+    text.assign(std::istreambuf_iterator<char>(f), {});
+  } else if (auto it = model.graph().metadata.find("cnnx.labels"); it != model.graph().metadata.end()) {
+    text = it->second;
+  }
+  std::vector<std::string> labels;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    labels.push_back(line);
+  }
+  while (!labels.empty() && labels.back().empty()) labels.pop_back();
+  return labels;
+}
 
 // Scores shaped [N, C] (or [N, C, 1, 1]) are shown as top-K classes per batch item.
 bool looks_like_scores(const Tensor& t) {
@@ -31,6 +57,17 @@ bool looks_like_scores(const Tensor& t) {
   for (int64_t d = 2; d < t.rank(); ++d)
     if (t.dim(d) != 1) return false;
   return true;
+}
+
+// Softmax of one row, in double so large logits neither overflow nor lose the small probabilities.
+std::vector<double> softmax(const float* scores, int64_t classes) {
+  double hi = -INFINITY;
+  for (int64_t i = 0; i < classes; ++i) hi = std::max(hi, double(scores[i]));
+  std::vector<double> p(static_cast<size_t>(classes));
+  double sum = 0;
+  for (int64_t i = 0; i < classes; ++i) sum += p[size_t(i)] = std::exp(double(scores[i]) - hi);
+  for (double& v : p) v /= sum;
+  return p;
 }
 
 std::vector<std::pair<int64_t, float>> top_k(const float* scores, int64_t classes, int k) {
@@ -76,7 +113,8 @@ int run(const RunOptions& o) {
   ModelOptions mo;
   mo.backend = parse_backend(o.backend);
   Model model = Model::load(o.model, mo);
-  std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs);
+  std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs, o.image);
+  std::vector<std::string> labels = class_labels(model, o.labels_file);
   std::vector<Tensor> outputs = model.run(inputs);
   std::vector<std::string> names = model.output_names();
 
@@ -102,10 +140,17 @@ int run(const RunOptions& o) {
     out["name"] = names[i];
     if (looks_like_scores(t)) {
       int64_t classes = t.dim(1);
+      require(labels.empty() || int64_t(labels.size()) >= classes, "the labels list has ", labels.size(),
+              " entries but output '", names[i], "' has ", classes, " classes");
       for (int64_t n = 0; n < t.dim(0); ++n) {
+        const float* row = t.data<float>() + n * classes;
+        std::vector<double> prob = softmax(row, classes);
         nlohmann::json items = nlohmann::json::array();
-        for (auto [cls, score] : top_k(t.data<float>() + n * classes, classes, o.top))
-          items.push_back({{"class", cls}, {"score", score}});
+        for (auto [cls, score] : top_k(row, classes, o.top)) {
+          nlohmann::json item{{"class", cls}, {"score", score}, {"probability", prob[size_t(cls)]}};
+          if (!labels.empty()) item["label"] = labels[size_t(cls)];
+          items.push_back(item);
+        }
         out["top"].push_back(items);
       }
     }
@@ -120,9 +165,13 @@ int run(const RunOptions& o) {
               << to_string(out["shape"].get<Shape>()) << "\n";
     if (out.contains("top")) {
       for (size_t n = 0; n < out["top"].size(); ++n) {
-        if (out["top"].size() > 1) std::cout << "  [" << n << "]\n";
-        for (const auto& item : out["top"][n])
-          std::cout << "  class " << item["class"].get<int64_t>() << "  score " << item["score"].get<float>() << "\n";
+        if (out["top"].size() > 1) std::cout << " [" << n << "] " << (n < o.inputs.size() ? o.inputs[n] : "") << "\n";
+        for (const auto& item : out["top"][n]) {
+          std::cout << "  " << std::fixed << std::setprecision(4) << item["probability"].get<double>() << "  class "
+                    << std::setw(4) << item["class"].get<int64_t>();
+          if (item.contains("label")) std::cout << "  " << item["label"].get<std::string>();
+          std::cout << std::defaultfloat << "  (score " << item["score"].get<float>() << ")\n";
+        }
       }
     } else if (out.contains("min")) {
       std::cout << "  min " << out["min"].get<double>() << "  max " << out["max"].get<double>() << "  mean "
@@ -145,6 +194,10 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
   sub->add_option("--save", o->save_dir, "Write DIR/<output name>.npy for every output");
   sub->add_option("--top", o->top, "Classes to show for classifier outputs")->check(CLI::PositiveNumber);
+  sub->add_option("--labels", o->labels_file, "Class names, one per line (default: the model's metadata)");
+  sub->add_option("--size", o->image.size, "Image crop size: S or H,W (default: the model's input)")->delimiter(',');
+  sub->add_option("--mean", o->image.mean, "Per-channel mean after scaling, e.g. 0.485,0.456,0.406")->delimiter(',');
+  sub->add_option("--std", o->image.std, "Per-channel std, e.g. 0.229,0.224,0.225")->delimiter(',');
   sub->add_flag("--json", o->json, "Print one JSON object");
   return {sub, [o] { return run(*o); }};
 }
