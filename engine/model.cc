@@ -1,8 +1,9 @@
-#include "engine/model.h"
-
-#include <cstring>
 #include <list>
 #include <mutex>
+
+#include "engine/cnnx.h"
+#include "engine/onnx_import.h"
+#include "engine/plan.h"
 
 namespace cnnx {
 
@@ -20,58 +21,76 @@ std::string plan_key(const std::vector<Tensor>& inputs) {
   }
   return key;
 }
+
+std::vector<TensorSpec> specs(const Graph& g, const std::vector<int>& ids) {
+  std::vector<TensorSpec> out;
+  for (int id : ids) {
+    const Value& v = g.value(id);
+    out.push_back({v.name, v.info.dtype, v.info.shape, v.info.rank_known});
+  }
+  return out;
+}
 }  // namespace
 
 struct Model::State {
-  ModelOptions options;
+  Options options;
+  std::shared_ptr<const Graph> graph;
+  std::vector<TensorSpec> inputs, outputs;
   std::mutex mutex;
   std::list<std::pair<std::string, std::shared_ptr<const Plan>>> plans;  // most recent first
+
+  State(Graph g, const Options& o) : options(o), graph(std::make_shared<const Graph>(std::move(g))) {
+    inputs = specs(*graph, graph->inputs);
+    outputs = specs(*graph, graph->outputs);
+  }
 };
 
-Model::Model(std::shared_ptr<const Graph> graph, const ModelOptions& options)
-    : graph_(std::move(graph)), state_(std::make_shared<State>()) {
-  state_->options = options;
+namespace {
+ImportLimits limits_of(const Options& o) {
+  require(!o.verify, "verify mode compares oneDNN kernels with the reference ones; the dnnl backend is not built yet");
+  require(o.backend == Backend::ref, "backend '", backend_name(o.backend),
+          "' is not available yet (oneDNN kernels are not built); use the ref backend");
+  require(o.threads >= 0, "threads must be >= 0, got ", o.threads);
+  ImportLimits limits;
+  limits.max_model_bytes = o.max_model_bytes;
+  limits.max_tensor_bytes = o.max_tensor_bytes;
+  return limits;
+}
+}  // namespace
+
+Model Model::load(const std::string& path, const Options& options) {
+  return Model(std::make_shared<State>(import_onnx_file(path, limits_of(options)), options));
 }
 
-const ModelOptions& Model::options() const { return state_->options; }
-
-Model Model::load(const std::string& path, const ModelOptions& options) {
-  return Model(std::make_shared<const Graph>(import_onnx_file(path, options.limits)), options);
+Model Model::load_from_bytes(const void* data, size_t size, const Options& options) {
+  return Model(std::make_shared<State>(import_onnx_bytes(data, size, "", limits_of(options)), options));
 }
 
-Model Model::load_bytes(const void* data, size_t size, const ModelOptions& options) {
-  return Model(std::make_shared<const Graph>(import_onnx_bytes(data, size, "", options.limits)), options);
-}
+const std::vector<TensorSpec>& Model::inputs() const { return state_->inputs; }
+const std::vector<TensorSpec>& Model::outputs() const { return state_->outputs; }
+const Options& Model::options() const { return state_->options; }
+const Graph& Model::graph() const { return *state_->graph; }
 
-std::vector<std::string> Model::input_names() const {
-  std::vector<std::string> names;
-  for (int id : graph_->inputs) names.push_back(graph_->value(id).name);
-  return names;
-}
-
-std::vector<std::string> Model::output_names() const {
-  std::vector<std::string> names;
-  for (int id : graph_->outputs) names.push_back(graph_->value(id).name);
-  return names;
+std::string Model::metadata(const std::string& key, const std::string& fallback) const {
+  auto it = state_->graph->metadata.find(key);
+  return it == state_->graph->metadata.end() ? fallback : it->second;
 }
 
 std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) const {
-  const Graph& g = *graph_;
-  require(inputs.size() == g.inputs.size(), "the model takes ", g.inputs.size(), " input",
-          g.inputs.size() == 1 ? "" : "s", ", got ", inputs.size());
+  const std::vector<TensorSpec>& specs = state_->inputs;
+  require(inputs.size() == specs.size(), "the model takes ", specs.size(), " input", specs.size() == 1 ? "" : "s",
+          ", got ", inputs.size());
   std::vector<ValueInfo> infos;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const Value& v = g.value(g.inputs[i]);
+    const TensorSpec& s = specs[i];
     const Tensor& t = inputs[i];
-    require(t.defined(), "input '", v.name, "' is empty");
-    require(t.dtype() == v.info.dtype, "input '", v.name, "' must be ", dtype_name(v.info.dtype), ", got ",
+    require(t.defined(), "input '", s.name, "' is empty");
+    require(t.dtype() == s.dtype, "input '", s.name, "' must be ", dtype_name(s.dtype), ", got ",
             dtype_name(t.dtype()));
-    if (v.info.rank_known) {
-      require(t.rank() == v.info.rank(), "input '", v.name, "' must have shape ", to_string(v.info.shape),
-              ", got ", to_string(t.shape()));
-      for (size_t d = 0; d < t.shape().size(); ++d)
-        require(v.info.shape[d] < 0 || v.info.shape[d] == t.shape()[d], "input '", v.name,
-                "' must have shape ", to_string(v.info.shape), ", got ", to_string(t.shape()));
+    if (s.shape_known) {
+      bool fits = t.rank() == int64_t(s.shape.size());
+      for (size_t d = 0; fits && d < s.shape.size(); ++d) fits = s.shape[d] < 0 || s.shape[d] == t.shape()[d];
+      require(fits, "input '", s.name, "' must have shape ", to_string(s.shape), ", got ", to_string(t.shape()));
     }
     bool is_float = t.dtype() == DType::f32 || t.dtype() == DType::f64;
     infos.push_back(is_float ? ValueInfo::of(t.dtype(), t.shape()) : ValueInfo::of(t.clone()));
@@ -86,15 +105,31 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
       }
   }
   // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly.
-  std::shared_ptr<const Plan> plan = Plan::build(graph_, infos, state_->options.backend);
+  std::shared_ptr<const Plan> plan = Plan::build(state_->graph, infos, state_->options.backend);
   std::lock_guard<std::mutex> lock(state_->mutex);
   state_->plans.emplace_front(key, plan);
   if (state_->plans.size() > kMaxCachedPlans) state_->plans.pop_back();
   return plan;
 }
 
-std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const {
-  return plan_for(inputs)->run(inputs);
+std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const { return plan_for(inputs)->run(inputs); }
+
+std::map<std::string, Tensor> Model::run(const std::map<std::string, Tensor>& named) const {
+  std::vector<Tensor> inputs;
+  for (const TensorSpec& s : state_->inputs) {
+    auto it = named.find(s.name);
+    require(it != named.end(), "input '", s.name, "' is not given");
+    inputs.push_back(it->second);
+  }
+  for (const auto& [name, t] : named) {
+    bool known = false;
+    for (const TensorSpec& s : state_->inputs) known = known || s.name == name;
+    require(known, "the model has no input named '", name, "'");
+  }
+  std::vector<Tensor> outputs = run(inputs);
+  std::map<std::string, Tensor> out;
+  for (size_t i = 0; i < outputs.size(); ++i) out[state_->outputs[i].name] = outputs[i];
+  return out;
 }
 
 }  // namespace cnnx

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/cnnx.h"
 #include "engine/graph.h"
 #include "engine/op.h"
 
 namespace cnnx {
 
-enum class Backend { dnnl, ref };
 const char* backend_name(Backend b);
 Backend parse_backend(const std::string& name);  // throws on anything but "dnnl" / "ref"
 

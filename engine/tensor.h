@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "engine/dtype.h"
-#include "engine/error.h"
-#include "engine/shape.h"
+#include "dtype.h"
+#include "error.h"
+#include "shape.h"
 
 namespace cnnx {
 

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/model.h"
+#include "engine/cnnx.h"
+#include "engine/graph.h"
+#include "engine/plan.h"
 
 namespace cnnx::tools {
 

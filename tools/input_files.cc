@@ -38,7 +38,8 @@ Tensor read_images(const Model& model, size_t input, const std::vector<std::stri
 
 std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::string>& files,
                                 const std::vector<std::string>& named, const ImageOverrides& overrides) {
-  std::vector<std::string> names = model.input_names();
+  std::vector<std::string> names;
+  for (const TensorSpec& s : model.inputs()) names.push_back(s.name);
   std::vector<Tensor> inputs(names.size());
   size_t next = 0;
   for (size_t i = 0; i < files.size();) {

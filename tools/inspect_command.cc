@@ -26,7 +26,7 @@ std::string describe(const ValueInfo& v) {
 }
 
 int inspect(const InspectOptions& o) {
-  ModelOptions mo;
+  Options mo;
   mo.backend = parse_backend(o.backend);
   Model model = Model::load(o.model, mo);
   const Graph& g = model.graph();

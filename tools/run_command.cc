@@ -38,8 +38,8 @@ std::vector<std::string> class_labels(const Model& model, const std::string& fil
     std::ifstream f(file);
     require(bool(f), "cannot read labels file '", file, "'");
     text.assign(std::istreambuf_iterator<char>(f), {});
-  } else if (auto it = model.graph().metadata.find("cnnx.labels"); it != model.graph().metadata.end()) {
-    text = it->second;
+  } else {
+    text = model.metadata("cnnx.labels");
   }
   std::vector<std::string> labels;
   std::istringstream lines(text);
@@ -109,14 +109,16 @@ nlohmann::json summary(const Tensor& t) {
 }
 
 int run(const RunOptions& o) {
-  require(!o.verify, "--verify compares oneDNN kernels with the reference ones; the dnnl backend is not built yet");
-  ModelOptions mo;
+  Options mo;
   mo.backend = parse_backend(o.backend);
+  mo.threads = o.threads;
+  mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
   std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs, o.image);
   std::vector<std::string> labels = class_labels(model, o.labels_file);
   std::vector<Tensor> outputs = model.run(inputs);
-  std::vector<std::string> names = model.output_names();
+  std::vector<std::string> names;
+  for (const TensorSpec& s : model.outputs()) names.push_back(s.name);
 
   if (!o.save_dir.empty()) {
     std::error_code ec;

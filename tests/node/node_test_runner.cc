@@ -13,7 +13,9 @@
 #include <map>
 #include <set>
 
-#include "engine/model.h"
+#include "engine/cnnx.h"
+#include "engine/graph.h"
+#include "engine/op.h"
 #include "engine/onnx_import.h"
 #include "engine/op_registry.h"
 
@@ -87,7 +89,7 @@ std::string out_of_scope(const fs::path& model) {
 }
 
 std::string run_test(const fs::path& dir, const Options& o) {
-  ModelOptions mo;
+  Options mo;
   mo.backend = o.backend;
   Model model = Model::load((dir / "model.onnx").string(), mo);
   Tolerance tol;

@@ -3,7 +3,7 @@
 
 #include <thread>
 
-#include "engine/model.h"
+#include "engine/plan.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

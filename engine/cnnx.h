@@ -1,0 +1,80 @@
+// cnnx public C++ API (installed as <cnnx/cnnx.h>). No protobuf or oneDNN types appear here.
+//
+//   cnnx::Model model = cnnx::Model::load("classifier.onnx");
+//   cnnx::Tensor x(cnnx::DType::f32, {1, 3, 224, 224});         // owns its buffer
+//   cnnx::Tensor y = model.run({x})[0];                          // safe to call from many threads at once
+//
+// Loading parses and validates the whole model; every problem is a cnnx::Error whose message names the
+// node ("node 'conv1' (Conv): ...") or tensor. The first run for a set of input shapes makes a plan for
+// them (shapes inferred, constants folded, kernels chosen); plans are cached, immutable and shared by all
+// threads, while each run keeps its own buffers. A Model is a cheap handle: copies share the same model.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "tensor.h"
+
+namespace cnnx {
+
+struct Graph;
+class Plan;
+
+enum class Backend {
+  dnnl,  // oneDNN primitives, reference kernels where they decline (not built yet: refused at load)
+  ref,   // reference kernels only: plain loops, exact ONNX semantics
+};
+
+struct Options {
+  Backend backend = Backend::ref;
+  int threads = 0;        // threads per run for the dnnl backend; 0 = all cores. Reference kernels use
+                          // the calling thread.
+  bool verify = false;    // run the reference kernel beside every node and fail past its tolerance
+  int64_t max_model_bytes = (int64_t(1) << 31) - 1;   // larger files are refused before parsing
+  int64_t max_tensor_bytes = int64_t(4) << 30;        // any one initializer, constant or intermediate
+};
+
+// A graph input or output: element type and shape (kUnknownDim for dims bound at run time, such as the
+// batch).
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::undefined;
+  Shape shape;
+  bool shape_known = true;
+};
+
+class Model {
+ public:
+  // From a file; external data is looked up (and confined) in the file's folder.
+  static Model load(const std::string& path, const Options& options = {});
+  // From memory; a model with external data is refused.
+  static Model load_from_bytes(const void* data, size_t size, const Options& options = {});
+
+  const std::vector<TensorSpec>& inputs() const;   // the inputs to feed, in order
+  const std::vector<TensorSpec>& outputs() const;  // what run() returns, in order
+  const Options& options() const;
+  // The model's metadata_props value for `key`, or `fallback`.
+  std::string metadata(const std::string& key, const std::string& fallback = "") const;
+
+  // Runs the model on inputs in inputs() order. Throws cnnx::Error naming the tensor when an input's
+  // element type, rank or a fixed dim does not match. Thread-safe.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
+  // The same with inputs and outputs by name; every input must be given.
+  std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs) const;
+
+  // For cnnx's own tools: the loaded graph and the plan for a set of inputs (made on first use).
+  const Graph& graph() const;
+  std::shared_ptr<const Plan> plan_for(const std::vector<Tensor>& inputs) const;
+
+ private:
+  struct State;
+  explicit Model(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace cnnx
