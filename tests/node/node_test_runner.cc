@@ -16,6 +16,7 @@
 #include "engine/cnnx.h"
 #include "engine/graph.h"
 #include "engine/op.h"
+#include "engine/plan.h"
 #include "engine/onnx_import.h"
 #include "engine/op_registry.h"
 
@@ -32,7 +33,7 @@ const std::map<std::string, std::string> kExcluded = {
     {"test_training_dropout_default_mask", "training-mode Dropout draws random masks; cnnx is inference-only"},
 };
 
-struct Options {
+struct RunnerOptions {
   std::string dir;
   Backend backend = Backend::ref;
   std::string filter;
@@ -88,7 +89,7 @@ std::string out_of_scope(const fs::path& model) {
   return "";
 }
 
-std::string run_test(const fs::path& dir, const Options& o) {
+std::string run_test(const fs::path& dir, const RunnerOptions& o) {
   Options mo;
   mo.backend = o.backend;
   Model model = Model::load((dir / "model.onnx").string(), mo);
@@ -122,7 +123,7 @@ std::string run_test(const fs::path& dir, const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
+  RunnerOptions o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
