@@ -1,0 +1,22 @@
+# `cmake --install`: headers under include/cnnx, the shared and static libraries, the cnnx program,
+# cnnxConfig.cmake (find_package(cnnx 0.1), targets cnnx::cnnx and cnnx::cnnx_static) and cnnx.pc.
+include(CMakePackageConfigHelpers)
+
+set(CNNX_PUBLIC_HEADERS engine/cnnx.h engine/cnnx_c.h engine/tensor.h engine/dtype.h engine/shape.h engine/error.h)
+install(FILES ${CNNX_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cnnx)
+install(TARGETS cnnx cnnx_static EXPORT cnnxTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS cnnx_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+set(CNNX_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/cnnx)
+install(EXPORT cnnxTargets NAMESPACE cnnx:: DESTINATION ${CNNX_CMAKE_DIR})
+configure_package_config_file(cmake/cnnxConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/cnnxConfig.cmake
+                              INSTALL_DESTINATION ${CNNX_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/cnnxConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cnnxConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/cnnxConfigVersion.cmake
+        DESTINATION ${CNNX_CMAKE_DIR})
+
+configure_file(cmake/cnnx.pc.in ${CMAKE_CURRENT_BINARY_DIR}/cnnx.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cnnx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
