@@ -1,0 +1,25 @@
+// BatchNormalization (opsets 7, 9, 14, 15), float32, over channel dim 1 of an (N x C x D1 ... Dn) input.
+//
+//   test mode:      Y = scale * (X - mean) / sqrt(var + epsilon) + B
+//   training mode:  the same with the batch's own mean and population variance over every dim but 1;
+//                   optional outputs running_mean = mean * momentum + batch_mean * (1 - momentum), and
+//                   running_var likewise from the batch variance (ONNX opset 14+, training_mode = 1).
+//
+// Before opset 14 only test mode is implemented: the training outputs (mean, var, saved_mean, saved_var) of
+// opsets 7 and 9 are refused, since the spec leaves saved_var's meaning open (engines store 1/std there).
+// Opset 7's `spatial` must be 1 (per-activation statistics are refused); opset 1/6 attributes
+// (consumed_inputs, is_test) are refused. From opset 9 a 1-D input of size N means C = 1.
+#pragma once
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+struct BatchNormParams : OpParams {
+  float epsilon = 1e-5f;
+  float momentum = 0.9f;
+  bool training = false;        // opset 14+ training_mode = 1: normalize with the batch statistics
+  bool allow_rank1 = false;     // opset 9+: a 1-D input is (N) with C = 1
+};
+
+}  // namespace cnnx

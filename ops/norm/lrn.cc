@@ -1,0 +1,77 @@
+#include "ops/norm/lrn.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ops/families.h"
+
+namespace cnnx {
+
+namespace {
+
+// y = x * f with f > 0, so errors are relative. Another engine sums the `size` squares in float32 (relative
+// error <= size * u of the sum, u = 2^-24), adds bias (u), raises to beta (beta * that, plus ~2 ulp for
+// powf or exp(beta * log)) and divides (0.5 ulp): about (size + 4) u for beta <= 1, ~6e-7 at AlexNet's
+// size 5; 2e-6 covers window sizes up to ~30. The absolute term only admits subnormal outputs, whose
+// spacing is coarser than 2^-24 relative.
+constexpr Tolerance kLrnTolerance{std::numeric_limits<float>::min(), 2e-6};
+
+LrnParams parse_lrn(const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"alpha", "beta", "bias", "size"});
+  LrnParams p;
+  p.alpha = node.attrs.get_float("alpha", p.alpha);
+  p.beta = node.attrs.get_float("beta", p.beta);
+  p.bias = node.attrs.get_float("bias", p.bias);
+  p.size = node.attrs.require_int("size");
+  require(p.size >= 1, "attribute 'size' must be >= 1, got ", p.size);
+  require(std::isfinite(p.alpha) && std::isfinite(p.beta) && std::isfinite(p.bias),
+          "attributes alpha, beta and bias must be finite, got ", p.alpha, ", ", p.beta, ", ", p.bias);
+  return p;
+}
+
+std::vector<ValueInfo> infer_lrn(const LrnParams&, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32});
+  require(in[0].rank() >= 3, "input must have rank >= 3 (N x C x D1 ... Dk), got shape ", to_string(in[0].shape));
+  return {same_as_input(in)};
+}
+
+void lrn_ref(const LrnParams& p, const KernelIO& io) {
+  const Tensor& X = *io.in[0];
+  const int64_t N = X.dim(0), C = X.dim(1);
+  const int64_t inner = numel_range(X.shape(), 2, X.shape().size());
+  const int64_t before = (p.size - 1) / 2;  // floor((size - 1) / 2)
+  const int64_t after = p.size / 2;         // ceil((size - 1) / 2)
+  const double scale = double(p.alpha) / double(p.size);
+  const float* x = X.data<float>();
+  float* y = io.out[0]->data<float>();
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c) {
+      const int64_t lo = std::max<int64_t>(0, c - before), hi = std::min<int64_t>(C - 1, c + std::min(after, C));
+      for (int64_t i = 0; i < inner; ++i) {
+        double square_sum = 0;
+        for (int64_t k = lo; k <= hi; ++k) {
+          const double v = x[(n * C + k) * inner + i];
+          square_sum += v * v;
+        }
+        const int64_t at = (n * C + c) * inner + i;
+        y[at] = float(x[at] / std::pow(double(p.bias) + scale * square_sum, double(p.beta)));
+      }
+    }
+}
+
+}  // namespace
+
+void register_lrn_op(OpRegistry& r) {
+  OpDef d;
+  d.type = "LRN";
+  d.since = 1;
+  d.parse = parser<LrnParams>(parse_lrn);
+  d.infer = inferer<LrnParams>(infer_lrn);
+  d.tolerance = kLrnTolerance;
+  d.kernels = {ref_kernel<LrnParams>(lrn_ref)};
+  r.add(std::move(d));
+}
+
+}  // namespace cnnx

@@ -1,0 +1,75 @@
+#include "ops/softmax/softmax.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ops/families.h"
+
+namespace cnnx {
+
+namespace {
+
+// Outputs are in [0, 1]. Another engine in float32 rounds d = x - max (error u |d|, u = 2^-24), which exp
+// turns into a relative error u |d| of y = e^-d / sum <= e^-d: at most u max(d e^-d) = u / e ~ 2.2e-8
+// absolute, hence abs 1e-7. Relative: expf and the division ~3 ulp, plus a float32 sum of n positive terms
+// (relative error <= n u sequentially, ~log2(n) u pairwise or vectorized); 1e-5 ~ 170 u covers rows of
+// ~1000 classes summed in blocks.
+constexpr Tolerance kSoftmaxTolerance{1e-7, 1e-5};
+
+SoftmaxParams parse_softmax(const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"axis"});
+  SoftmaxParams p;
+  p.coerce_2d = node.opset < 13;
+  p.axis = node.attrs.get_int("axis", p.coerce_2d ? 1 : -1);
+  return p;
+}
+
+std::vector<ValueInfo> infer_softmax(const SoftmaxParams& p, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32});
+  require(in[0].rank() >= 1, "input must have rank >= 1, got a scalar");
+  normalize_axis(p.axis, in[0].rank(), "axis");
+  return {same_as_input(in)};
+}
+
+void softmax_ref(const SoftmaxParams& p, const KernelIO& io) {
+  const Tensor& X = *io.in[0];
+  const size_t axis = size_t(normalize_axis(p.axis, X.rank(), "axis"));
+  const size_t rank = X.shape().size();
+  // Rows of `len` elements `inner` apart; the 2-D view of old opsets is one row per outer index.
+  const int64_t outer = numel_range(X.shape(), 0, axis);
+  const int64_t len = numel_range(X.shape(), axis, p.coerce_2d ? rank : axis + 1);
+  const int64_t inner = p.coerce_2d ? 1 : numel_range(X.shape(), axis + 1, rank);
+  const float* x = X.data<float>();
+  float* y = io.out[0]->data<float>();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const float* xr = x + o * len * inner + i;
+      float* yr = y + o * len * inner + i;
+      double max = -std::numeric_limits<double>::infinity();
+      for (int64_t k = 0; k < len; ++k) {
+        const double v = xr[k * inner];
+        if (std::isnan(v)) { max = v; break; }  // NaN propagates to the whole row
+        if (v > max) max = v;
+      }
+      double sum = 0;
+      for (int64_t k = 0; k < len; ++k) sum += std::exp(double(xr[k * inner]) - max);
+      for (int64_t k = 0; k < len; ++k) yr[k * inner] = float(std::exp(double(xr[k * inner]) - max) / sum);
+    }
+}
+
+}  // namespace
+
+void register_softmax_op(OpRegistry& r) {
+  OpDef d;
+  d.type = "Softmax";
+  d.since = 1;
+  d.parse = parser<SoftmaxParams>(parse_softmax);
+  d.infer = inferer<SoftmaxParams>(infer_softmax);
+  d.tolerance = kSoftmaxTolerance;
+  d.kernels = {ref_kernel<SoftmaxParams>(softmax_ref)};
+  r.add(std::move(d));
+}
+
+}  // namespace cnnx

@@ -1,0 +1,134 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "tests/unit/op_harness.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+Tensor wave(Shape shape) {
+  Tensor t(DType::f32, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = float(3.0 * std::sin(1.3 * double(i) + 0.2));
+  return t;
+}
+
+Tolerance softmax_tolerance() { return OpRegistry::builtin().find("", "Softmax", 19).tolerance; }
+
+bool within(double got, double want) {
+  const Tolerance tol = softmax_tolerance();
+  return std::abs(got - want) <= tol.abs + tol.rel * std::abs(want);
+}
+
+Attributes axis_attr(int64_t axis) {
+  Attributes a;
+  a.set("axis", int_attr(axis));
+  return a;
+}
+
+// Direct definition exp(x_i) / sum_j exp(x_j) (inputs are small, so no max shift is needed), where j runs
+// over the elements sharing every index of i outside dims [first, last).
+std::vector<double> direct_softmax(const Tensor& x, size_t first, size_t last) {
+  const Shape& s = x.shape();
+  const int64_t mid = numel_range(s, first, last), inner = numel_range(s, last, s.size());
+  std::vector<double> y(size_t(x.numel()));
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const int64_t o = i / (mid * inner), r = i % inner;
+    double sum = 0;
+    for (int64_t m = 0; m < mid; ++m) sum += std::exp(double(x.data<float>()[(o * mid + m) * inner + r]));
+    y[size_t(i)] = std::exp(double(x.data<float>()[i])) / sum;
+  }
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("Softmax from opset 13 normalizes over the single axis; before 13 over the 2-D view from axis on") {
+  struct Case { Shape shape; int opset; bool set_axis; int64_t axis; size_t first, last; };
+  const Case cases[] = {
+      {{2, 3, 4}, 13, false, 0, 2, 3},  // default -1
+      {{2, 3, 4}, 13, true, 0, 0, 1},   {{2, 3, 4}, 13, true, 1, 1, 2},  {{2, 3, 4}, 13, true, -2, 1, 2},
+      {{2, 3, 4}, 13, true, -3, 0, 1},  {{5}, 13, false, 0, 0, 1},       {{2, 1, 3, 2}, 13, true, 2, 2, 3},
+      {{2, 3, 4}, 11, false, 0, 1, 3},  // default 1: rows of 3*4
+      {{2, 3, 4}, 11, true, 0, 0, 3},   {{2, 3, 4}, 11, true, 2, 2, 3},  {{2, 3, 4}, 11, true, -2, 1, 3},
+      {{2, 3, 4}, 1, false, 0, 1, 3},   {{2, 3, 4}, 1, true, 2, 2, 3},   {{4}, 11, true, 0, 0, 1},
+      {{2, 0, 3}, 13, true, 1, 1, 2},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(to_string(c.shape));
+    CAPTURE(c.opset);
+    CAPTURE(c.set_axis);
+    CAPTURE(c.axis);
+    Tensor x = wave(c.shape);
+    Tensor y = run_op("Softmax", c.set_axis ? axis_attr(c.axis) : Attributes{}, {x}, c.opset)[0];
+    REQUIRE(y.shape() == c.shape);
+    std::vector<double> want = direct_softmax(x, c.first, c.last);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      CAPTURE(i);
+      CHECK(within(y.data<float>()[i], want[size_t(i)]));
+    }
+  }
+}
+
+TEST_CASE("Softmax is stable for large inputs, exact for equal rows, zero at -inf, NaN for undefined rows") {
+  const float inf = INFINITY;
+  struct Case { const char* what; std::vector<float> x; std::vector<double> want; };
+  const Case cases[] = {
+      // numpy: exp(x - 1002) / sum, in float64.
+      {"large numbers", {1000, 1001, 1002}, {0.09003057317038046, 0.24472847105479764, 0.6652409557748219}},
+      {"very negative numbers", {-1000, -1001, -1002}, {0.6652409557748219, 0.24472847105479764, 0.09003057317038046}},
+      {"all equal", {7, 7, 7, 7}, {0.25, 0.25, 0.25, 0.25}},
+      {"all equal and huge", {3e38f, 3e38f}, {0.5, 0.5}},
+      {"some -inf", {-inf, 0, -inf, 0}, {0, 0.5, 0, 0.5}},
+      {"-inf beside one value", {-inf, -5}, {0, 1}},
+      {"all -inf", {-inf, -inf, -inf}, {NAN, NAN, NAN}},
+      {"+inf", {inf, 0}, {NAN, NAN}},
+      {"NaN", {1, NAN, 2}, {NAN, NAN, NAN}},
+  };
+  for (const Case& c : cases) {
+    for (int opset : {11, 13}) {
+      CAPTURE(c.what);
+      CAPTURE(opset);
+      const int64_t n = int64_t(c.x.size());
+      Tensor y = run_op("Softmax", {}, {make_tensor({1, n}, c.x)}, opset)[0];
+      for (int64_t i = 0; i < n; ++i) {
+        CAPTURE(i);
+        const double got = y.data<float>()[i], want = c.want[size_t(i)];
+        if (std::isnan(want)) CHECK(std::isnan(got));
+        else CHECK(within(got, want));
+      }
+    }
+  }
+}
+
+TEST_CASE("Softmax refuses axes outside [-rank, rank-1], scalars and non-float inputs") {
+  Attributes typo;
+  typo.set("axes", int_attr(1));
+  struct Case { const char* what; Attributes attrs; Tensor x; int opset; const char* message; };
+  const Case cases[] = {
+      {"axis = rank", axis_attr(3), wave({2, 3, 4}), 13, "axis 3 is out of range for rank 3"},
+      {"axis = -rank - 1", axis_attr(-4), wave({2, 3, 4}), 13, "axis -4 is out of range for rank 3"},
+      {"axis = rank, coerced form", axis_attr(3), wave({2, 3, 4}), 11, "axis 3 is out of range for rank 3"},
+      {"default axis 1 on a 1-D input before opset 13", {}, wave({4}), 11, "axis 1 is out of range for rank 1"},
+      {"scalar", {}, wave({}), 13, "rank >= 1"},
+      {"int64 input", {}, make_int_tensor({2}, {1, 2}), 13, "element type"},
+      {"unknown attribute", typo, wave({2, 3}), 13, "unknown attribute 'axes'"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    CAPTURE(c.opset);
+    CHECK_THROWS_WITH_AS(run_op("Softmax", c.attrs, {c.x}, c.opset), doctest::Contains(c.message), Error);
+  }
+}
+
+TEST_CASE("Softmax infers shapes with dims unknown at load time and checks the axis against the rank") {
+  const int64_t U = kUnknownDim;
+  for (int opset : {11, 13}) {
+    CAPTURE(opset);
+    Node n = make_node("Softmax", axis_attr(-2), 1, 1, opset);
+    CHECK(n.def->infer(*n.params, {ValueInfo::of(DType::f32, {U, 3, U})})[0].shape == Shape{U, 3, U});
+    CHECK_THROWS_AS(n.def->infer(*n.params, {ValueInfo::of(DType::f32, {U})}), Error);
+  }
+}
