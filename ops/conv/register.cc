@@ -1,7 +1,17 @@
+#include "ops/conv/conv.h"
 #include "ops/families.h"
 
 namespace cnnx {
 
-void register_conv_ops(OpRegistry& r) {}
+void register_conv_ops(OpRegistry& r) {
+  OpDef conv;
+  conv.type = "Conv";
+  conv.since = 1;  // opsets 1, 11 differ only in documentation and type constraints for float32
+  conv.parse = parser<ConvParams>(parse_conv);
+  conv.infer = inferer<ConvParams>(infer_conv);
+  conv.tolerance = kConvTolerance;
+  conv.kernels = {conv_ref_kernel()};
+  r.add(std::move(conv));
+}
 
 }  // namespace cnnx

@@ -1,0 +1,56 @@
+// Conv (ONNX opset 1..19): X [N, C, D1..Dk] * W [M, C/group, K1..Kk] (+ B [M]) -> Y [N, M, O1..Ok], k = 1..3.
+//
+// parse_conv validates the attributes on their own (positive strides/dilations/kernel_shape, non-negative
+// pads, group >= 1, consistent lengths). resolve_conv_geometry validates them against the input shapes and
+// resolves auto_pad into explicit pads and output sizes; infer and every kernel call it, so the geometry is
+// derived in exactly one place. At load time dims may be kUnknownDim; what depends on them is kUnknownDim too.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+enum class AutoPad { notset, same_upper, same_lower, valid };
+
+// The attributes as given; an empty vector means "not given" (defaults need the rank, known at infer).
+struct ConvParams : OpParams {
+  AutoPad auto_pad = AutoPad::notset;
+  int64_t group = 1;
+  std::vector<int64_t> kernel_shape;  // must agree with W's spatial dims when given
+  std::vector<int64_t> strides;       // default 1
+  std::vector<int64_t> dilations;     // default 1
+  std::vector<int64_t> pads;          // [begin_1..begin_k, end_1..end_k], default 0; only with auto_pad NOTSET
+};
+
+// Everything a kernel needs, per spatial dim i (0..k-1). Pads are explicit whatever auto_pad said:
+// output position o reads input positions o * stride - pad_begin + j * dilation, j = 0..kernel-1; positions
+// outside [0, in) are zeros.
+struct ConvGeometry {
+  int64_t N = 0, C = 0, M = 0, group = 1;
+  int64_t C_per_group = 0, M_per_group = 0;  // kUnknownDim while C / M are unknown
+  bool has_bias = false;
+  std::vector<int64_t> in, kernel, stride, dilation, pad_begin, pad_end, out;
+
+  size_t spatial_rank() const { return in.size(); }
+  Shape output_shape() const;  // [N, M, out...]
+};
+
+ConvParams parse_conv(const Node& node);
+// in = {X, W[, B]}. Throws cnnx::Error naming the attribute or input when the shapes and attributes disagree.
+ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueInfo>& in);
+std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueInfo>& in);
+
+// The reference kernel: direct loops over NCHW, sums in double, one rounding per output.
+KernelDef conv_ref_kernel();
+
+// Each output is a dot product of K = C/group * prod(kernel) float32 terms (plus the bias). The reference
+// sums in double and rounds once (<= 0.5 ulp). An engine summing in float32, in any order, is off by at most
+// ~K * eps * sum|terms| and typically ~sqrt(K) * eps * |result| for sign-mixed data (rounding errors
+// random-walk). K reaches ~4.6k (3x3x512 in ResNets): sqrt(K) * 2^-24 ~ 4e-6, so rel 2e-5 leaves a ~5x margin.
+// The absolute term covers results that cancel to ~0 (error ~ eps * sqrt(K) * |term|, terms of O(1)).
+constexpr Tolerance kConvTolerance{1e-5, 2e-5};
+
+}  // namespace cnnx

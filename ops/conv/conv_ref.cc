@@ -1,0 +1,141 @@
+// Reference Conv: direct loops over NCHW (1-D and 2-D are run as 3-D with leading extent-1 axes).
+// For each (n, m) a double accumulator plane is swept once per (input channel, kernel tap); the output
+// positions whose tap lands inside the input are precomputed per axis and tap, so the innermost loop is a
+// plain multiply-add streaming along an output row.
+#include <algorithm>
+#include <array>
+
+#include "ops/conv/conv.h"
+
+namespace cnnx {
+
+namespace {
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+// Output positions [lo, hi) along one axis whose tap reads inside [0, in).
+struct Span {
+  int64_t lo = 0, hi = 0;
+};
+
+class ConvRef : public CompiledKernel {
+ public:
+  ConvRef(const ConvGeometry& g, Shape x_shape, Shape w_shape)
+      : g_(g), x_shape_(std::move(x_shape)), w_shape_(std::move(w_shape)) {
+    const size_t lift = 3 - g.spatial_rank();
+    for (size_t a = 0; a < 3; ++a) {
+      const bool real = a >= lift;
+      const size_t i = a - lift;
+      in_[a] = real ? g.in[i] : 1;
+      k_[a] = real ? g.kernel[i] : 1;
+      s_[a] = real ? g.stride[i] : 1;
+      d_[a] = real ? g.dilation[i] : 1;
+      p_[a] = real ? g.pad_begin[i] : 0;
+      out_[a] = real ? g.out[i] : 1;
+      // Output o, tap j reads o * s - p + j * d; keep o with 0 <= that < in.
+      for (int64_t j = 0; j < k_[a]; ++j) {
+        const int64_t shift = p_[a] - j * d_[a];
+        Span sp;
+        sp.lo = std::max<int64_t>(0, -floor_div(-shift, s_[a]));
+        sp.hi = std::min<int64_t>(out_[a], floor_div(in_[a] - 1 + shift, s_[a]) + 1);
+        sp.hi = std::max(sp.hi, sp.lo);
+        spans_[a].push_back(sp);
+      }
+    }
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& X = *io.in[0];
+    const Tensor& W = *io.in[1];
+    const Tensor* B = io.in.size() > 2 ? io.in[2] : nullptr;
+    require(X.shape() == x_shape_ && W.shape() == w_shape_, "Conv was planned for X ", to_string(x_shape_),
+            " and W ", to_string(w_shape_), ", got ", to_string(X.shape()), " and ", to_string(W.shape()));
+    require(!B || B->numel() == g_.M, "bias B has ", B ? B->numel() : 0, " values, expected ", g_.M);
+    const float* x = X.data<float>();
+    const float* w = W.data<float>();
+    const float* b = B ? B->data<float>() : nullptr;
+    float* y = io.out[0]->data<float>();
+
+    const auto [ID, IH, IW] = in_;
+    const auto [KD, KH, KW] = k_;
+    const auto [SD, SH, SW] = s_;
+    const auto [DD, DH, DW] = d_;
+    const auto [PD, PH, PW] = p_;
+    const auto [OD, OH, OW] = out_;
+    const int64_t in_plane = ID * IH * IW, out_plane = OD * OH * OW, taps = KD * KH * KW;
+    const int64_t Cg = g_.C_per_group, Mg = g_.M_per_group;
+    // Rows of a tap with full width, unit W-stride and equal row lengths are contiguous in X and Y: one run.
+    const bool rows_contiguous = SW == 1 && SH == 1 && IW == OW;
+    std::vector<double> acc(static_cast<size_t>(out_plane));
+
+    for (int64_t n = 0; n < g_.N; ++n) {
+      for (int64_t m = 0; m < g_.M; ++m) {
+        const int64_t group = m / Mg;
+        std::fill(acc.begin(), acc.end(), b ? double(b[m]) : 0.0);
+        for (int64_t c = 0; c < Cg; ++c) {
+          const float* xc = x + (n * g_.C + group * Cg + c) * in_plane;
+          const float* wc = w + (m * Cg + c) * taps;
+          for (int64_t kd = 0; kd < KD; ++kd) {
+            const Span sd = spans_[0][size_t(kd)];
+            for (int64_t kh = 0; kh < KH; ++kh) {
+              const Span sh = spans_[1][size_t(kh)];
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                const Span sw = spans_[2][size_t(kw)];
+                const int64_t len = sw.hi - sw.lo;
+                if (len <= 0 || sh.hi <= sh.lo) continue;
+                const double wv = wc[(kd * KH + kh) * KW + kw];
+                const int64_t iw0 = sw.lo * SW - PW + kw * DW;
+                for (int64_t od = sd.lo; od < sd.hi; ++od) {
+                  const int64_t id = od * SD - PD + kd * DD;
+                  if (rows_contiguous && len == OW) {
+                    const int64_t ih0 = sh.lo - PH + kh * DH;
+                    const float* xr = xc + (id * IH + ih0) * IW + iw0;
+                    double* ar = acc.data() + (od * OH + sh.lo) * OW;
+                    const int64_t run_len = (sh.hi - sh.lo) * OW;
+                    for (int64_t t = 0; t < run_len; ++t) ar[t] += wv * xr[t];
+                    continue;
+                  }
+                  for (int64_t oh = sh.lo; oh < sh.hi; ++oh) {
+                    const int64_t ih = oh * SH - PH + kh * DH;
+                    const float* xr = xc + (id * IH + ih) * IW + iw0;
+                    double* ar = acc.data() + (od * OH + oh) * OW + sw.lo;
+                    if (SW == 1) {
+                      for (int64_t t = 0; t < len; ++t) ar[t] += wv * xr[t];
+                    } else {
+                      for (int64_t t = 0; t < len; ++t) ar[t] += wv * xr[t * SW];
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+        float* yp = y + (n * g_.M + m) * out_plane;
+        for (int64_t i = 0; i < out_plane; ++i) yp[i] = float(acc[size_t(i)]);
+      }
+    }
+  }
+
+ private:
+  ConvGeometry g_;
+  Shape x_shape_, w_shape_;
+  std::array<int64_t, 3> in_{}, k_{}, s_{}, d_{}, p_{}, out_{};
+  std::array<std::vector<Span>, 3> spans_;
+};
+
+}  // namespace
+
+KernelDef conv_ref_kernel() {
+  KernelDef k;
+  k.name = "ref";
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
+  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
+    require(is_concrete(g.output_shape()) && is_concrete(in[0].shape) && is_concrete(in[1].shape),
+            "Conv needs concrete shapes to run, got X ", to_string(in[0].shape), " and W ", to_string(in[1].shape));
+    return std::unique_ptr<CompiledKernel>(new ConvRef(g, in[0].shape, in[1].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,65 @@
+#include <vector>
+
+#include "ops/eltwise/broadcast.h"
+#include "ops/gemm/gemm.h"
+#include "ops/gemm/matrix_product.h"
+
+namespace cnnx {
+
+namespace {
+
+class GemmRef : public CompiledKernel {
+ public:
+  GemmRef(std::shared_ptr<const GemmParams> p, GemmGeometry g, Shape a_shape, Shape b_shape)
+      : p_(std::move(p)), g_(std::move(g)), a_shape_(std::move(a_shape)), b_shape_(std::move(b_shape)) {
+    if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& A = *io.in[0];
+    const Tensor& B = *io.in[1];
+    const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
+    require(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
+                (!C || C->shape() == g_.c_shape),
+            "Gemm was planned for other input shapes");
+    const int64_t M = g_.M, N = g_.N, K = g_.K;
+    // Transposes are views: A' (i, k) and B' (k, j) over the row-major stored matrices.
+    const MatrixView a = p_->trans_a ? MatrixView{A.data<float>(), 1, M} : MatrixView{A.data<float>(), K, 1};
+    const MatrixView b = p_->trans_b ? MatrixView{B.data<float>(), 1, K} : MatrixView{B.data<float>(), N, 1};
+    std::vector<double> sum(static_cast<size_t>(M * N));
+    matrix_product(M, N, K, a, b, sum.data());
+    const double alpha = p_->alpha, beta = p_->beta;
+    const float* c = C ? C->data<float>() : nullptr;
+    float* y = io.out[0]->data<float>();
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double v = alpha * sum[size_t(i * N + j)];
+        if (c) v += beta * c[i * c_strides_[0] + j * c_strides_[1]];
+        y[i * N + j] = float(v);
+      }
+  }
+
+ private:
+  std::shared_ptr<const GemmParams> p_;
+  GemmGeometry g_;
+  Shape a_shape_, b_shape_;
+  std::vector<int64_t> c_strides_;  // element (i, j) of C broadcast to [M, N]
+};
+
+}  // namespace
+
+KernelDef gemm_ref_kernel() {
+  KernelDef k;
+  k.name = "ref";
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
+  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    auto params = std::static_pointer_cast<const GemmParams>(p);
+    GemmGeometry g = resolve_gemm_geometry(*params, in);
+    require(g.M >= 0 && g.N >= 0 && g.K >= 0 && (!g.has_c || is_concrete(g.c_shape)),
+            "Gemm needs concrete shapes to run");
+    return std::unique_ptr<CompiledKernel>(new GemmRef(params, std::move(g), in[0].shape, in[1].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx

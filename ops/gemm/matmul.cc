@@ -1,0 +1,55 @@
+#include "ops/gemm/matmul.h"
+
+#include <algorithm>
+
+#include "ops/eltwise/broadcast.h"
+
+namespace cnnx {
+
+Shape MatMulGeometry::output_shape() const {
+  Shape s = batch;
+  if (!a_is_vector) s.push_back(M);
+  if (!b_is_vector) s.push_back(N);
+  return s;
+}
+
+NoParams parse_matmul(const Node& node) {
+  require_inputs(node, 2, 2);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  return {};
+}
+
+MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in) {
+  const Shape& a = input(in, 0).shape;
+  const Shape& b = input(in, 1).shape;
+  require(!a.empty(), "input A must have at least 1 dim, got a scalar");
+  require(!b.empty(), "input B must have at least 1 dim, got a scalar");
+  MatMulGeometry g;
+  g.a_is_vector = a.size() == 1;
+  g.b_is_vector = b.size() == 1;
+  g.M = g.a_is_vector ? 1 : a[a.size() - 2];
+  const int64_t ka = a.back();
+  const int64_t kb = g.b_is_vector ? b[0] : b[b.size() - 2];
+  g.N = g.b_is_vector ? 1 : b.back();
+  require(ka < 0 || kb < 0 || ka == kb, "inner dims differ: A ", to_string(a), " has ", ka, " columns, B ",
+          to_string(b), " has ", kb, " rows");
+  g.K = ka >= 0 ? ka : kb;
+  if (a.size() > 2) g.a_batch.assign(a.begin(), a.end() - 2);
+  if (b.size() > 2) g.b_batch.assign(b.begin(), b.end() - 2);
+  for (size_t i = 1; i <= std::min(g.a_batch.size(), g.b_batch.size()); ++i) {
+    const int64_t da = g.a_batch[g.a_batch.size() - i], db = g.b_batch[g.b_batch.size() - i];
+    require(da < 0 || db < 0 || da == 1 || db == 1 || da == db, "batch dims of A ", to_string(a), " and B ",
+            to_string(b), " do not broadcast");
+  }
+  g.batch = broadcast_shapes({g.a_batch, g.b_batch});
+  return g;
+}
+
+std::vector<ValueInfo> infer_matmul(const NoParams&, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32});
+  require_dtype(in, 1, {DType::f32});
+  return {ValueInfo::of(DType::f32, resolve_matmul_geometry(in).output_shape())};
+}
+
+}  // namespace cnnx

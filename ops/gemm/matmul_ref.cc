@@ -1,0 +1,57 @@
+#include <vector>
+
+#include "ops/eltwise/broadcast.h"
+#include "ops/gemm/matmul.h"
+#include "ops/gemm/matrix_product.h"
+
+namespace cnnx {
+
+namespace {
+
+class MatMulRef : public CompiledKernel {
+ public:
+  MatMulRef(MatMulGeometry g, Shape a_shape, Shape b_shape)
+      : g_(std::move(g)), a_shape_(std::move(a_shape)), b_shape_(std::move(b_shape)) {
+    // Strides in whole matrices: batch element o reads matrix off[0] of A and off[1] of B.
+    strides_ = {broadcast_strides(g_.a_batch, g_.batch), broadcast_strides(g_.b_batch, g_.batch)};
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& A = *io.in[0];
+    const Tensor& B = *io.in[1];
+    require(A.shape() == a_shape_ && B.shape() == b_shape_, "MatMul was planned for A ", to_string(a_shape_),
+            " and B ", to_string(b_shape_), ", got ", to_string(A.shape()), " and ", to_string(B.shape()));
+    const int64_t M = g_.M, N = g_.N, K = g_.K;
+    const float* a = A.data<float>();
+    const float* b = B.data<float>();
+    float* y = io.out[0]->data<float>();
+    std::vector<double> sum(static_cast<size_t>(M * N));
+    for_each_broadcast<2>(g_.batch, strides_, [&](int64_t o, const int64_t* off) {
+      // A [K] is the row [1, K]; B [K] is the column [K, 1]: both are row-major views as they are.
+      matrix_product(M, N, K, MatrixView{a + off[0] * M * K, K, 1}, MatrixView{b + off[1] * K * N, N, 1}, sum.data());
+      float* yo = y + o * M * N;
+      for (int64_t i = 0; i < M * N; ++i) yo[i] = float(sum[size_t(i)]);
+    });
+  }
+
+ private:
+  MatMulGeometry g_;
+  Shape a_shape_, b_shape_;
+  std::vector<std::vector<int64_t>> strides_;
+};
+
+}  // namespace
+
+KernelDef matmul_ref_kernel() {
+  KernelDef k;
+  k.name = "ref";
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
+  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    MatMulGeometry g = resolve_matmul_geometry(in);
+    require(is_concrete(g.output_shape()) && g.K >= 0, "MatMul needs concrete shapes to run");
+    return std::unique_ptr<CompiledKernel>(new MatMulRef(std::move(g), in[0].shape, in[1].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx
