@@ -16,7 +16,8 @@ TEST_CASE("unary ops match their formulas") {
       {"HardSwish", -4.f, 0.f},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.op);
+    const std::string op = c.op;
+    CAPTURE(op);
     CAPTURE(c.x);
     Tensor y = run_op(c.op, {}, {make_tensor({1}, {c.x})})[0];
     const Tolerance tol = OpRegistry::builtin().find("", c.op, 19).tolerance;
