@@ -48,8 +48,6 @@ struct Model::State {
 namespace {
 ImportLimits limits_of(const Options& o) {
   require(!o.verify, "verify mode compares oneDNN kernels with the reference ones; the dnnl backend is not built yet");
-  require(o.backend == Backend::ref, "backend '", backend_name(o.backend),
-          "' is not available yet (oneDNN kernels are not built); use the ref backend");
   require(o.threads >= 0, "threads must be >= 0, got ", o.threads);
   ImportLimits limits;
   limits.max_model_bytes = o.max_model_bytes;

@@ -30,6 +30,9 @@ decltype(auto) with_node_context(const Node& node, F&& f) {
     throw Error(node.label() + ": " + e.what());
   } catch (const std::bad_alloc&) {
     throw Error(node.label() + ": out of memory");
+  } catch (const std::exception& e) {
+    // Library errors (dnnl::error, std::length_error, ...) become cnnx errors naming the node.
+    throw Error(node.label() + ": " + e.what());
   }
 }
 }  // namespace cnnx
