@@ -48,6 +48,15 @@ struct TensorSpec {
   bool shape_known = true;
 };
 
+// One node's result from a verified run: its output against the reference kernel's on the same inputs.
+struct NodeCheck {
+  std::string node, op_type, kernel;
+  double max_abs = 0, max_rel = 0;   // the largest differences over the node's outputs
+  double tol_abs = 0, tol_rel = 0;   // the op's tolerance
+  bool within = true;
+  std::string detail;                // the worst element, when not within
+};
+
 class Model {
  public:
   // From a file; external data is looked up (and confined) in the file's folder.
@@ -66,6 +75,10 @@ class Model {
   std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
   // The same with inputs and outputs by name; every input must be given.
   std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs) const;
+  // Runs the model and, beside every node that did not run its reference kernel, the reference kernel on
+  // the same inputs; one entry per such node, in execution order. (Options::verify makes run() do this and
+  // throw a cnnx::Error naming the first node past its tolerance.)
+  std::vector<NodeCheck> check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs = nullptr) const;
 
   // For cnnx's own tools: the loaded graph and the plan for a set of inputs (made on first use).
   const Graph& graph() const;

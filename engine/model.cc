@@ -47,7 +47,6 @@ struct Model::State {
 
 namespace {
 ImportLimits limits_of(const Options& o) {
-  require(!o.verify, "verify mode compares oneDNN kernels with the reference ones; the dnnl backend is not built yet");
   require(o.threads >= 0, "threads must be >= 0, got ", o.threads);
   ImportLimits limits;
   limits.max_model_bytes = o.max_model_bytes;
@@ -110,7 +109,21 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
   return plan;
 }
 
-std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const { return plan_for(inputs)->run(inputs); }
+std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const {
+  if (!state_->options.verify) return plan_for(inputs)->run(inputs);
+  std::vector<Tensor> outputs;
+  for (const NodeCheck& c : check(inputs, &outputs))
+    require(c.within, "verify: node '", c.node, "' (", c.op_type, ") kernel ", c.kernel,
+            " differs from the reference kernel beyond the op's tolerance: ", c.detail);
+  return outputs;
+}
+
+std::vector<NodeCheck> Model::check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) const {
+  std::vector<NodeCheck> checks;
+  std::vector<Tensor> out = plan_for(inputs)->run(inputs, &checks);
+  if (outputs) *outputs = std::move(out);
+  return checks;
+}
 
 std::map<std::string, Tensor> Model::run(const std::map<std::string, Tensor>& named) const {
   std::vector<Tensor> inputs;

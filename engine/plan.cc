@@ -1,5 +1,6 @@
 #include "engine/plan.h"
 
+#include "engine/compare.h"
 #include "engine/node_eval.h"
 
 namespace cnnx {
@@ -66,6 +67,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> graph, cons
       const KernelDef& k = choose_kernel(node, in, backend, step.declined);
       step.kernel = k.name;
       step.exec = k.compile(node.params, in, out);
+      if (k.name != "ref") step.ref_exec = node.def->kernels.back().compile(node.params, in, out);
     });
     plan->steps_.push_back(std::move(step));
   }
@@ -78,7 +80,33 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> graph, cons
   return plan;
 }
 
-std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) const {
+namespace {
+
+// Runs the reference kernel on the step's inputs and compares with what the chosen kernel wrote.
+NodeCheck check_step(const Node& node, const PlanStep& step, const KernelIO& io) {
+  const Tolerance tol = node.def->tolerance;
+  NodeCheck c{node.name, node.op_type, step.kernel, 0, 0, tol.abs, tol.rel, true, ""};
+  std::vector<Tensor> want(io.out.size());
+  KernelIO ref_io{io.in, {}};
+  for (size_t i = 0; i < io.out.size(); ++i) {
+    if (io.out[i]) want[i] = Tensor(io.out[i]->dtype(), io.out[i]->shape());
+    ref_io.out.push_back(io.out[i] ? &want[i] : nullptr);
+  }
+  step.ref_exec->run(ref_io);
+  for (size_t i = 0; i < io.out.size(); ++i) {
+    if (!io.out[i]) continue;
+    Difference d = compare(*io.out[i], want[i], tol);
+    c.max_abs = std::max(c.max_abs, d.max_abs);
+    c.max_rel = std::max(c.max_rel, d.max_rel);
+    if (!d.within && c.within) c.detail = "output " + std::to_string(i) + ": " + d.detail;
+    c.within = c.within && d.within;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks) const {
   const Graph& g = *graph_;
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
   std::vector<Tensor> values(g.values.size());
@@ -98,6 +126,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) const {
         io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
       }
       step.exec->run(io);
+      if (checks && step.ref_exec) checks->push_back(check_step(node, step, io));
     });
     for (int id : node.inputs)
       if (id >= 0 && last_use_[size_t(id)] == int(s)) values[size_t(id)] = Tensor();

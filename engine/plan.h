@@ -23,6 +23,7 @@ struct PlanStep {
   std::vector<std::string> declined;   // "dnnl: <reason>" for every kernel tried before it
   std::vector<ValueInfo> in, out;      // concrete
   std::unique_ptr<CompiledKernel> exec;
+  std::unique_ptr<CompiledKernel> ref_exec;  // the reference kernel, when `exec` is another (for checks)
 };
 
 class Plan {
@@ -33,7 +34,8 @@ class Plan {
                                            const std::vector<ValueInfo>& inputs, Backend backend);
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.
-  std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
+  // With `checks`, also runs the reference kernel beside every other kernel and appends what it found.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks = nullptr) const;
 
   const Graph& graph() const { return *graph_; }
   const std::vector<PlanStep>& steps() const { return steps_; }

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "engine/cnnx.h"
+#include "engine/compare.h"
 #include "engine/graph.h"
 #include "engine/op.h"
 #include "engine/plan.h"
@@ -40,43 +41,6 @@ struct RunnerOptions {
   int min_run = 0;
   bool verbose = false;
 };
-
-struct Comparison {
-  bool ok = true;
-  std::string detail;
-};
-
-Comparison compare(const Tensor& got, const Tensor& want, Tolerance tol) {
-  Comparison c;
-  if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
-    c.ok = false;
-    c.detail = "got " + dtype_name(got.dtype()) + to_string(got.shape()) + ", want " + dtype_name(want.dtype()) +
-               to_string(want.shape());
-    return c;
-  }
-  double worst = 0;
-  int64_t worst_at = -1;
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    double g = got.double_at(i), w = want.double_at(i);
-    if (std::isnan(w) || std::isnan(g)) {
-      if (std::isnan(w) != std::isnan(g)) { worst = INFINITY; worst_at = i; break; }
-      continue;
-    }
-    if (std::isinf(w) || std::isinf(g)) {
-      if (g != w) { worst = INFINITY; worst_at = i; break; }
-      continue;
-    }
-    double excess = std::abs(g - w) - (tol.abs + tol.rel * std::abs(w));
-    if (excess > 0 && (worst_at < 0 || excess > worst)) { worst = excess; worst_at = i; }
-  }
-  if (worst_at >= 0) {
-    c.ok = false;
-    c.detail = "element " + std::to_string(worst_at) + ": got " + std::to_string(got.double_at(worst_at)) +
-               ", want " + std::to_string(want.double_at(worst_at)) + " (tolerance abs " + std::to_string(tol.abs) +
-               " + rel " + std::to_string(tol.rel) + ")";
-  }
-  return c;
-}
 
 // Why the test is outside the scope, or "" when it is in.
 std::string out_of_scope(const fs::path& model) {
@@ -113,8 +77,8 @@ std::string run_test(const fs::path& dir, const RunnerOptions& o) {
     if (got.size() != want.size())
       return set.filename().string() + ": " + std::to_string(got.size()) + " outputs, want " + std::to_string(want.size());
     for (size_t i = 0; i < got.size(); ++i) {
-      Comparison c = compare(got[i], want[i], tol);
-      if (!c.ok) return set.filename().string() + " output " + std::to_string(i) + ": " + c.detail;
+      Difference d = compare(got[i], want[i], tol);
+      if (!d.within) return set.filename().string() + " output " + std::to_string(i) + ": " + d.detail;
     }
   }
   return "";
