@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   const cnnx::tools::Command commands[] = {
       cnnx::tools::add_run_command(app),
       cnnx::tools::add_inspect_command(app),
+      cnnx::tools::add_check_command(app),
   };
   try {
     app.parse(argc, argv);
