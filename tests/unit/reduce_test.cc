@@ -1,0 +1,208 @@
+// Unit tests of ReduceMean: the attribute form (opsets 1-17), the `axes` input form and noop_with_empty_axes
+// (opset 18, beyond onnx 1.12's node tests), keepdims, negative and bad axes.
+//
+// Expected values: x[i] = 0.5 * i - 3 for i = 0..23, shape [2, 3, 4]. The means were printed by numpy
+// (x.mean(axis=axes, keepdims=...)) and are easy to check by hand: x is linear in its flat index
+// 12 * a + 4 * b + c, so a mean is x at the mean index, e.g. over axis 1 (b in 0..2, mean 1):
+// x[a, :, c].mean() = 0.5 * (12 a + 4 + c) - 3.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "engine/op.h"
+#include "ops/reduce/reduce_mean.h"
+#include "tests/unit/op_harness.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+std::string str(const std::vector<int64_t>& v) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
+  return os.str() + "]";
+}
+
+Tensor ramp() {
+  Tensor t = make_tensor({2, 3, 4});
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = 0.5f * float(i) - 3.f;
+  return t;
+}
+
+std::vector<float> floats_of(const Tensor& t) { return std::vector<float>(t.data<float>(), t.data<float>() + t.numel()); }
+
+void check_close(const std::vector<float>& got, const std::vector<float>& want) {
+  const Tolerance tol = OpRegistry::builtin().find("", "ReduceMean", 18).tolerance;
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    CAPTURE(got[i]);
+    CAPTURE(want[i]);
+    CHECK(std::abs(got[i] - want[i]) <= tol.abs + tol.rel * std::abs(want[i]));
+  }
+}
+
+struct Case {
+  std::vector<int64_t> axes;  // empty with has_axes false: not given
+  bool has_axes;
+  int keepdims;
+  Shape y_shape;
+  std::vector<float> y;
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {{1}, true, 1, {2, 1, 4}, {-1.f, -0.5f, 0.f, 0.5f, 5.f, 5.5f, 6.f, 6.5f}},
+      {{2, 0}, true, 0, {3}, {0.75f, 2.75f, 4.75f}},
+      {{0, 2}, true, 1, {1, 3, 1}, {0.75f, 2.75f, 4.75f}},
+      {{}, false, 1, {1, 1, 1}, {2.75f}},
+      {{}, false, 0, {}, {2.75f}},
+      {{-1}, true, 0, {2, 3}, {-2.25f, -0.25f, 1.75f, 3.75f, 5.75f, 7.75f}},
+      {{-3, 1, 2}, true, 0, {}, {2.75f}},
+  };
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("ReduceMean with the axes attribute (opsets 1-17)") {
+  for (int opset : {11, 13, 17}) {
+    for (const Case& c : cases()) {
+      CAPTURE(opset);
+      CAPTURE(str(c.axes));
+      CAPTURE(c.keepdims);
+      Attributes a;
+      if (c.has_axes) a.set("axes", ints(c.axes));
+      a.set("keepdims", int_attr(c.keepdims));
+      Tensor y = run_op("ReduceMean", a, {ramp()}, opset)[0];
+      CHECK(y.shape() == c.y_shape);
+      check_close(floats_of(y), c.y);
+    }
+  }
+  // keepdims defaults to 1; opset 1 takes non-negative axes.
+  Attributes a;
+  a.set("axes", ints({1}));
+  CHECK(run_op("ReduceMean", a, {ramp()}, 1)[0].shape() == Shape{2, 1, 4});
+}
+
+TEST_CASE("ReduceMean-18 reads axes from a constant input") {
+  for (const Case& c : cases()) {
+    CAPTURE(str(c.axes));
+    CAPTURE(c.keepdims);
+    Attributes a;
+    a.set("keepdims", int_attr(c.keepdims));
+    // Not given: input omitted (an undefined Tensor) or an empty axes tensor; both mean "every axis".
+    Tensor axes = c.has_axes ? make_int_tensor({int64_t(c.axes.size())}, c.axes) : make_int_tensor({0}, {});
+    Tensor y = run_op("ReduceMean", a, {ramp(), axes}, 18)[0];
+    CHECK(y.shape() == c.y_shape);
+    check_close(floats_of(y), c.y);
+    if (!c.has_axes) {
+      Tensor y_omitted = run_op("ReduceMean", a, {ramp(), Tensor()}, 18)[0];
+      CHECK(y_omitted.shape() == c.y_shape);
+      check_close(floats_of(y_omitted), c.y);
+      Tensor y_one_input = run_op("ReduceMean", a, {ramp()}, 18)[0];
+      check_close(floats_of(y_one_input), c.y);
+    }
+  }
+}
+
+TEST_CASE("ReduceMean-18 noop_with_empty_axes") {
+  struct NoopCase { const char* name; int noop; Tensor axes; Shape y_shape; std::vector<float> y; };
+  const std::vector<float> x = floats_of(ramp());
+  const NoopCase noop_cases[] = {
+      {"noop, axes omitted: identity", 1, Tensor(), {2, 3, 4}, x},
+      {"noop, axes empty: identity", 1, make_int_tensor({0}, {}), {2, 3, 4}, x},
+      {"noop, axes given: reduces", 1, make_int_tensor({1}, {1}), {2, 1, 4}, {-1.f, -0.5f, 0.f, 0.5f, 5.f, 5.5f, 6.f, 6.5f}},
+      {"no noop, axes empty: every axis", 0, make_int_tensor({0}, {}), {1, 1, 1}, {2.75f}},
+  };
+  for (const NoopCase& c : noop_cases) {
+    CAPTURE(std::string(c.name));
+    for (int keepdims : {0, 1}) {
+      CAPTURE(keepdims);
+      Attributes a;
+      a.set("noop_with_empty_axes", int_attr(c.noop));
+      a.set("keepdims", int_attr(keepdims));
+      Tensor y = run_op("ReduceMean", a, {ramp(), c.axes}, 18)[0];
+      Shape want = c.y_shape;
+      if (!keepdims && std::string(c.name).find("identity") == std::string::npos) {
+        want.clear();
+        for (int64_t d : c.y_shape) if (d != 1) want.push_back(d);
+      }
+      CHECK(y.shape() == want);
+      check_close(floats_of(y), c.y);
+    }
+  }
+}
+
+TEST_CASE("ReduceMean-18 with axes computed at run time") {
+  Attributes a;
+  a.set("keepdims", int_attr(1));
+  Node n = make_node("ReduceMean", a, 2, 1, 18);
+  const Tensor x = ramp();
+  const Tensor axes = make_int_tensor({1}, {-2});
+  // Load time: which dims go is unknown; dims of size 1 stay 1 either way.
+  std::vector<ValueInfo> out = n.def->infer(*n.params, {ValueInfo::of(DType::f32, {2, 1, 4}), ValueInfo::of(DType::i64, {1})});
+  CHECK(out[0].shape == Shape{kUnknownDim, 1, kUnknownDim});
+  Attributes no_keep;
+  no_keep.set("keepdims", int_attr(0));
+  Node n0 = make_node("ReduceMean", no_keep, 2, 1, 18);
+  CHECK_FALSE(n0.def->infer(*n0.params, {ValueInfo::of(DType::f32, {2, 3, 4}), ValueInfo::of(DType::i64, {1})})[0].rank_known);
+  // Run time: the kernel reads the axes and checks the output it was given.
+  auto run = [&](Shape y_shape) {
+    Tensor y(DType::f32, y_shape);
+    KernelIO io{{&x, &axes}, {&y}};
+    n.def->kernels.back().compile(n.params, {ValueInfo::of(DType::f32, x.shape()), ValueInfo::of(DType::i64, {1})},
+                                  {ValueInfo::of(DType::f32, y_shape)})->run(io);
+    return y;
+  };
+  check_close(floats_of(run({2, 1, 4})), {-1.f, -0.5f, 0.f, 0.5f, 5.f, 5.5f, 6.f, 6.5f});
+  CHECK_THROWS_AS(run({2, 3, 1}), Error);
+}
+
+TEST_CASE("ReduceMean sums in double and rounds once") {
+  // float32 accumulation: (1e8 + 1) rounds to 1e8, giving 0.25 instead of the exact 0.5.
+  Attributes a;
+  a.set("keepdims", int_attr(0));
+  Tensor y = run_op("ReduceMean", a, {make_tensor({4}, {1e8f, 1.f, -1e8f, 1.f})}, 13)[0];
+  CHECK(y.shape() == Shape{});
+  CHECK(y.data<float>()[0] == 0.5f);
+  // A reduced dim of size 0: the mean of nothing is NaN.
+  Attributes ax;
+  ax.set("axes", ints({1}));
+  Tensor e = run_op("ReduceMean", ax, {make_tensor({2, 0})}, 13)[0];
+  CHECK(e.shape() == Shape{2, 1});
+  CHECK(std::isnan(e.data<float>()[0]));
+}
+
+TEST_CASE("ReduceMean refuses bad axes and attributes of other opsets") {
+  struct Bad { const char* name; int opset; Attributes attrs; std::vector<Tensor> inputs; };
+  auto attrs = [](const char* name, Attribute v) { Attributes a; a.set(name, std::move(v)); return a; };
+  const Tensor x = ramp();
+  const Bad cases[] = {
+      {"axis out of range", 13, attrs("axes", ints({3})), {x}},
+      {"negative axis out of range", 13, attrs("axes", ints({-4})), {x}},
+      {"duplicate axis", 13, attrs("axes", ints({1, 1})), {x}},
+      {"duplicate axis, once negative", 13, attrs("axes", ints({2, -1})), {x}},
+      {"negative axis before opset 11", 1, attrs("axes", ints({-1})), {x}},
+      {"axes attribute at opset 18", 18, attrs("axes", ints({1})), {x}},
+      {"noop_with_empty_axes before opset 18", 13, attrs("noop_with_empty_axes", int_attr(1)), {x}},
+      {"axes input before opset 18", 13, {}, {x, make_int_tensor({1}, {1})}},
+      {"keepdims 2", 13, attrs("keepdims", int_attr(2)), {x}},
+      {"unknown attribute", 13, attrs("axis", int_attr(1)), {x}},
+      {"axes input out of range", 18, {}, {x, make_int_tensor({1}, {5})}},
+      {"axes input duplicate", 18, {}, {x, make_int_tensor({2}, {0, -3})}},
+      {"axes input 2-D", 18, {}, {x, make_int_tensor({1, 1}, {0})}},
+      {"axes input float", 18, {}, {x, make_tensor({1}, {0.f})}},
+      {"int64 data", 13, {}, {make_int_tensor({2}, {1, 2})}},
+  };
+  for (const Bad& c : cases) {
+    CAPTURE(std::string(c.name));
+    CAPTURE(c.opset);
+    std::vector<bool> constant(c.inputs.size(), true);
+    constant[0] = false;
+    CHECK_THROWS_AS(run_op("ReduceMean", c.attrs, c.inputs, c.opset, 1, "ref", constant), Error);
+  }
+}
