@@ -1,0 +1,25 @@
+// Pad (opset 2+). Before opset 11 `pads` and `value` are attributes; from 11 on pads is input 1 and
+// constant_value input 2 (optional, a one-element tensor of the data's type, default 0); from 18 the
+// optional input 3 `axes` says which axes the pads are for (default: all). pads = [begin of each axis...,
+// end of each axis...]. Negative pads crop: the cropped input is padded (ONNX's reference order); an axis
+// cropped away entirely and padded again is all constant_value (constant mode only).
+// Modes: constant; reflect (mirror without repeating the edge; needs a cropped length >= 2 and pads <= that
+// length - 1); edge (repeat the edge; needs a non-empty axis); wrap (opset 19, periodic; non-empty axis).
+#pragma once
+
+#include <vector>
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+enum class PadMode { constant, reflect, edge, wrap };
+
+struct PadParams : OpParams {
+  PadMode mode = PadMode::constant;
+  bool from_inputs = false;    // opset 11+
+  std::vector<int64_t> pads;   // attribute form only
+  float value = 0;             // attribute form only
+};
+
+}  // namespace cnnx

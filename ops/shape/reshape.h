@@ -1,0 +1,30 @@
+// Ops that give the same elements a new shape: Flatten, Reshape, Squeeze, Unsqueeze. Their kernels copy
+// the bytes; they differ only in how the output shape is derived.
+#pragma once
+
+#include <vector>
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+// Flatten: output [prod(dims[:axis]), prod(dims[axis:])]; axis in [-rank, rank], normalized in infer.
+struct FlattenParams : OpParams {
+  int64_t axis = 1;
+};
+
+// Reshape (opset 5+; shape is input 1). A 0 in shape copies the input dim at that index unless allowzero
+// (opset 14), which makes it a real 0; one -1 is inferred from the element count.
+struct ReshapeParams : OpParams {
+  bool allowzero = false;
+};
+
+// Squeeze and Unsqueeze: axes from the attribute before opset 13 (`axes`), from input 1 from opset 13 on
+// (axes_from_input). Without axes Squeeze removes every dim of size 1; Unsqueeze requires them.
+struct AxesParams : OpParams {
+  bool axes_from_input = false;
+  bool has_axes = false;  // attribute form only
+  std::vector<int64_t> axes;
+};
+
+}  // namespace cnnx

@@ -1,0 +1,68 @@
+// Shape (opset 1+; start/end from opset 15).
+#include "ops/shape/shape_of.h"
+
+#include <algorithm>
+
+#include "ops/shape/common.h"
+#include "ops/shape/register.h"
+
+namespace cnnx {
+
+namespace {
+
+// Dims are copied, never computed.
+constexpr Tolerance kExact{0, 0};
+
+ShapeParams parse_shape(const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  if (node.opset >= 15) node.attrs.allow_only({"start", "end"});
+  else node.attrs.allow_only({});
+  ShapeParams p;
+  p.start = node.attrs.get_int("start", p.start);
+  p.end = node.attrs.get_int("end", p.end);
+  return p;
+}
+
+// The selected dims [start, end) of `shape`.
+Shape selected_dims(const ShapeParams& p, const Shape& shape) {
+  const int64_t rank = int64_t(shape.size());
+  auto clamp = [rank](int64_t i) { return std::max<int64_t>(0, std::min(rank, i < 0 ? i + rank : i)); };
+  const int64_t start = clamp(p.start), end = clamp(p.end);
+  return end > start ? Shape(shape.begin() + start, shape.begin() + end) : Shape{};
+}
+
+Tensor dims_tensor(const Shape& dims) {
+  Tensor t(DType::i64, {int64_t(dims.size())});
+  std::copy(dims.begin(), dims.end(), t.data<int64_t>());
+  return t;
+}
+
+std::vector<ValueInfo> infer_shape(const ShapeParams& p, const std::vector<ValueInfo>& in) {
+  const Shape dims = selected_dims(p, input(in, 0).shape);
+  if (is_concrete(dims)) return {ValueInfo::of(dims_tensor(dims))};
+  return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
+}
+
+void shape_ref(const ShapeParams& p, const KernelIO& io) {
+  const Shape dims = selected_dims(p, io.in[0]->shape());
+  Tensor& y = *io.out[0];
+  require(y.shape() == Shape{int64_t(dims.size())}, "output shape ", to_string(y.shape()), " should be [",
+          dims.size(), "]");
+  std::copy(dims.begin(), dims.end(), y.data<int64_t>());
+}
+
+}  // namespace
+
+void shape_ops::register_shape_of_ops(OpRegistry& r) {
+  OpDef d;
+  d.type = "Shape";
+  d.since = 1;
+  d.parse = parser<ShapeParams>(parse_shape);
+  d.infer = inferer<ShapeParams>(infer_shape);
+  d.tolerance = kExact;
+  d.kernels = {ref_kernel<ShapeParams>(shape_ref)};
+  r.add(std::move(d));
+}
+
+}  // namespace cnnx
