@@ -3,8 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
+
+#include "error.h"
 
 namespace cnnx {
 
@@ -39,7 +40,7 @@ decltype(auto) visit_dtype(DType t, F&& f) {
     case DType::boolean: return f(bool{});
     default: break;
   }
-  throw std::invalid_argument("visit_dtype: undefined element type");
+  fail("element type ", int(t), " is not supported here");
 }
 
 template <class T> constexpr DType dtype_of();
