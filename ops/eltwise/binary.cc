@@ -1,4 +1,6 @@
 // Add, Sub, Mul, Div and Sum with multidirectional broadcasting (opset 7+).
+#include "ops/eltwise/binary.h"
+
 #include <cmath>
 #include <type_traits>
 
@@ -15,16 +17,10 @@ constexpr Tolerance kExact{0, 0};
 // Sum of k inputs: the order of k - 1 additions may differ.
 constexpr Tolerance kSumOrder{1e-7, 1e-6};
 
-enum class BinaryKind { add, sub, mul, div };
-
-struct BinaryParams : OpParams {
-  BinaryKind kind = BinaryKind::add;
-};
-
 std::vector<ValueInfo> infer_broadcast(const std::vector<ValueInfo>& in) {
   std::vector<Shape> shapes;
   for (size_t i = 0; i < in.size(); ++i) {
-    require_dtype(in, i, {DType::f32, DType::i64, DType::i32, DType::f64});
+    require_dtype(in, i, {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8});
     require(in[i].dtype == in[0].dtype, "input ", i, " has element type ", dtype_name(in[i].dtype),
             " but input 0 has ", dtype_name(in[0].dtype));
     shapes.push_back(in[i].shape);
@@ -34,6 +30,16 @@ std::vector<ValueInfo> infer_broadcast(const std::vector<ValueInfo>& in) {
 
 template <class T>
 T apply(BinaryKind kind, T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    // Integers wrap on overflow like numpy (computed unsigned, where wrapping is defined).
+    using U = std::make_unsigned_t<T>;
+    switch (kind) {
+      case BinaryKind::add: return T(U(a) + U(b));
+      case BinaryKind::sub: return T(U(a) - U(b));
+      case BinaryKind::mul: return T(U(a) * U(b));
+      case BinaryKind::div: break;
+    }
+  }
   switch (kind) {
     case BinaryKind::add: return a + b;
     case BinaryKind::sub: return a - b;
@@ -57,7 +63,7 @@ void binary_ref(const BinaryParams& p, const KernelIO& io) {
                                             broadcast_strides(b.shape(), y.shape())};
   visit_dtype(y.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool> || sizeof(T) < 4) {
+    if constexpr (std::is_same_v<T, bool>) {
       fail("element type ", dtype_name(y.dtype()), " is not supported");
     } else {
       const T* pa = a.data<T>();
@@ -74,7 +80,7 @@ void sum_ref(const NoParams&, const KernelIO& io) {
   Tensor& y = *io.out[0];
   visit_dtype(y.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool> || sizeof(T) < 4) {
+    if constexpr (std::is_same_v<T, bool>) {
       fail("element type ", dtype_name(y.dtype()), " is not supported");
     } else {
       T* py = y.data<T>();
@@ -82,7 +88,7 @@ void sum_ref(const NoParams&, const KernelIO& io) {
         const T* px = io.in[k]->data<T>();
         std::vector<std::vector<int64_t>> strides{broadcast_strides(io.in[k]->shape(), y.shape())};
         for_each_broadcast<1>(y.shape(), strides, [&](int64_t o, const int64_t* off) {
-          py[o] = k == 0 ? px[off[0]] : py[o] + px[off[0]];
+          py[o] = k == 0 ? px[off[0]] : apply<T>(BinaryKind::add, py[o], px[off[0]]);
         });
       }
     }
@@ -103,7 +109,7 @@ OpDef binary_op(const char* type, BinaryKind kind) {
   };
   d.infer = [](const OpParams&, const std::vector<ValueInfo>& in) { return infer_broadcast(in); };
   d.tolerance = kExact;
-  d.kernels = {ref_kernel<BinaryParams>(binary_ref)};
+  d.kernels = {binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
   return d;
 }
 

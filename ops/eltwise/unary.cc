@@ -25,9 +25,9 @@ void map_float(const KernelIO& io, F f) {
   for (int64_t i = 0; i < n; ++i) y[i] = f(x[i]);
 }
 
-// A float32 unary op `type` with params P and y = f(params, x).
+// A float32 unary op `type` with params P and y = f(params, x); `dnnl` runs before the reference kernel.
 template <class P, class Parse, class F>
-OpDef unary_op(const char* type, int since, Tolerance tolerance, Parse parse, F f) {
+OpDef unary_op(const char* type, int since, Tolerance tolerance, KernelDef dnnl, Parse parse, F f) {
   OpDef d;
   d.type = type;
   d.since = since;
@@ -37,7 +37,7 @@ OpDef unary_op(const char* type, int since, Tolerance tolerance, Parse parse, F 
     return std::vector<ValueInfo>{same_as_input(in)};
   };
   d.tolerance = tolerance;
-  d.kernels = {ref_kernel<P>([f](const P& p, const KernelIO& io) {
+  d.kernels = {std::move(dnnl), ref_kernel<P>([f](const P& p, const KernelIO& io) {
     map_float(io, [&](float x) { return f(p, x); });
   })};
   return d;
@@ -78,7 +78,8 @@ ClipParams parse_clip(const Node& node) {
 }
 
 std::vector<ValueInfo> infer_clip(const ClipParams& p, const std::vector<ValueInfo>& in) {
-  require_dtype(in, 0, {DType::f32, DType::i64});
+  if (p.attribute_bounds) require_dtype(in, 0, {DType::f32});  // opset < 11 Clip is float-only
+  require_dtype(in, 0, {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8});
   for (size_t i = 1; i < 3; ++i) {
     if (!present(in, i)) continue;
     require(in[i].dtype == in[0].dtype, "Clip bound ", i, " must have the input's element type ",
@@ -92,7 +93,7 @@ std::vector<ValueInfo> infer_clip(const ClipParams& p, const std::vector<ValueIn
 template <class T>
 void clip_ref(const ClipParams& p, const KernelIO& io) {
   T lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
-  if (p.attribute_bounds) {
+  if (p.attribute_bounds) {  // float only (checked in infer_clip)
     lo = T(p.min);
     hi = T(p.max);
   } else {
@@ -113,25 +114,29 @@ void clip_ref(const ClipParams& p, const KernelIO& io) {
 }  // namespace
 
 void register_unary_ops(OpRegistry& r) {
-  r.add(unary_op<NoParams>("Relu", 6, kExact, parse_plain,
+  r.add(unary_op<NoParams>("Relu", 6, kExact, relu_dnnl_kernel(), parse_plain,
                            [](const NoParams&, float x) { return x > 0 ? x : (x == x ? 0.f : x); }));
   r.add(unary_op<AlphaBetaParams>(
-      "LeakyRelu", 6, kExact, [](const Node& n) { return parse_alpha_beta(n, 0.01f, 0, false); },
+      "LeakyRelu", 6, kExact, leaky_relu_dnnl_kernel(),
+      [](const Node& n) { return parse_alpha_beta(n, 0.01f, 0, false); },
       [](const AlphaBetaParams& p, float x) { return x >= 0 ? x : p.alpha * x; }));
-  r.add(unary_op<NoParams>("Sigmoid", 6, kTranscendental, parse_plain, [](const NoParams&, float x) {
-    // Split by sign so exp never overflows.
-    if (x >= 0) return 1.f / (1.f + std::exp(-x));
-    float e = std::exp(x);
-    return e / (1.f + e);
-  }));
-  r.add(unary_op<NoParams>("Tanh", 6, kTranscendental, parse_plain,
+  r.add(unary_op<NoParams>("Sigmoid", 6, kTranscendental, sigmoid_dnnl_kernel(), parse_plain,
+                           [](const NoParams&, float x) {
+                             // Split by sign so exp never overflows.
+                             if (x >= 0) return 1.f / (1.f + std::exp(-x));
+                             float e = std::exp(x);
+                             return e / (1.f + e);
+                           }));
+  r.add(unary_op<NoParams>("Tanh", 6, kTranscendental, tanh_dnnl_kernel(), parse_plain,
                            [](const NoParams&, float x) { return std::tanh(x); }));
   r.add(unary_op<AlphaBetaParams>(
-      "HardSigmoid", 6, kFewRoundings, [](const Node& n) { return parse_alpha_beta(n, 0.2f, 0.5f, true); },
+      "HardSigmoid", 6, kFewRoundings, hard_sigmoid_dnnl_kernel(),
+      [](const Node& n) { return parse_alpha_beta(n, 0.2f, 0.5f, true); },
       [](const AlphaBetaParams& p, float x) { return std::max(0.f, std::min(1.f, p.alpha * x + p.beta)); }));
-  r.add(unary_op<NoParams>("HardSwish", 14, kFewRoundings, parse_plain, [](const NoParams&, float x) {
-    return x * std::max(0.f, std::min(1.f, (1.f / 6.f) * x + 0.5f));
-  }));
+  r.add(unary_op<NoParams>("HardSwish", 14, kFewRoundings, hard_swish_dnnl_kernel(), parse_plain,
+                           [](const NoParams&, float x) {
+                             return x * std::max(0.f, std::min(1.f, (1.f / 6.f) * x + 0.5f));
+                           }));
 
   OpDef clip;
   clip.type = "Clip";
@@ -139,9 +144,12 @@ void register_unary_ops(OpRegistry& r) {
   clip.parse = parser<ClipParams>(parse_clip);
   clip.infer = inferer<ClipParams>(infer_clip);
   clip.tolerance = kExact;
-  clip.kernels = {ref_kernel<ClipParams>([](const ClipParams& p, const KernelIO& io) {
-    if (io.in[0]->dtype() == DType::i64) clip_ref<int64_t>(p, io);
-    else clip_ref<float>(p, io);
+  clip.kernels = {clip_dnnl_kernel(), ref_kernel<ClipParams>([](const ClipParams& p, const KernelIO& io) {
+    visit_dtype(io.in[0]->dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_same_v<T, bool>) fail("Clip does not take bool");
+      else clip_ref<T>(p, io);
+    });
   })};
   r.add(std::move(clip));
 }

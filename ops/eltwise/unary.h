@@ -21,4 +21,14 @@ struct ClipParams : OpParams {
   float max = std::numeric_limits<float>::max();
 };
 
+// oneDNN eltwise_forward kernels (ops/eltwise/unary_dnnl.cc), float32 only.
+KernelDef relu_dnnl_kernel();
+KernelDef leaky_relu_dnnl_kernel();
+KernelDef sigmoid_dnnl_kernel();
+KernelDef tanh_dnnl_kernel();
+KernelDef hard_sigmoid_dnnl_kernel();
+KernelDef hard_swish_dnnl_kernel();
+// Declines bounds that are runtime tensors (the primitive is made once) and min > max (see the .cc).
+KernelDef clip_dnnl_kernel();
+
 }  // namespace cnnx

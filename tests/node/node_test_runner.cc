@@ -2,8 +2,8 @@
 //
 //   cnnx_node_tests DATA_DIR [--backend ref|dnnl] [--filter SUBSTRING] [--min-run N] [--verbose]
 //
-// A test is run when every node is a default-domain op cnnx registers and every graph input and output is
-// float32 or int64 (the scope of the foundation issue); all others are skipped and counted. Outputs are
+// A test is run when every node is a default-domain op cnnx registers and every graph input and output has an
+// element type cnnx holds (float32/64, int8/32/64, uint8, bool); all others are skipped and counted. Outputs are
 // compared with the tolerance of the loosest op in the test's graph. Exits 1 on any failure, or when fewer
 // than --min-run tests ran (so a broken selection cannot pass by skipping everything).
 #include <algorithm>
@@ -49,7 +49,7 @@ std::string out_of_scope(const fs::path& model) {
   for (const auto& [domain, type] : outline.ops)
     if (!r.has(domain == "ai.onnx" ? "" : domain, type)) return "op " + (domain.empty() ? "" : domain + ":") + type;
   for (int32_t t : outline.io_element_types)
-    if (t != 1 && t != 7) return "element type " + std::to_string(t);
+    if (dtype_from_onnx(t) == DType::undefined) return "element type " + std::to_string(t);
   return "";
 }
 

@@ -1,0 +1,108 @@
+// oneDNN kernel of Add, Sub, Mul, Div: the binary primitive on plain tensors. oneDNN wants src0, src1 and dst
+// of one rank and broadcasts only src1 (each of its dims equals dst's or is 1): the smaller-rank input gets
+// leading 1s (numpy aligns shapes on the right), and when A would need broadcasting the commutative Add and
+// Mul swap their operands.
+#include "ops/eltwise/binary.h"
+#include "ops/eltwise/broadcast.h"
+#include "ops/eltwise/dnnl_exec.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+algorithm binary_algorithm(BinaryKind kind) {
+  switch (kind) {
+    case BinaryKind::add: return algorithm::binary_add;
+    case BinaryKind::sub: return algorithm::binary_sub;
+    case BinaryKind::mul: return algorithm::binary_mul;
+    case BinaryKind::div: return algorithm::binary_div;
+  }
+  return algorithm::binary_add;
+}
+
+// The operands as oneDNN takes them.
+struct BinaryOperands {
+  Shape src0, src1, dst;  // all of dst's rank
+  bool swapped = false;   // src0 is input B, src1 is input A
+};
+
+// Left-pads `s` with 1s to `rank` dims.
+Shape with_rank(const Shape& s, size_t rank) {
+  Shape r(rank - s.size(), 1);
+  r.insert(r.end(), s.begin(), s.end());
+  return r;
+}
+
+// Fills `ops`, or says why oneDNN cannot broadcast this pair.
+std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, BinaryOperands& ops) {
+  ops.dst = broadcast_shapes({in[0].shape, in[1].shape});
+  ops.src0 = with_rank(in[0].shape, ops.dst.size());
+  ops.src1 = with_rank(in[1].shape, ops.dst.size());
+  if (ops.src0 == ops.dst) return "";
+  const bool commutative = p.kind == BinaryKind::add || p.kind == BinaryKind::mul;
+  if (!commutative || ops.src1 != ops.dst)
+    return "input A " + to_string(in[0].shape) + " would be broadcast to " + to_string(ops.dst) +
+           (commutative ? " and so would B" : "") + "; oneDNN broadcasts only its second source";
+  std::swap(ops.src0, ops.src1);
+  ops.swapped = true;
+  return "";
+}
+
+binary::primitive_desc describe(const BinaryParams& p, const BinaryOperands& ops) {
+  const binary::desc desc(binary_algorithm(p.kind), plain_f32_desc(ops.src0), plain_f32_desc(ops.src1),
+                          plain_f32_desc(ops.dst));
+  return binary::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+}
+
+class BinaryDnnl : public CompiledKernel {
+ public:
+  BinaryDnnl(const BinaryParams& p, BinaryOperands ops) : ops_(std::move(ops)) {
+    const binary::primitive_desc pd = describe(p, ops_);
+    binary_ = binary(pd);
+    scratchpad_md_ = pd.scratchpad_desc();
+    src0_md_ = pd.src_desc(0);
+    src1_md_ = pd.src_desc(1);
+    dst_md_ = pd.dst_desc();
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];
+    const Tensor& src1 = *io.in[ops_.swapped ? 0 : 1];
+    dnnl_execute(binary_, scratchpad_md_,
+                 {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
+                  {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1)},
+                  {DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}});
+  }
+
+ private:
+  BinaryOperands ops_;
+  binary binary_;
+  memory::desc scratchpad_md_, src0_md_, src1_md_, dst_md_;
+};
+
+}  // namespace
+
+KernelDef binary_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const BinaryParams&>(op);
+    std::string why = dnnl_declines_inputs(in);
+    BinaryOperands ops;
+    if (why.empty()) why = arrange(p, in, ops);
+    if (why.empty()) why = dnnl_refuses([&] { describe(p, ops); });
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    const auto& p = static_cast<const BinaryParams&>(*op);
+    BinaryOperands ops;
+    const std::string why = arrange(p, in, ops);
+    require(why.empty(), why);
+    return std::unique_ptr<CompiledKernel>(new BinaryDnnl(p, std::move(ops)));
+  };
+  return k;
+}
+
+}  // namespace cnnx
