@@ -10,7 +10,7 @@ void register_conv_ops(OpRegistry& r) {
   conv.parse = parser<ConvParams>(parse_conv);
   conv.infer = inferer<ConvParams>(infer_conv);
   conv.tolerance = kConvTolerance;
-  conv.kernels = {conv_ref_kernel()};
+  conv.kernels = {conv_dnnl_kernel(), conv_ref_kernel()};
   r.add(std::move(conv));
 }
 

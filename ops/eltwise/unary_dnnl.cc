@@ -2,6 +2,10 @@
 // does not care about the shape, and a 1-D view has no rank limit). An op is one or more eltwise steps: the
 // first reads the input, the next ones work in place on the output (the engine's input and output buffers
 // never alias, so src and dst of the first step are separate).
+//
+// Known difference (data-dependent, so it cannot decline): oneDNN's relu and clip turn a NaN input into a
+// number (relu 0, clip its lower bound; HardSigmoid 0), where the reference kernels keep NaN (HardSigmoid's
+// gives 1).
 #include <cmath>
 #include <limits>
 

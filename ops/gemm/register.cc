@@ -12,7 +12,7 @@ void register_gemm_ops(OpRegistry& r) {
   gemm.parse = parser<GemmParams>(parse_gemm);
   gemm.infer = inferer<GemmParams>(infer_gemm);
   gemm.tolerance = kMatrixProductTolerance;
-  gemm.kernels = {gemm_ref_kernel()};
+  gemm.kernels = {gemm_dnnl_kernel(), gemm_ref_kernel()};
   r.add(std::move(gemm));
 
   OpDef matmul;
@@ -21,7 +21,7 @@ void register_gemm_ops(OpRegistry& r) {
   matmul.parse = parser<NoParams>(parse_matmul);
   matmul.infer = inferer<NoParams>(infer_matmul);
   matmul.tolerance = kMatrixProductTolerance;
-  matmul.kernels = {matmul_ref_kernel()};
+  matmul.kernels = {matmul_dnnl_kernel(), matmul_ref_kernel()};
   r.add(std::move(matmul));
 }
 

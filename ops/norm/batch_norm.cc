@@ -130,7 +130,7 @@ void register_batch_norm_op(OpRegistry& r) {
   d.parse = parser<BatchNormParams>(parse_batch_norm);
   d.infer = inferer<BatchNormParams>(infer_batch_norm);
   d.tolerance = kBatchNormTolerance;
-  d.kernels = {ref_kernel<BatchNormParams>(batch_norm_ref)};
+  d.kernels = {batch_norm_dnnl_kernel(), ref_kernel<BatchNormParams>(batch_norm_ref)};
   r.add(std::move(d));
 }
 

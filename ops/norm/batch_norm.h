@@ -22,4 +22,7 @@ struct BatchNormParams : OpParams {
   bool allow_rank1 = false;     // opset 9+: a 1-D input is (N) with C = 1
 };
 
+// oneDNN batch_normalization_forward for test mode; declines training_mode (ops/norm/batch_norm_dnnl.cc).
+KernelDef batch_norm_dnnl_kernel();
+
 }  // namespace cnnx

@@ -70,7 +70,7 @@ void register_lrn_op(OpRegistry& r) {
   d.parse = parser<LrnParams>(parse_lrn);
   d.infer = inferer<LrnParams>(infer_lrn);
   d.tolerance = kLrnTolerance;
-  d.kernels = {ref_kernel<LrnParams>(lrn_ref)};
+  d.kernels = {lrn_dnnl_kernel(), ref_kernel<LrnParams>(lrn_ref)};
   r.add(std::move(d));
 }
 

@@ -15,4 +15,7 @@ struct LrnParams : OpParams {
   int64_t size = 1;  // required attribute, >= 1; even sizes put the extra channel after c
 };
 
+// oneDNN lrn_across_channels; declines even sizes, whose window differs (ops/norm/lrn_dnnl.cc).
+KernelDef lrn_dnnl_kernel();
+
 }  // namespace cnnx

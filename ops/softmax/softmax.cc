@@ -68,7 +68,7 @@ void register_softmax_op(OpRegistry& r) {
   d.parse = parser<SoftmaxParams>(parse_softmax);
   d.infer = inferer<SoftmaxParams>(infer_softmax);
   d.tolerance = kSoftmaxTolerance;
-  d.kernels = {ref_kernel<SoftmaxParams>(softmax_ref)};
+  d.kernels = {softmax_dnnl_kernel(), ref_kernel<SoftmaxParams>(softmax_ref)};
   r.add(std::move(d));
 }
 

@@ -15,4 +15,7 @@ struct SoftmaxParams : OpParams {
   bool coerce_2d = false;   // opset < 13: normalize over all dims from `axis` on
 };
 
+// oneDNN softmax_forward over a plain view of X (ops/softmax/softmax_dnnl.cc).
+KernelDef softmax_dnnl_kernel();
+
 }  // namespace cnnx

@@ -1,0 +1,95 @@
+// oneDNN Gemm: the matmul primitive on A' [M, K] x B' [K, N]. Transposes are strides of the memory
+// descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
+// post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
+#include "ops/eltwise/broadcast.h"
+#include "ops/eltwise/dnnl_exec.h"
+#include "ops/gemm/gemm.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+using dt = memory::data_type;
+
+struct GemmDesc {
+  memory::desc a_md, b_md, dst_md;
+  matmul::primitive_desc pd;
+};
+
+GemmDesc describe(const GemmParams& p, const GemmGeometry& g) {
+  const memory::dim M = g.M, N = g.N, K = g.K;
+  GemmDesc d;
+  // A' (m, k) is A[m][k], or A[k][m] when transA: stored [K, M], so m steps by 1 and k by M.
+  d.a_md = memory::desc({M, K}, dt::f32, p.trans_a ? memory::dims{1, M} : memory::dims{K, 1});
+  // B' (k, n) is B[k][n], or B[n][k] when transB: stored [N, K], so k steps by 1 and n by K.
+  d.b_md = memory::desc({K, N}, dt::f32, p.trans_b ? memory::dims{1, K} : memory::dims{N, 1});
+  d.dst_md = plain_f32_desc({M, N});
+  primitive_attr attr = dnnl_attr();
+  if (p.alpha != 1.f) attr.set_output_scales(0, {p.alpha});  // mask 0: one scale for the whole output
+  if (g.has_c) {
+    post_ops ops;
+    ops.append_sum(p.beta);  // dst = scaled product + beta * (dst as it was: C)
+    attr.set_post_ops(ops);
+  }
+  d.pd = matmul::primitive_desc(matmul::desc(d.a_md, d.b_md, d.dst_md), attr, dnnl_engine());
+  return d;
+}
+
+class GemmDnnl : public CompiledKernel {
+ public:
+  GemmDnnl(const GemmParams& p, GemmGeometry g, Shape a_shape, Shape b_shape)
+      : g_(std::move(g)), d_(describe(p, g_)), a_shape_(std::move(a_shape)), b_shape_(std::move(b_shape)) {
+    matmul_ = matmul(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+    if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& A = *io.in[0];
+    const Tensor& B = *io.in[1];
+    const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
+    require(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
+                (!C || C->shape() == g_.c_shape),
+            "Gemm was planned for other input shapes");
+    Tensor& Y = *io.out[0];
+    if (C) {
+      const float* c = C->data<float>();
+      float* y = Y.data<float>();
+      for (int64_t i = 0; i < g_.M; ++i)
+        for (int64_t j = 0; j < g_.N; ++j) y[i * g_.N + j] = c[i * c_strides_[0] + j * c_strides_[1]];
+    }
+    dnnl_execute(matmul_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.a_md, A)},
+                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.b_md, B)},
+                  {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, Y)}});
+  }
+
+ private:
+  GemmGeometry g_;
+  GemmDesc d_;
+  Shape a_shape_, b_shape_;
+  matmul matmul_;
+  memory::desc scratchpad_md_;
+  std::vector<int64_t> c_strides_;  // element (i, j) of C broadcast to [M, N]
+};
+
+}  // namespace
+
+KernelDef gemm_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const GemmParams&>(op);
+    std::string why = dnnl_declines_inputs(in);
+    if (why.empty()) why = dnnl_refuses([&] { describe(p, resolve_gemm_geometry(p, in)); });
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    const auto& p = static_cast<const GemmParams&>(*op);
+    return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, resolve_gemm_geometry(p, in), in[0].shape, in[1].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,85 @@
+// oneDNN MatMul: the matmul primitive with batch broadcasting. A 1-D A [K] is the row [1, K] and a 1-D B [K]
+// the column [K, 1] (the bytes as they are); oneDNN wants src, weights and dst of one rank, so the batch dims
+// of each operand are left-padded with 1s (numpy aligns them on the right), and a batch dim of 1 in either
+// operand broadcasts.
+#include "ops/eltwise/dnnl_exec.h"
+#include "ops/gemm/matmul.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+struct MatMulDesc {
+  memory::desc src_md, weights_md, dst_md;
+  matmul::primitive_desc pd;
+};
+
+// batch (left-padded with 1s to `rank` dims) followed by rows, cols.
+Shape operand(const Shape& batch, size_t rank, int64_t rows, int64_t cols) {
+  Shape s(rank - batch.size(), 1);
+  s.insert(s.end(), batch.begin(), batch.end());
+  s.push_back(rows);
+  s.push_back(cols);
+  return s;
+}
+
+MatMulDesc describe(const MatMulGeometry& g) {
+  const memory::dim M = g.M, N = g.N, K = g.K;
+  const size_t batch_rank = g.batch.size();
+  MatMulDesc d;
+  d.src_md = plain_f32_desc(operand(g.a_batch, batch_rank, M, K));
+  d.weights_md = plain_f32_desc(operand(g.b_batch, batch_rank, K, N));
+  d.dst_md = plain_f32_desc(operand(g.batch, batch_rank, M, N));
+  d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), dnnl_attr(), dnnl_engine());
+  return d;
+}
+
+class MatMulDnnl : public CompiledKernel {
+ public:
+  MatMulDnnl(const MatMulGeometry& g, Shape a_shape, Shape b_shape)
+      : d_(describe(g)), a_shape_(std::move(a_shape)), b_shape_(std::move(b_shape)) {
+    matmul_ = matmul(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& A = *io.in[0];
+    const Tensor& B = *io.in[1];
+    require(A.shape() == a_shape_ && B.shape() == b_shape_, "MatMul was planned for A ", to_string(a_shape_),
+            " and B ", to_string(b_shape_), ", got ", to_string(A.shape()), " and ", to_string(B.shape()));
+    dnnl_execute(matmul_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, A)},
+                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, B)},
+                  {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
+  }
+
+ private:
+  MatMulDesc d_;
+  Shape a_shape_, b_shape_;
+  matmul matmul_;
+  memory::desc scratchpad_md_;
+};
+
+}  // namespace
+
+KernelDef matmul_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) {
+    std::string why = dnnl_declines_inputs(in);
+    if (!why.empty()) return why;
+    const MatMulGeometry g = resolve_matmul_geometry(in);
+    if (g.batch.size() + 2 > DNNL_MAX_NDIMS)
+      return "batch rank " + std::to_string(g.batch.size()) + " + 2 is beyond oneDNN's " +
+             std::to_string(DNNL_MAX_NDIMS) + " dims";
+    return dnnl_refuses([&] { describe(g); });
+  };
+  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    return std::unique_ptr<CompiledKernel>(new MatMulDnnl(resolve_matmul_geometry(in), in[0].shape, in[1].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx

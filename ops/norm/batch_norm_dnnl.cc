@@ -1,0 +1,78 @@
+// oneDNN BatchNormalization in test mode: batch_normalization_forward for inference with use_global_stats
+// (the given mean and var), use_scale and use_shift. X is viewed as [N, C, 1, inner]: the statistics are per
+// channel whatever the spatial dims, and the view has no rank limit. Training mode declines (the reference
+// kernel computes the batch statistics and running outputs).
+#include "ops/eltwise/dnnl_exec.h"
+#include "ops/norm/batch_norm.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+struct BatchNormDesc {
+  memory::desc data_md, channel_md;  // X and Y; each of scale, B, mean, var
+  batch_normalization_forward::primitive_desc pd;
+};
+
+BatchNormDesc describe(const BatchNormParams& p, const Shape& x) {
+  const memory::dim N = x[0], C = x.size() == 1 ? 1 : x[1], INNER = numel_range(x, 2, x.size());
+  BatchNormDesc d;
+  d.data_md = plain_f32_desc({N, C, 1, INNER});
+  d.channel_md = memory::desc({C}, dt::f32, tag::x);
+  const auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale |
+                     normalization_flags::use_shift;
+  const batch_normalization_forward::desc desc(prop_kind::forward_inference, d.data_md, p.epsilon, flags);
+  d.pd = batch_normalization_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  return d;
+}
+
+class BatchNormDnnl : public CompiledKernel {
+ public:
+  BatchNormDnnl(const BatchNormParams& p, Shape x_shape) : d_(describe(p, x_shape)), x_shape_(std::move(x_shape)) {
+    bnorm_ = batch_normalization_forward(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+  }
+
+  void run(const KernelIO& io) const override {
+    require(io.in[0]->shape() == x_shape_, "BatchNormalization was planned for X ", to_string(x_shape_), ", got ",
+            to_string(io.in[0]->shape()));
+    const memory::desc& c = d_.channel_md;
+    dnnl_execute(bnorm_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
+                  {DNNL_ARG_SCALE, dnnl_wrap(c, *io.in[1])},
+                  {DNNL_ARG_SHIFT, dnnl_wrap(c, *io.in[2])},
+                  {DNNL_ARG_MEAN, dnnl_wrap(c, *io.in[3])},
+                  {DNNL_ARG_VARIANCE, dnnl_wrap(c, *io.in[4])},
+                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
+  }
+
+ private:
+  BatchNormDesc d_;
+  Shape x_shape_;
+  batch_normalization_forward bnorm_;
+  memory::desc scratchpad_md_;
+};
+
+}  // namespace
+
+KernelDef batch_norm_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const BatchNormParams&>(op);
+    if (p.training) return std::string("training_mode = 1 (oneDNN inference uses the given statistics)");
+    std::string why = dnnl_declines_inputs(in);
+    if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    return std::unique_ptr<CompiledKernel>(new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,71 @@
+// oneDNN LRN: lrn_forward with lrn_across_channels, which computes y = x / (k + alpha / size * sum x^2)^beta
+// like ONNX (alpha is divided by the window size in both). X is viewed as [N, C, 1, inner]: the window runs
+// along channels only, and the view has no rank limit.
+//
+// oneDNN's window is [c - (size-1)/2, c + (size-1)/2]: for odd sizes that is ONNX's, for even sizes it
+// holds one channel fewer than ONNX's [c - floor((size-1)/2), c + ceil((size-1)/2)], so even sizes decline.
+#include "ops/eltwise/dnnl_exec.h"
+#include "ops/norm/lrn.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+struct LrnDesc {
+  memory::desc data_md;
+  lrn_forward::primitive_desc pd;
+};
+
+LrnDesc describe(const LrnParams& p, const Shape& x) {
+  const memory::dim N = x[0], C = x[1], INNER = numel_range(x, 2, x.size());
+  LrnDesc d;
+  d.data_md = plain_f32_desc({N, C, 1, INNER});
+  const lrn_forward::desc desc(prop_kind::forward_inference, algorithm::lrn_across_channels, d.data_md, p.size,
+                               p.alpha, p.beta, p.bias);
+  d.pd = lrn_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  return d;
+}
+
+class LrnDnnl : public CompiledKernel {
+ public:
+  LrnDnnl(const LrnParams& p, Shape x_shape) : d_(describe(p, x_shape)), x_shape_(std::move(x_shape)) {
+    lrn_ = lrn_forward(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+  }
+
+  void run(const KernelIO& io) const override {
+    require(io.in[0]->shape() == x_shape_, "LRN was planned for X ", to_string(x_shape_), ", got ",
+            to_string(io.in[0]->shape()));
+    dnnl_execute(lrn_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
+  }
+
+ private:
+  LrnDesc d_;
+  Shape x_shape_;
+  lrn_forward lrn_;
+  memory::desc scratchpad_md_;
+};
+
+}  // namespace
+
+KernelDef lrn_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const LrnParams&>(op);
+    if (p.size % 2 == 0)
+      return "even size " + std::to_string(p.size) + " (oneDNN's window then holds size - 1 channels)";
+    std::string why = dnnl_declines_inputs(in);
+    if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    return std::unique_ptr<CompiledKernel>(new LrnDnnl(static_cast<const LrnParams&>(*op), in[0].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,72 @@
+// oneDNN Softmax: softmax_forward over one axis of a plain view of X. Opset 13+ normalizes dim `axis`: the view
+// is [outer, len, inner] (or [outer, len] when nothing follows the axis). Before opset 13 the input is the 2-D
+// [outer, len] of dims before and from `axis`, normalized along its rows. Either view has no rank limit.
+//
+// Known difference (data-dependent, so it cannot decline): a row holding +inf is all NaN in ONNX (its sum is
+// NaN); oneDNN 2.6 gives NaN only where the inf is and 0 elsewhere.
+#include "ops/eltwise/dnnl_exec.h"
+#include "ops/softmax/softmax.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+struct SoftmaxDesc {
+  memory::desc data_md;
+  softmax_forward::primitive_desc pd;
+};
+
+SoftmaxDesc describe(const SoftmaxParams& p, const Shape& x) {
+  const size_t rank = x.size();
+  const size_t axis = size_t(normalize_axis(p.axis, int64_t(rank), "axis"));
+  const memory::dim OUTER = numel_range(x, 0, axis);
+  const memory::dim LEN = numel_range(x, axis, p.coerce_2d ? rank : axis + 1);
+  const memory::dim INNER = p.coerce_2d ? 1 : numel_range(x, axis + 1, rank);
+  SoftmaxDesc d;
+  d.data_md = INNER == 1 ? plain_f32_desc({OUTER, LEN}) : plain_f32_desc({OUTER, LEN, INNER});
+  const softmax_forward::desc desc(prop_kind::forward_inference, d.data_md, 1);  // axis 1 of the view
+  d.pd = softmax_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  return d;
+}
+
+class SoftmaxDnnl : public CompiledKernel {
+ public:
+  SoftmaxDnnl(const SoftmaxParams& p, Shape x_shape) : d_(describe(p, x_shape)), x_shape_(std::move(x_shape)) {
+    softmax_ = softmax_forward(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+  }
+
+  void run(const KernelIO& io) const override {
+    require(io.in[0]->shape() == x_shape_, "Softmax was planned for X ", to_string(x_shape_), ", got ",
+            to_string(io.in[0]->shape()));
+    dnnl_execute(softmax_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
+  }
+
+ private:
+  SoftmaxDesc d_;
+  Shape x_shape_;
+  softmax_forward softmax_;
+  memory::desc scratchpad_md_;
+};
+
+}  // namespace
+
+KernelDef softmax_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const SoftmaxParams&>(op);
+    std::string why = dnnl_declines_inputs(in);
+    if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    return std::unique_ptr<CompiledKernel>(new SoftmaxDnnl(static_cast<const SoftmaxParams&>(*op), in[0].shape));
+  };
+  return k;
+}
+
+}  // namespace cnnx
