@@ -24,4 +24,48 @@ dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape) {
   return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
 }
 
+dnnl::primitive_attr dnnl_attr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args) {
+  args.insert({DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad, dnnl_engine())});
+  dnnl::stream& stream = dnnl_stream();
+  prim.execute(stream, args);
+  stream.wait();
+}
+
+dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
+  require(md.get_size() == t.bytes(), "oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
+  // oneDNN takes a non-const handle for every memory; inputs are only read (they are primitive sources).
+  return dnnl::memory(md, dnnl_engine(), const_cast<void*>(t.raw()));
+}
+
+DnnlReorder::DnnlReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to) : needed_(from != to) {
+  if (!needed_) return;
+  dnnl::reorder::primitive_desc pd(dnnl_engine(), from, dnnl_engine(), to, dnnl_attr());
+  prim_ = dnnl::reorder(pd);
+  scratchpad_ = pd.scratchpad_desc();
+}
+
+void DnnlReorder::run(const dnnl::memory& from, const dnnl::memory& to) const {
+  dnnl_execute(prim_, scratchpad_, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+}
+
+std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first, size_t count) {
+  for (size_t i = first; i < in.size() && i - first < count; ++i) {
+    if (!present(in, i)) continue;
+    const ValueInfo& v = in[i];
+    if (v.dtype != DType::f32) return "input " + std::to_string(i) + " is " + dtype_name(v.dtype) + ", not float32";
+    if (!v.concrete()) return "input " + std::to_string(i) + " has no concrete shape";
+    if (v.rank() > DNNL_MAX_NDIMS)
+      return "input " + std::to_string(i) + " has rank " + std::to_string(v.rank()) + " > oneDNN's " +
+             std::to_string(DNNL_MAX_NDIMS);
+    if (checked_numel(v.shape) == 0) return "input " + std::to_string(i) + " is empty " + to_string(v.shape);
+  }
+  return "";
+}
+
 }  // namespace cnnx

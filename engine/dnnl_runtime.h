@@ -1,8 +1,19 @@
-// The oneDNN runtime every dnnl kernel shares: one CPU engine for the process and one stream per calling
-// thread (streams are not thread-safe; primitives are, so one plan's primitives run from many threads).
+// The oneDNN runtime every dnnl kernel shares: one CPU engine for the process, one stream per calling thread
+// (streams are not thread-safe), attributes, execution with a per-run scratchpad, memory objects over cnnx
+// tensors, layout reorders and the checks behind `declines`.
+//
+// Thread safety: a compiled kernel creates its primitives once and runs them from any number of threads.
+// oneDNN's library-managed scratchpad is shared by all primitives and ties a primitive to the thread that
+// created it, so every cnnx primitive is made with scratchpad_mode::user and gets a fresh scratchpad per run.
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/op.h"
 
 namespace cnnx {
 
@@ -11,5 +22,45 @@ dnnl::stream& dnnl_stream();
 
 // A plain (row-major) f32 memory descriptor for a concrete shape; dims as oneDNN wants them.
 dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape);
+
+using DnnlArgs = std::unordered_map<int, dnnl::memory>;
+
+// The attributes every cnnx primitive starts from: scratchpad_mode::user.
+dnnl::primitive_attr dnnl_attr();
+
+// Runs `prim` on this thread's stream with a scratchpad of `scratchpad` allocated for this run, and waits.
+void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args);
+
+// A memory object over the tensor's own buffer (no copy); `md` must describe exactly its bytes.
+dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
+
+// A reorder between two layouts of one tensor, created once; empty when the layouts are the same.
+class DnnlReorder {
+ public:
+  DnnlReorder() = default;
+  DnnlReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to);
+  explicit operator bool() const { return needed_; }
+  void run(const dnnl::memory& from, const dnnl::memory& to) const;
+
+ private:
+  bool needed_ = false;
+  dnnl::reorder prim_;
+  dnnl::memory::desc scratchpad_;
+};
+
+// "" when inputs [first, first + count) that are present are float32 with concrete, non-empty shapes of
+// rank <= DNNL_MAX_NDIMS; otherwise why a oneDNN f32 kernel declines them.
+std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first = 0, size_t count = size_t(-1));
+
+// Calls `make` (which creates oneDNN descriptors) and returns "" or why oneDNN refused.
+template <class F>
+std::string dnnl_refuses(F make) {
+  try {
+    make();
+    return "";
+  } catch (const dnnl::error& e) {
+    return std::string("oneDNN refuses this case (") + e.what() + ")";
+  }
+}
 
 }  // namespace cnnx

@@ -4,6 +4,7 @@ find_package(ONNX REQUIRED)                  # libonnx-dev: onnx_proto
 find_package(Protobuf REQUIRED)              # libprotobuf-dev
 find_package(CLI11 REQUIRED)                 # libcli11-dev: CLI11::CLI11
 find_package(nlohmann_json REQUIRED)         # nlohmann-json3-dev
+find_package(OpenMP REQUIRED)                # gcc's libgomp: the threading runtime Debian's oneDNN uses
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)   # libstb-dev: PkgConfig::STB
 if(CNNX_BUILD_TESTS)

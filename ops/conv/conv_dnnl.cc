@@ -4,7 +4,7 @@
 // constant data are reordered once at compile time and kept; others are reordered per run.
 #include "ops/conv/conv.h"
 
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 
 namespace cnnx {
 

@@ -4,7 +4,7 @@
 // Mul swap their operands.
 #include "ops/eltwise/binary.h"
 #include "ops/eltwise/broadcast.h"
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 
 namespace cnnx {
 

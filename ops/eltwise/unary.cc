@@ -132,10 +132,12 @@ void register_unary_ops(OpRegistry& r) {
   r.add(unary_op<AlphaBetaParams>(
       "HardSigmoid", 6, kFewRoundings, hard_sigmoid_dnnl_kernel(),
       [](const Node& n) { return parse_alpha_beta(n, 0.2f, 0.5f, true); },
-      [](const AlphaBetaParams& p, float x) { return std::max(0.f, std::min(1.f, p.alpha * x + p.beta)); }));
+      [](const AlphaBetaParams& p, float x) {
+        return x != x ? x : std::max(0.f, std::min(1.f, p.alpha * x + p.beta));  // NaN stays NaN
+      }));
   r.add(unary_op<NoParams>("HardSwish", 14, kFewRoundings, hard_swish_dnnl_kernel(), parse_plain,
                            [](const NoParams&, float x) {
-                             return x * std::max(0.f, std::min(1.f, (1.f / 6.f) * x + 0.5f));
+                             return x != x ? x : x * std::max(0.f, std::min(1.f, (1.f / 6.f) * x + 0.5f));
                            }));
 
   OpDef clip;

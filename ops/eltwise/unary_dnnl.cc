@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 #include "ops/eltwise/unary.h"
 
 namespace cnnx {

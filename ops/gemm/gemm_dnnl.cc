@@ -2,7 +2,7 @@
 // descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
 // post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
 #include "ops/eltwise/broadcast.h"
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 #include "ops/gemm/gemm.h"
 
 namespace cnnx {

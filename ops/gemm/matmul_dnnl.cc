@@ -2,7 +2,7 @@
 // the column [K, 1] (the bytes as they are); oneDNN wants src, weights and dst of one rank, so the batch dims
 // of each operand are left-padded with 1s (numpy aligns them on the right), and a batch dim of 1 in either
 // operand broadcasts.
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 #include "ops/gemm/matmul.h"
 
 namespace cnnx {

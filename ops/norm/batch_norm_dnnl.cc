@@ -2,7 +2,7 @@
 // (the given mean and var), use_scale and use_shift. X is viewed as [N, C, 1, inner]: the statistics are per
 // channel whatever the spatial dims, and the view has no rank limit. Training mode declines (the reference
 // kernel computes the batch statistics and running outputs).
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 #include "ops/norm/batch_norm.h"
 
 namespace cnnx {

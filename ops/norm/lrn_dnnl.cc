@@ -4,7 +4,7 @@
 //
 // oneDNN's window is [c - (size-1)/2, c + (size-1)/2]: for odd sizes that is ONNX's, for even sizes it
 // holds one channel fewer than ONNX's [c - floor((size-1)/2), c + ceil((size-1)/2)], so even sizes decline.
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 #include "ops/norm/lrn.h"
 
 namespace cnnx {

@@ -4,7 +4,7 @@
 //
 // Known difference (data-dependent, so it cannot decline): a row holding +inf is all NaN in ONNX (its sum is
 // NaN); oneDNN 2.6 gives NaN only where the inf is and 0 elsewhere.
-#include "ops/eltwise/dnnl_exec.h"
+#include "engine/dnnl_runtime.h"
 #include "ops/softmax/softmax.h"
 
 namespace cnnx {
