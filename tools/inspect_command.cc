@@ -14,7 +14,7 @@ namespace {
 
 struct InspectOptions {
   std::string model;
-  std::string backend = "ref";
+  std::string backend = "dnnl";
   int64_t batch = 1;
 };
 

@@ -21,7 +21,7 @@ struct RunOptions {
   std::string model;
   std::vector<std::string> inputs;
   std::vector<std::string> named_inputs;
-  std::string backend = "ref";
+  std::string backend = "dnnl";
   bool verify = false;
   int threads = 0;
   std::string save_dir;
