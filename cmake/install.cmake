@@ -18,5 +18,7 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/cnnxConfigVersion.c
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cnnxConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/cnnxConfigVersion.cmake
         DESTINATION ${CNNX_CMAKE_DIR})
 
+# The .pc file finds the prefix relative to itself, so an installed tree can be moved (or --prefix given late).
+file(RELATIVE_PATH CNNX_PC_UP /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(cmake/cnnx.pc.in ${CMAKE_CURRENT_BINARY_DIR}/cnnx.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cnnx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -95,15 +95,19 @@ Tensor load_images(const std::vector<std::string>& paths, const ImagePreprocess&
     std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
     require(file != nullptr, "cannot open image '", path, "'");
     int w = 0, h = 0, c = 0;
-    require(stbi_info_from_file(file.get(), &w, &h, &c), "'", path, "' is not a readable PNG, JPEG or BMP image (",
-            stbi_failure_reason(), ")");
+    if (!stbi_info_from_file(file.get(), &w, &h, &c)) {
+      const std::string why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
+      // stb refuses headers whose pixel count cannot be decoded in 1 GiB before allocating anything.
+      if (why == "too large") fail("'", path, "' declares an image too large to decode");
+      fail("'", path, "' is not a readable PNG, JPEG or BMP image (", why, ")");
+    }
     require(w > 0 && h > 0, "'", path, "' has no pixels");
     require(int64_t(w) * h <= kMaxPixels, "'", path, "' declares ", w, "x", h,
             " pixels, over the limit of 64 megapixels");
     // stbi_info_from_file leaves the file position where it was.
     std::unique_ptr<unsigned char, void (*)(void*)> bytes(stbi_load_from_file(file.get(), &w, &h, &c, 3),
                                                           stbi_image_free);
-    require(bytes != nullptr, "cannot decode '", path, "': ", stbi_failure_reason());
+    if (!bytes) fail("cannot decode '", path, "': ", stbi_failure_reason() ? stbi_failure_reason() : "corrupt data");
 
     // Resize so the shorter side is resize_shorter, then crop the centre H x W.
     const double ratio = double(p.resize_shorter) / double(std::min(w, h));
