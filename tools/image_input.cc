@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -37,6 +39,28 @@ float parse_scale(const std::string& text) {
   float den = parse_floats(text.substr(slash + 1), "cnnx.scale").at(0);
   require(den != 0, "cnnx.scale: division by zero");
   return num / den;
+}
+
+// The size a PNG or BMP header declares, read directly: stb refuses headers too large to decode without
+// saying so, and a user should learn why. False when the header is neither or is cut short.
+bool declared_size(FILE* f, int64_t& w, int64_t& h) {
+  unsigned char b[26] = {};
+  std::fseek(f, 0, SEEK_SET);
+  size_t n = std::fread(b, 1, sizeof b, f);
+  std::fseek(f, 0, SEEK_SET);
+  auto be32 = [&](int i) { return int64_t(b[i]) << 24 | int64_t(b[i + 1]) << 16 | int64_t(b[i + 2]) << 8 | b[i + 3]; };
+  auto le32 = [&](int i) { return int64_t(int32_t(uint32_t(b[i]) | uint32_t(b[i + 1]) << 8 | uint32_t(b[i + 2]) << 16 | uint32_t(b[i + 3]) << 24)); };
+  if (n >= 24 && std::memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && std::memcmp(b + 12, "IHDR", 4) == 0) {
+    w = be32(16);
+    h = be32(20);
+    return true;
+  }
+  if (n >= 26 && b[0] == 'B' && b[1] == 'M') {
+    w = std::abs(le32(18));
+    h = std::abs(le32(22));  // negative height: a top-down BMP
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -97,8 +121,10 @@ Tensor load_images(const std::vector<std::string>& paths, const ImagePreprocess&
     int w = 0, h = 0, c = 0;
     if (!stbi_info_from_file(file.get(), &w, &h, &c)) {
       const std::string why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
-      // stb refuses headers whose pixel count cannot be decoded in 1 GiB before allocating anything.
-      if (why == "too large") fail("'", path, "' declares an image too large to decode");
+      int64_t dw = 0, dh = 0;
+      if (declared_size(file.get(), dw, dh) && (dw == 0 || dh == 0)) fail("'", path, "' has no pixels");
+      if (declared_size(file.get(), dw, dh) && dw * dh > kMaxPixels)
+        fail("'", path, "' declares ", dw, "x", dh, " pixels, over the limit of 64 megapixels");
       fail("'", path, "' is not a readable PNG, JPEG or BMP image (", why, ")");
     }
     require(w > 0 && h > 0, "'", path, "' has no pixels");
