@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 bash third_party/install_deps.sh
 build=${CNNX_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCNNX_BUILD_TESTS=OFF > "$build.configure.log" \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$build.configure.log" \
   || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j2 --target cnnx_tool
 "$build/cnnx" run models/shapes/shapes.onnx models/shapes/samples/star_1.png "$@"
