@@ -32,6 +32,34 @@ void resolve_ops(Graph& g) {
   }
 }
 
+// Called when Kahn's algorithm left nodes unsorted (missing[n] > 0): every such node waits on an input whose
+// producer is unsorted too. Walking those producers must revisit a node; the loop found is the cycle
+// reported (a node that merely depends on a cycle is not blamed). Iterative: no recursion on deep graphs.
+[[noreturn]] void report_cycle(const Graph& g, const std::vector<int>& missing, const std::vector<int>& producer,
+                               const std::vector<bool>& available) {
+  size_t n = 0;
+  while (missing[n] == 0) ++n;
+  std::vector<int> visited_at(g.nodes.size(), -1);
+  std::vector<size_t> path;
+  while (visited_at[n] < 0) {
+    visited_at[n] = int(path.size());
+    path.push_back(n);
+    for (int in : g.nodes[n].inputs)
+      if (in >= 0 && !available[size_t(in)] && missing[size_t(producer[size_t(in)])] > 0) {
+        n = size_t(producer[size_t(in)]);
+        break;
+      }
+  }
+  // path[begin..] is the loop, each node consuming an output of the next one; blame where the walk closed
+  // it (the first unsorted node in file order when the walk starts on the loop) and print it in data order.
+  const size_t begin = size_t(visited_at[n]), length = path.size() - begin;
+  std::string loop = "'" + g.nodes[n].name + "'";
+  for (size_t i = 0; i + 1 < length && i < 8; ++i) loop += " -> '" + g.nodes[path[path.size() - 1 - i]].name + "'";
+  loop += length > 9 ? " -> ... -> '" : " -> '";
+  loop += g.nodes[n].name + "'";
+  fail(g.nodes[n].label(), ": is part of a cycle (", loop, ")");
+}
+
 // Kahn's algorithm; keeps the file order among ready nodes so results are reproducible.
 void sort_topologically(Graph& g) {
   std::vector<bool> available(g.values.size(), false);
@@ -79,10 +107,7 @@ void sort_topologically(Graph& g) {
           if (--missing[size_t(c)] == 0) ready.push_back(c);
     sorted.push_back(std::move(g.nodes[size_t(n)]));
   }
-  if (sorted.size() != g.nodes.size()) {
-    for (size_t n = 0; n < g.nodes.size(); ++n)
-      if (missing[n] > 0) fail(g.nodes[n].label(), ": is part of a cycle (its inputs depend on its outputs)");
-  }
+  if (sorted.size() != g.nodes.size()) report_cycle(g, missing, producer, available);
   g.nodes = std::move(sorted);
   for (Value& v : g.values) v.producer = -1;
   for (size_t n = 0; n < g.nodes.size(); ++n)

@@ -84,12 +84,11 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
     const TensorSpec& s = specs[i];
     const Tensor& t = inputs[i];
     require(t.defined(), "input '", s.name, "' is empty");
-    require(t.dtype() == s.dtype, "input '", s.name, "' must be ", dtype_name(s.dtype), ", got ",
-            dtype_name(t.dtype()));
+    if (t.dtype() != s.dtype) fail("input '", s.name, "' must be ", dtype_name(s.dtype), ", got ", dtype_name(t.dtype()));
     if (s.shape_known) {
       bool fits = t.rank() == int64_t(s.shape.size());
       for (size_t d = 0; fits && d < s.shape.size(); ++d) fits = s.shape[d] < 0 || s.shape[d] == t.shape()[d];
-      require(fits, "input '", s.name, "' must have shape ", to_string(s.shape), ", got ", to_string(t.shape()));
+      if (!fits) fail("input '", s.name, "' must have shape ", to_string(s.shape), ", got ", to_string(t.shape()));
     }
     bool is_float = t.dtype() == DType::f32 || t.dtype() == DType::f64;
     infos.push_back(is_float ? ValueInfo::of(t.dtype(), t.shape()) : ValueInfo::of(t.clone()));

@@ -1,6 +1,7 @@
 #include "engine/onnx_import.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/unknown_field_set.h>
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/error.h"
 #include "engine/op_registry.h"
@@ -17,6 +19,10 @@ namespace cnnx {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Highest rank accepted. numpy's own limit is 32 (64 from numpy 2); no model comes close, and a bound keeps
+// per-dim work (messages print whole shapes) from turning a 100 MB dims list into hours of CPU.
+constexpr int kMaxRank = 64;
 
 struct Context {
   std::string model_dir;  // "" when external data is refused
@@ -38,7 +44,7 @@ std::string read_file(const std::string& path, int64_t max_bytes) {
 }
 
 template <class Message>
-void parse_message(Message& m, const void* data, size_t size, int64_t max_bytes, const char* what) {
+void parse_message(Message& m, const void* data, size_t size, int64_t max_bytes, const std::string& what) {
   require(int64_t(size) <= max_bytes, what, " is ", size, " bytes, over the limit of ", max_bytes);
   google::protobuf::io::CodedInputStream stream(static_cast<const uint8_t*>(data), int(size));
   stream.SetTotalBytesLimit(int(std::min<int64_t>(max_bytes, std::numeric_limits<int>::max())));
@@ -68,7 +74,10 @@ fs::path confined_path(const std::string& dir, const std::string& location, cons
   return full;
 }
 
-void read_external(const onnx::TensorProto& p, const Context& ctx, Tensor& t) {
+// Reads external data into a fresh tensor of `dtype` and `shape` (`bytes` long), checking the declared
+// range against the file before allocating.
+Tensor read_external(const onnx::TensorProto& p, const Context& ctx, DType dtype, const Shape& shape,
+                     int64_t bytes) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : p.external_data()) {
@@ -87,25 +96,32 @@ void read_external(const onnx::TensorProto& p, const Context& ctx, Tensor& t) {
   require(fs::is_regular_file(path, ec), "tensor '", p.name(), "': external data file '", location,
           "' is missing or not a regular file");
   int64_t file_size = int64_t(fs::file_size(path, ec));
-  int64_t want = int64_t(t.bytes());
-  if (length < 0) length = want;
-  require(length == want, "tensor '", p.name(), "': external data length ", length, " does not match its ",
-          want, " bytes of shape ", to_string(t.shape()));
-  require(offset <= file_size && length <= file_size - offset, "tensor '", p.name(),
-          "': external data range [", offset, ", ", offset + length, ") lies beyond the end of '", location,
-          "' (", file_size, " bytes)");
+  require(!ec, "tensor '", p.name(), "': cannot read external data '", location, "': ", ec.message());
+  if (length < 0) length = bytes;
+  require(length == bytes, "tensor '", p.name(), "': external data length ", length, " does not match its ",
+          bytes, " bytes of shape ", to_string(shape));
+  require(offset <= file_size && length <= file_size - offset, "tensor '", p.name(), "': external data of ",
+          length, " bytes at offset ", offset, " lies beyond the end of '", location, "' (", file_size,
+          " bytes)");
+  Tensor t(dtype, shape);
   std::ifstream f(path, std::ios::binary);
   f.seekg(offset);
   f.read(static_cast<char*>(t.raw()), std::streamsize(length));
-  require(bool(f), "tensor '", p.name(), "': cannot read external data '", location, "'");
+  require(bool(f) || length == 0, "tensor '", p.name(), "': cannot read external data '", location, "'");
+  return t;
 }
 
+// A tensor from one of TensorProto's typed fields; the count is checked before allocating.
 template <class T, class Field>
-void copy_field(const Field& field, Tensor& t, const std::string& name, const char* field_name) {
-  require(int64_t(field.size()) == t.numel(), "tensor '", name, "': ", field_name, " holds ", field.size(),
-          " values but shape ", to_string(t.shape()), " needs ", t.numel());
+Tensor from_field(const Field& field, DType dtype, const Shape& shape, const std::string& name,
+                  const char* field_name) {
+  int64_t numel = checked_numel(shape);
+  require(int64_t(field.size()) == numel, "tensor '", name, "': ", field_name, " holds ", field.size(),
+          " values but shape ", to_string(shape), " needs ", numel);
+  Tensor t(dtype, shape);
   T* dst = static_cast<T*>(t.raw());
   for (int i = 0; i < field.size(); ++i) dst[i] = static_cast<T>(field.Get(i));
+  return t;
 }
 
 Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
@@ -115,6 +131,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
   require(dtype != DType::undefined, "tensor '", name, "': element type ", p.data_type(),
           " is not supported");
   Shape shape;
+  require(p.dims_size() <= kMaxRank, "tensor '", name, "': rank ", p.dims_size(), " exceeds the limit of ",
+          kMaxRank);
   for (int64_t d : p.dims()) {
     require(d >= 0, "tensor '", name, "': dim ", d, " is negative");
     shape.push_back(d);
@@ -127,33 +145,61 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
   }
   require(bytes <= ctx.limits.max_tensor_bytes, "tensor '", name, "': ", bytes,
           " bytes exceeds the tensor limit of ", ctx.limits.max_tensor_bytes);
-  // Check the data present before allocating, so a lying header cannot make us allocate.
-  bool external = p.data_location() == onnx::TensorProto::EXTERNAL;
-  if (!external && p.has_raw_data())
+  // Every path checks the data present before allocating, so a lying header cannot make us allocate.
+  if (p.data_location() == onnx::TensorProto::EXTERNAL) return read_external(p, ctx, dtype, shape, bytes);
+  if (p.has_raw_data()) {
     require(int64_t(p.raw_data().size()) == bytes, "tensor '", name, "': raw_data holds ", p.raw_data().size(),
             " bytes but shape ", to_string(shape), " of ", dtype_name(dtype), " needs ", bytes);
-  Tensor t(dtype, shape);
-  if (external) {
-    read_external(p, ctx, t);
-  } else if (p.has_raw_data()) {
+    Tensor t(dtype, shape);
     if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));  // little-endian, as ONNX stores it
-  } else {
-    switch (dtype) {
-      case DType::f32: copy_field<float>(p.float_data(), t, name, "float_data"); break;
-      case DType::f64: copy_field<double>(p.double_data(), t, name, "double_data"); break;
-      case DType::i64: copy_field<int64_t>(p.int64_data(), t, name, "int64_data"); break;
-      case DType::i32: copy_field<int32_t>(p.int32_data(), t, name, "int32_data"); break;
-      case DType::i8: copy_field<int8_t>(p.int32_data(), t, name, "int32_data"); break;
-      case DType::u8: copy_field<uint8_t>(p.int32_data(), t, name, "int32_data"); break;
-      case DType::boolean: copy_field<bool>(p.int32_data(), t, name, "int32_data"); break;
-      default: fail("tensor '", name, "': unsupported element type");
-    }
+    return t;
   }
-  return t;
+  switch (dtype) {
+    case DType::f32: return from_field<float>(p.float_data(), dtype, shape, name, "float_data");
+    case DType::f64: return from_field<double>(p.double_data(), dtype, shape, name, "double_data");
+    case DType::i64: return from_field<int64_t>(p.int64_data(), dtype, shape, name, "int64_data");
+    case DType::i32: return from_field<int32_t>(p.int32_data(), dtype, shape, name, "int32_data");
+    case DType::i8: return from_field<int8_t>(p.int32_data(), dtype, shape, name, "int32_data");
+    case DType::u8: return from_field<uint8_t>(p.int32_data(), dtype, shape, name, "int32_data");
+    case DType::boolean: return from_field<bool>(p.int32_data(), dtype, shape, name, "int32_data");
+    default: fail("tensor '", name, "': unsupported element type");
+  }
+}
+
+// The value of `type` when it is not an AttributeType: proto2 parsing keeps it among the unknown fields.
+std::string invalid_type_value(const onnx::AttributeProto& a) {
+  const auto& unknown = a.unknown_fields();
+  for (int i = unknown.field_count(); i-- > 0;)
+    if (unknown.field(i).number() == onnx::AttributeProto::kTypeFieldNumber &&
+        unknown.field(i).type() == google::protobuf::UnknownField::TYPE_VARINT)
+      return std::to_string(int64_t(unknown.field(i).varint()));
+  return "";
+}
+
+// Refuses an attribute whose type is missing, not an AttributeType, or names a field that is not set.
+void check_attribute_type(const onnx::AttributeProto& a) {
+  using A = onnx::AttributeProto;
+  if (!a.has_type() || a.type() == A::UNDEFINED) {
+    std::string bad = invalid_type_value(a);
+    fail(bad.empty() ? "has no type" : "has type " + bad + ", which is not an ONNX attribute type");
+  }
+  bool set = true;
+  switch (a.type()) {
+    case A::FLOAT: set = a.has_f(); break;
+    case A::INT: set = a.has_i(); break;
+    case A::STRING: set = a.has_s(); break;
+    case A::TENSOR: set = a.has_t(); break;
+    case A::GRAPH: set = a.has_g(); break;
+    case A::SPARSE_TENSOR: set = a.has_sparse_tensor(); break;
+    case A::TYPE_PROTO: set = a.has_tp(); break;
+    default: break;  // lists may be empty
+  }
+  require(set, "has type ", A::AttributeType_Name(a.type()), " but no value of that type");
 }
 
 Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx) {
   using A = onnx::AttributeProto;
+  check_attribute_type(a);
   Attribute out;
   switch (a.type()) {
     case A::FLOAT: out.kind = Attribute::Kind::f; out.f = a.f(); break;
@@ -165,19 +211,21 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx
     case A::STRINGS: out.kind = Attribute::Kind::strings; out.strings.assign(a.strings().begin(), a.strings().end()); break;
     default:
       out.kind = Attribute::Kind::unsupported;
-      out.onnx_type = A::AttributeType_IsValid(a.type()) ? A::AttributeType_Name(a.type())
-                                                         : "invalid (" + std::to_string(int(a.type())) + ")";
+      out.onnx_type = A::AttributeType_Name(a.type());
   }
   return out;
 }
 
 ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
-  require(v.type().has_tensor_type(), "tensor '", v.name(), "' is not a tensor (sequences, maps and optionals are not supported)");
+  require(v.type().has_tensor_type(), "tensor '", v.name(),
+          "': only tensors are supported (not sequences, maps, optionals or sparse tensors)");
   const auto& tt = v.type().tensor_type();
   DType dtype = dtype_from_onnx(tt.elem_type());
   require(dtype != DType::undefined, "tensor '", v.name(), "': element type ", tt.elem_type(), " is not supported");
   if (!tt.has_shape()) return ValueInfo::unknown(dtype);
   Shape shape;
+  require(tt.shape().dim_size() <= kMaxRank, "tensor '", v.name(), "': rank ", tt.shape().dim_size(),
+          " exceeds the limit of ", kMaxRank);
   for (const auto& d : tt.shape().dim()) {
     if (d.has_dim_value()) {
       require(d.dim_value() >= 0, "tensor '", v.name(), "': dim ", d.dim_value(), " is negative");
@@ -223,10 +271,12 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
     require(!g.values[size_t(id)].info.constant, "initializer '", init.name(), "' is defined twice");
     g.values[size_t(id)].info = ValueInfo::of(tensor_from_proto(init, ctx));
   }
+  std::unordered_set<int> listed;  // graph inputs as id, outputs as -1 - id
   for (const auto& in : gp.input()) {
+    require(!in.name().empty(), "a graph input has no name");
     int id = value_id(in.name());
     if (g.values[size_t(id)].info.constant) continue;  // IR < 4 lists initializers as inputs: a constant
-    for (int other : g.inputs) require(other != id, "graph input '", in.name(), "' is listed twice");
+    require(listed.insert(id).second, "graph input '", in.name(), "' is listed twice");
     g.values[size_t(id)].info = info_from_type(in);
     g.inputs.push_back(id);
   }
@@ -236,6 +286,7 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
     node.op_type = node_proto.op_type();
     node.domain = node_proto.domain() == "ai.onnx" ? "" : node_proto.domain();
     if (node.name.empty()) node.name = node.op_type + "_" + std::to_string(g.nodes.size());
+    require(!node.op_type.empty(), node.label(), ": the node has no op_type");
     for (const auto& name : node_proto.input()) node.inputs.push_back(name.empty() ? -1 : value_id(name));
     for (const auto& name : node_proto.output()) node.outputs.push_back(name.empty() ? -1 : value_id(name));
     for (const auto& a : node_proto.attribute()) {
@@ -250,8 +301,10 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
     g.nodes.push_back(std::move(node));
   }
   for (const auto& out : gp.output()) {
+    require(!out.name().empty(), "a graph output has no name");
     auto it = ids.find(out.name());
     require(it != ids.end(), "graph output '", out.name(), "' is not produced by any node");
+    require(listed.insert(-1 - it->second).second, "graph output '", out.name(), "' is listed twice");
     g.outputs.push_back(it->second);
     Value& v = g.values[size_t(it->second)];
     if (v.info.dtype == DType::undefined && out.type().has_tensor_type()) v.info = info_from_type(out);
@@ -260,9 +313,9 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
   return g;
 }
 
-Graph import_model(const void* data, size_t size, const Context& ctx) {
+Graph import_model(const void* data, size_t size, const Context& ctx, const std::string& what) {
   onnx::ModelProto m;
-  parse_message(m, data, size, ctx.limits.max_model_bytes, "the model");
+  parse_message(m, data, size, ctx.limits.max_model_bytes, what);
   Graph g = graph_from_model(m, ctx);
   build_graph(g);
   return g;
@@ -273,19 +326,20 @@ Graph import_model(const void* data, size_t size, const Context& ctx) {
 Graph import_onnx_file(const std::string& path, const ImportLimits& limits) {
   std::string bytes = read_file(path, limits.max_model_bytes);
   fs::path dir = fs::path(path).parent_path();
-  return import_model(bytes.data(), bytes.size(), Context{dir.empty() ? "." : dir.string(), limits});
+  return import_model(bytes.data(), bytes.size(), Context{dir.empty() ? "." : dir.string(), limits},
+                      "model '" + path + "'");
 }
 
 Graph import_onnx_bytes(const void* data, size_t size, const std::string& external_data_dir,
                         const ImportLimits& limits) {
   require(data != nullptr || size == 0, "model bytes are null");
-  return import_model(data, size, Context{external_data_dir, limits});
+  return import_model(data, size, Context{external_data_dir, limits}, "the model");
 }
 
 ModelOutline outline_onnx_file(const std::string& path, const ImportLimits& limits) {
   std::string bytes = read_file(path, limits.max_model_bytes);
   onnx::ModelProto m;
-  parse_message(m, bytes.data(), bytes.size(), limits.max_model_bytes, "the model");
+  parse_message(m, bytes.data(), bytes.size(), limits.max_model_bytes, "model '" + path + "'");
   ModelOutline outline;
   for (const auto& n : m.graph().node())
     outline.ops.emplace_back(n.domain() == "ai.onnx" ? "" : n.domain(), n.op_type());
@@ -298,7 +352,7 @@ ModelOutline outline_onnx_file(const std::string& path, const ImportLimits& limi
 Tensor import_tensor_file(const std::string& path, std::string* name, const ImportLimits& limits) {
   std::string bytes = read_file(path, limits.max_model_bytes);
   onnx::TensorProto p;
-  parse_message(p, bytes.data(), bytes.size(), limits.max_model_bytes, "the tensor file");
+  parse_message(p, bytes.data(), bytes.size(), limits.max_model_bytes, "tensor file '" + path + "'");
   if (name) *name = p.name();
   fs::path dir = fs::path(path).parent_path();
   return tensor_from_proto(p, Context{dir.empty() ? "." : dir.string(), limits});

@@ -1,7 +1,9 @@
-// ONNX import: the only part of cnnx that sees protobuf. Turns untrusted bytes into a Graph (not yet built;
-// see build_graph) with every size checked: the message size is limited before parsing, every dim must be
-// >= 0, every product is overflow-checked, declared sizes must match the bytes present, and external data
-// must lie inside the model's folder.
+// ONNX import: the only part of cnnx that sees protobuf. Turns untrusted bytes into a built Graph (see
+// build_graph) with every size checked: the message size and nesting depth are limited before parsing,
+// ranks are at most 64, every dim must be >= 0, every product is overflow-checked, declared sizes must match
+// the bytes present before anything is allocated, attributes must carry a valid type and its value, and
+// external data must lie inside the model's folder (no absolute paths, no "..", no symlinks leading out).
+// Every error is a cnnx::Error naming the tensor, node or file.
 #pragma once
 
 #include <cstddef>

@@ -19,7 +19,7 @@ int64_t checked_add(int64_t a, int64_t b, const char* what) {
 int64_t checked_numel(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
-    require(d >= 0, "shape ", to_string(shape), " has a negative or unknown dim");
+    if (d < 0) fail("shape ", to_string(shape), " has a negative or unknown dim");
     n = checked_mul(n, d, "element count");
   }
   return n;

@@ -1,0 +1,572 @@
+#!/usr/bin/python3
+"""Writes the bad-input corpus: malformed models and inputs cnnx must refuse cleanly, and valid edge cases it
+must run.
+
+    /usr/bin/python3 make_corpus.py OUTDIR
+
+Each case gets its own folder OUTDIR/<case>/ (so external-data cases have a model folder of their own) and
+one entry in OUTDIR/manifest.json:
+
+    {"name": ..., "file": "<case>/model.onnx", "args": ["run", "<case>/model.onnx", ...],
+     "expect": "error", "contains": ["node 'c' (Conv)", "stride"]}     # every string must be in stderr
+    {"name": ..., "expect": "ok", "outputs": {"y": "<case>/y_expected.npy"}}   # optional exact check
+
+Paths in args are relative to OUTDIR (run_corpus.py runs cnnx there). Bad models are built with
+onnx.helper and raw protobuf bytes; onnx.checker is never run on them.
+"""
+import json
+import os
+import random
+import shutil
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+class Corpus:
+    def __init__(self, root):
+        self.root = root
+        self.cases = []
+
+    def folder(self, name):
+        d = os.path.join(self.root, name)
+        os.makedirs(d, exist_ok=True)
+        return d
+
+    def write(self, name, filename, data):
+        path = os.path.join(self.folder(name), filename)
+        with open(path, "wb") as f:
+            f.write(data)
+        return f"{name}/{filename}"
+
+    def npy(self, name, filename, array):
+        np.save(os.path.join(self.folder(name), filename), array)
+        return f"{name}/{filename}"
+
+    def add(self, name, model, inputs=(), expect="error", contains=(), command="run", extra_args=(),
+            outputs=None, model_file="model.onnx", model_path=None):
+        """model: ModelProto, bytes, or None (nothing written; model_path names an existing file relative
+        to the corpus root). inputs: arrays (written as .npy) or ready-made relative paths (str)."""
+        assert not any(c["name"] == name for c in self.cases), name
+        if isinstance(model, onnx.ModelProto):
+            model = model.SerializeToString()
+        if model is not None:
+            self.write(name, model_file, model)
+        file = model_path or f"{name}/{model_file}"
+        args = [command, file]
+        for i, x in enumerate(inputs):
+            args.append(x if isinstance(x, str) else self.npy(name, f"input_{i}.npy", x))
+        if command == "run":
+            args += ["--backend", "ref"]
+        args += list(extra_args)
+        case = {"name": name, "file": file, "args": args, "expect": expect}
+        if expect == "error":
+            assert contains, name
+            case["contains"] = list(contains)
+        if outputs:
+            case["outputs"] = {k: self.npy(name, f"expected_{k}.npy", v) for k, v in outputs.items()}
+        self.cases.append(case)
+
+
+def make_model(nodes, inputs, outputs, initializers=(), opset=19, ir_version=8, opsets=None):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
+    imports = opsets if opsets is not None else [helper.make_opsetid("", opset)]
+    return helper.make_model(graph, opset_imports=imports, ir_version=ir_version, producer_name="bad_input")
+
+
+def vi(name, shape, elem=F):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def relu_model(in_shape=(1, 3), **kw):
+    return make_model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", list(in_shape))],
+                      [vi("y", list(in_shape))], **kw)
+
+
+def x13():
+    return np.array([[-1.0, 0.5, 2.0]], dtype=np.float32)
+
+
+def raw_tensor(name, dims, data=b"", dtype=F):
+    t = TensorProto()
+    t.name = name
+    t.data_type = dtype
+    t.dims.extend(dims)
+    t.raw_data = data
+    return t
+
+
+def add_with_weight(weight, x_shape=(4,)):
+    """y = Add(x, W) with W an initializer: the carrier for bad initializers."""
+    return make_model([helper.make_node("Add", ["x", "W"], ["y"], name="add")], [vi("x", list(x_shape))],
+                      [vi("y", None)], initializers=[weight])
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+def file_cases(c):
+    good = relu_model().SerializeToString()
+    c.add("truncated_model", good[: len(good) // 2], [x13()], contains=["not a valid ONNX protobuf"])
+    c.add("truncated_one_byte", good[:-1], [x13()], contains=["not a valid ONNX protobuf"])
+    c.add("random_bytes", random.Random(20240611).randbytes(4096), [x13()],
+          contains=["not a valid ONNX protobuf"])
+    c.add("empty_file", b"", [x13()], contains=["the model has no graph"])
+    c.add("truncated_inspect", good[: len(good) // 2], command="inspect", contains=["not a valid ONNX protobuf"])
+    m = relu_model()
+    m.ClearField("graph")
+    c.add("no_graph", m, [x13()], contains=["the model has no graph"])
+    c.add("missing_model_file", None, [x13()], model_path="missing_model_file/absent.onnx", contains=["absent.onnx"])
+    c.folder("model_is_folder/model.onnx")
+    c.add("model_is_folder", None, [x13()], contains=["model.onnx"])
+
+    # Subgraphs nested 200 deep (If.then_branch): protobuf's recursion limit must stop the parse.
+    inner = helper.make_graph([], "leaf", [], [vi("x", [1, 3])])
+    for depth in range(200):
+        node = helper.make_node("If", ["cond"], ["x"], name=f"if{depth}", then_branch=inner)
+        inner = helper.make_graph([node], f"g{depth}", [], [vi("x", [1, 3])])
+    m = make_model(inner.node, [vi("cond", [], TensorProto.BOOL)], [vi("x", [1, 3])])
+    c.add("nested_subgraphs_200", m, [np.array(True)], contains=["not a valid ONNX protobuf"])
+
+
+# ---------------------------------------------------------------------------------------------- graph
+
+def graph_cases(c):
+    n = helper.make_node
+    cyc = make_model([n("Add", ["x", "c"], ["b"], name="add_cyc"), n("Relu", ["b"], ["c"], name="relu_cyc")],
+                     [vi("x", [1, 3])], [vi("b", [1, 3])])
+    c.add("cycle", cyc, [x13()], contains=["node 'add_cyc' (Add)", "cycle"])
+    downstream = make_model([n("Relu", ["b"], ["out"], name="consumer"), n("Add", ["x", "c"], ["b"], name="add_cyc"),
+                             n("Relu", ["b"], ["c"], name="relu_cyc")], [vi("x", [1, 3])], [vi("out", [1, 3])])
+    c.add("cycle_with_downstream_node", downstream, [x13()],
+          contains=["node 'add_cyc' (Add): is part of a cycle ('add_cyc' -> 'relu_cyc' -> 'add_cyc')"])
+    ring = make_model([n("Relu", [f"t{(i - 1) % 20}"], [f"t{i}"], name=f"r{i}") for i in range(20)], [vi("x", [1, 3])],
+                      [vi("t19", [1, 3])])
+    c.add("cycle_of_20", ring, [x13()], contains=["node 'r0' (Relu): is part of a cycle ('r0' -> 'r1'", "-> ... -> 'r0')"])
+    selfloop = make_model([n("Add", ["x", "y"], ["y"], name="self_loop")], [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("self_loop", selfloop, [x13()], contains=["node 'self_loop' (Add)", "cycle"])
+    undef = make_model([n("Add", ["x", "ghost"], ["y"], name="add_ghost")], [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("undefined_input", undef, [x13()], contains=["node 'add_ghost' (Add)", "'ghost'"])
+    dup = make_model([n("Relu", ["x"], ["y"], name="first"), n("Relu", ["x"], ["y"], name="second")],
+                     [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("duplicate_output", dup, [x13()], contains=["node 'second' (Relu)", "output 'y'"])
+    shadow = make_model([n("Relu", ["x"], ["x"], name="shadow")], [vi("x", [1, 3])], [vi("x", [1, 3])])
+    c.add("output_overwrites_input", shadow, [x13()], contains=["node 'shadow' (Relu)", "output 'x'"])
+    w = helper.make_tensor("W", F, [3], [1, 2, 3])
+    shadow_init = make_model([n("Relu", ["x"], ["W"], name="over_init")], [vi("x", [3])], [vi("W", [3])],
+                             initializers=[w])
+    c.add("output_overwrites_initializer", shadow_init, [np.ones(3, np.float32)],
+          contains=["node 'over_init' (Relu)", "output 'W'"])
+    not_produced = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3])], [vi("z", [1, 3])])
+    c.add("output_not_produced", not_produced, [x13()], contains=["graph output 'z'"])
+    no_out = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3])], [])
+    c.add("no_outputs", no_out, [x13()], contains=["no outputs"])
+    twice = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3])], [vi("y", [1, 3]), vi("y", [1, 3])])
+    c.add("output_listed_twice", twice, [x13()], contains=["graph output 'y'", "twice"])
+    in_twice = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3]), vi("x", [1, 3])],
+                          [vi("y", [1, 3])])
+    c.add("input_listed_twice", in_twice, [x13(), x13()], contains=["graph input 'x'", "twice"])
+    unnamed_in = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3]), vi("", [1])],
+                            [vi("y", [1, 3])])
+    c.add("input_without_name", unnamed_in, [x13()], contains=["graph input", "no name"])
+    omitted = make_model([n("Relu", [""], ["y"], name="relu_omitted")], [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("required_input_omitted", omitted, [x13()], contains=["node 'relu_omitted' (Relu)", "input 0"])
+    extra_in = make_model([n("Relu", ["x", "x"], ["y"], name="relu2")], [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("node_too_many_inputs", extra_in, [x13()], contains=["node 'relu2' (Relu)", "got 2"])
+    no_type = make_model([n("", ["x"], ["y"], name="anon")], [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("node_without_op_type", no_type, [x13()], contains=["node 'anon'", "op_type"])
+    bcast = make_model([n("Add", ["a", "b"], ["y"], name="add_bcast")], [vi("a", [2, 3]), vi("b", [4])],
+                       [vi("y", None)])
+    c.add("broadcast_mismatch", bcast, [np.ones((2, 3), np.float32), np.ones(4, np.float32)],
+          contains=["node 'add_bcast' (Add)"])
+    seq = make_model([n("Relu", ["x"], ["y"], name="relu")],
+                     [helper.make_value_info("x", helper.make_sequence_type_proto(
+                         helper.make_tensor_type_proto(F, [1, 3])))], [vi("y", [1, 3])])
+    c.add("sequence_input", seq, [x13()], contains=["tensor 'x'", "only tensors"])
+    f16 = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3], TensorProto.FLOAT16)],
+                     [vi("y", [1, 3])])
+    c.add("float16_input", f16, [x13()], contains=["tensor 'x'", "element type 10"])
+    c.add("input_rank_20000", relu_model(in_shape=[1] * 20000), [x13()], contains=["tensor 'x'", "rank"])
+    neg_in = relu_model()
+    neg_in.graph.input[0].type.tensor_type.shape.dim[1].dim_value = -3
+    c.add("input_negative_dim", neg_in, [x13()], contains=["tensor 'x'", "-3"])
+    # Integer division by zero in a constant subgraph: folded at load, must be an error, not SIGFPE.
+    a = helper.make_tensor("a", I64, [2], [7, 8])
+    z = helper.make_tensor("zero", I64, [2], [1, 0])
+    div = make_model([n("Div", ["a", "zero"], ["q"], name="div0"), n("Add", ["x", "q"], ["y"], name="add")],
+                     [vi("x", [2], I64)], [vi("y", [2], I64)], initializers=[a, z])
+    c.add("int_division_by_zero", div, [np.array([1, 2], np.int64)], contains=["node 'div0' (Div)", "zero"])
+
+
+# ---------------------------------------------------------------------------------------------- opsets
+
+def opset_cases(c):
+    n = helper.make_node
+    unknown = make_model([n("FooBar", ["x"], ["y"], name="foo")], [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("unknown_op", unknown, [x13()], contains=["node 'foo' (FooBar)", "not supported"])
+    dom = make_model([n("Relu", ["x"], ["y"], name="custom", domain="com.example")], [vi("x", [1, 3])],
+                     [vi("y", [1, 3])], opsets=[helper.make_opsetid("", 19), helper.make_opsetid("com.example", 1)])
+    c.add("unknown_domain", dom, [x13()], contains=["node 'custom' (com.example:Relu)", "com.example"])
+    unimported = make_model([n("Relu", ["x"], ["y"], name="custom", domain="com.other")], [vi("x", [1, 3])],
+                            [vi("y", [1, 3])])
+    c.add("domain_not_imported", unimported, [x13()], contains=["node 'custom' (com.other:Relu)", "com.other"])
+    c.add("opset_20", relu_model(opset=20), [x13()], contains=["opset 20"])
+    c.add("opset_0", relu_model(opset=0), [x13()], contains=["opset 0"])
+    c.add("opset_imported_twice", relu_model(opsets=[helper.make_opsetid("", 13), helper.make_opsetid("", 14)]),
+          [x13()], contains=["imported twice"])
+    c.add("no_default_opset", relu_model(opsets=[helper.make_opsetid("com.example", 1)]), [x13()],
+          contains=["default ONNX opset"])
+    hs = make_model([n("HardSwish", ["x"], ["y"], name="hswish")], [vi("x", [1, 3])], [vi("y", [1, 3])], opset=13)
+    c.add("op_newer_than_opset", hs, [x13()], contains=["node 'hswish' (HardSwish)", "opset 14"])
+
+
+# ---------------------------------------------------------------------------------------------- tensors
+
+def tensor_cases(c):
+    x4 = np.ones(4, np.float32)
+    c.add("raw_data_short", add_with_weight(raw_tensor("W", [4], b"\0" * 12)), [x4],
+          contains=["tensor 'W'", "raw_data"])
+    c.add("raw_data_long", add_with_weight(raw_tensor("W", [4], b"\0" * 20)), [x4],
+          contains=["tensor 'W'", "raw_data"])
+    c.add("float_data_short", add_with_weight(TensorProto(name="W", data_type=F, dims=[4], float_data=[1, 2, 3])), [x4],
+          contains=["tensor 'W'", "float_data"])
+    c.add("float_data_long", add_with_weight(TensorProto(name="W", data_type=F, dims=[4], float_data=[1, 2, 3, 4, 5])), [x4],
+          contains=["tensor 'W'", "float_data"])
+    c.add("negative_dim", add_with_weight(raw_tensor("W", [-2, 2], b"\0" * 16)), [x4],
+          contains=["tensor 'W'", "-2"])
+    c.add("dims_overflow_int64", add_with_weight(raw_tensor("W", [1 << 40, 1 << 40, 1 << 40])), [x4],
+          contains=["tensor 'W'", "overflows"])
+    c.add("dims_product_wraps_to_small", add_with_weight(raw_tensor("W", [1 << 62, 4], b"\0" * 16)), [x4],
+          contains=["tensor 'W'", "overflows"])
+    c.add("dim_int64_max", add_with_weight(raw_tensor("W", [(1 << 63) - 1])), [x4],
+          contains=["tensor 'W'"])
+    # 16 GiB declared, no data: refused by the per-tensor limit before any allocation.
+    c.add("initializer_rank_20000", add_with_weight(raw_tensor("W", [1] * 20000, b"\0" * 4), x_shape=(1,)),
+          [np.ones(1, np.float32)], contains=["tensor 'W'", "rank"])
+    c.add("tensor_over_limit", add_with_weight(raw_tensor("W", [1 << 32, 1])), [x4],
+          contains=["tensor 'W'", "limit"])
+    # 1 GiB declared through float_data but no values given: must be refused before allocating 1 GiB.
+    big = TensorProto(name="W", data_type=F, dims=[1 << 28])
+    c.add("float_data_missing_for_1gib", add_with_weight(big), [x4], contains=["tensor 'W'", "float_data"])
+    c.add("string_initializer", add_with_weight(helper.make_tensor("W", TensorProto.STRING, [1], [b"a"])), [x4],
+          contains=["tensor 'W'", "element type 8"])
+    c.add("undefined_elem_type", add_with_weight(raw_tensor("W", [4], b"\0" * 16, dtype=0)), [x4],
+          contains=["tensor 'W'", "element type 0"])
+    seg = helper.make_tensor("W", F, [4], [1, 2, 3, 4])
+    seg.segment.begin = 0
+    seg.segment.end = 2
+    c.add("segmented_initializer", add_with_weight(seg), [x4], contains=["tensor 'W'", "segment"])
+    m = add_with_weight(helper.make_tensor("", F, [4], [1, 2, 3, 4]))
+    c.add("initializer_without_name", m, [x4], contains=["initializer", "no name"])
+    m = add_with_weight(helper.make_tensor("W", F, [4], [1, 2, 3, 4]))
+    m.graph.initializer.append(helper.make_tensor("W", F, [4], [1, 2, 3, 4]))
+    c.add("initializer_twice", m, [x4], contains=["initializer 'W'", "twice"])
+    m = add_with_weight(helper.make_tensor("W", F, [4], [1, 2, 3, 4]))
+    sp = m.graph.sparse_initializer.add()
+    sp.values.CopyFrom(helper.make_tensor("S", F, [1], [1]))
+    sp.indices.CopyFrom(helper.make_tensor("S_i", I64, [1], [0]))
+    sp.dims.extend([4])
+    c.add("sparse_initializer", m, [x4], contains=["sparse"])
+    # An attribute tensor is checked like an initializer, whether or not the op reads it.
+    node = helper.make_node("LeakyRelu", ["x"], ["y"], name="lrelu_t", alpha=0.1)
+    node.attribute.append(helper.make_attribute("junk", raw_tensor("T", [8], b"\0" * 4)))
+    m = make_model([node], [vi("x", [4])], [vi("y", [4])])
+    c.add("attribute_tensor_raw_data_short", m, [x4], contains=["node 'lrelu_t' (LeakyRelu)", "tensor 'T'"])
+
+
+# ---------------------------------------------------------------------------------------------- attributes
+
+def conv_model(name, x_shape, w_shape, **attrs):
+    w = helper.make_tensor("W", F, w_shape, np.ones(int(np.prod(w_shape)), np.float32))
+    node = helper.make_node("Conv", ["x", "W"], ["y"], name=name, **attrs)
+    return make_model([node], [vi("x", list(x_shape))], [vi("y", None)], initializers=[w])
+
+
+def attribute_cases(c):
+    x155 = np.ones((1, 1, 5, 5), np.float32)
+    c.add("conv_zero_stride", conv_model("conv_s0", [1, 1, 5, 5], [1, 1, 3, 3], strides=[0, 1]), [x155],
+          contains=["node 'conv_s0' (Conv)", "stride"])
+    c.add("conv_negative_pads", conv_model("conv_pneg", [1, 1, 5, 5], [1, 1, 3, 3], pads=[-1, 0, 0, 0]), [x155],
+          contains=["node 'conv_pneg' (Conv)", "pad"])
+    c.add("conv_kernel_larger_than_input", conv_model("conv_big", [1, 1, 3, 3], [1, 1, 5, 5], pads=[0, 0, 0, 0]),
+          [np.ones((1, 1, 3, 3), np.float32)], contains=["node 'conv_big' (Conv)", "kernel"])
+    c.add("conv_group_not_dividing", conv_model("conv_g", [1, 3, 5, 5], [2, 1, 3, 3], group=2),
+          [np.ones((1, 3, 5, 5), np.float32)], contains=["node 'conv_g' (Conv)", "group"])
+    pool = make_model([helper.make_node("AveragePool", ["x"], ["y"], name="pool_s0", kernel_shape=[2, 2],
+                                        strides=[1, 0])], [vi("x", [1, 1, 5, 5])], [vi("y", None)])
+    c.add("averagepool_zero_stride", pool, [x155], contains=["node 'pool_s0' (AveragePool)", "stride"])
+
+    x4 = np.ones(4, np.float32)
+    lrelu = lambda **a: make_model([helper.make_node("LeakyRelu", ["x"], ["y"], name="lrelu", **a)],
+                                   [vi("x", [4])], [vi("y", [4])])
+    c.add("attribute_wrong_type", lrelu(alpha=3), [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'"])
+    c.add("attribute_wrong_type_string", lrelu(alpha="big"), [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'"])
+    c.add("attribute_unknown", lrelu(alpha=0.1, beta=2.0), [x4], contains=["node 'lrelu' (LeakyRelu)", "'beta'"])
+    m = lrelu(alpha=0.1)
+    m.graph.node[0].attribute.append(helper.make_attribute("alpha", 0.2))
+    c.add("attribute_twice", m, [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'", "twice"])
+    m = lrelu(alpha=0.1)
+    m.graph.node[0].attribute[0].name = ""
+    c.add("attribute_without_name", m, [x4], contains=["node 'lrelu' (LeakyRelu)", "no name"])
+    # type says INT but only the float field is set.
+    m = lrelu(alpha=0.1)
+    m.graph.node[0].attribute[0].type = onnx.AttributeProto.INT
+    c.add("attribute_type_field_mismatch", m, [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'"])
+    # No type at all (field 20 absent).
+    m = lrelu(alpha=0.1)
+    m.graph.node[0].attribute[0].ClearField("type")
+    c.add("attribute_without_type", m, [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'", "type"])
+    # type = 99, not an AttributeType value: written as raw bytes (protobuf refuses to set it).
+    attr = helper.make_attribute("alpha", 0.1)
+    attr.ClearField("type")
+    raw = attr.SerializeToString() + varint(20 << 3 | 0) + varint(99)
+    m = make_model([helper.make_node("LeakyRelu", ["x"], ["y"], name="lrelu")], [vi("x", [4])], [vi("y", [4])])
+    m.graph.node[0].attribute.add().MergeFromString(raw)
+    data = m.SerializeToString()
+    assert varint(160) + varint(99) in data, "unknown enum value was dropped"
+    c.add("attribute_invalid_type_enum", data, [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'", "99"])
+
+
+# ---------------------------------------------------------------------------------------------- external data
+
+def external_model(location, offset=None, length=None, dims=(4,)):
+    w = TensorProto(name="W", data_type=F, dims=list(dims))
+    w.data_location = TensorProto.EXTERNAL
+    entries = [("location", location)]
+    if offset is not None:
+        entries.append(("offset", str(offset)))
+    if length is not None:
+        entries.append(("length", str(length)))
+    for k, v in entries:
+        e = w.external_data.add()
+        e.key, e.value = k, v
+    return add_with_weight(w)
+
+
+def external_cases(c):
+    x4 = np.ones(4, np.float32)
+    w = np.arange(4, dtype=np.float32)
+    wbytes = w.tobytes()
+    c.write("ext_ok", "weights.bin", b"\0" * 8 + wbytes)
+    c.add("ext_ok", external_model("weights.bin", offset=8, length=16), [x4], expect="ok", outputs={"y": x4 + w})
+    c.folder("ext_symlink_inside/data")
+    c.write("ext_symlink_inside", "data/w.bin", wbytes)
+    os.symlink("data/w.bin", os.path.join(c.root, "ext_symlink_inside", "link.bin"))
+    c.add("ext_symlink_inside", external_model("link.bin"), [x4], expect="ok", outputs={"y": x4 + w})
+
+    inside = os.path.join(c.folder("ext_absolute"), "weights.bin")
+    with open(inside, "wb") as f:
+        f.write(wbytes)
+    c.add("ext_absolute", external_model(os.path.abspath(inside)), [x4], contains=["tensor 'W'", "relative"])
+    c.add("ext_dotdot", external_model("../ext_ok/weights.bin", offset=8), [x4], contains=["tensor 'W'", ".."])
+    c.add("ext_dotdot_inner", external_model("sub/../../ext_ok/weights.bin", offset=8), [x4],
+          contains=["tensor 'W'", ".."])
+    c.write("ext_outside", "weights.bin", wbytes)  # a valid file next door, which the symlink points to
+    c.folder("ext_symlink_outside")
+    os.symlink("../ext_outside/weights.bin", os.path.join(c.root, "ext_symlink_outside", "weights.bin"))
+    c.add("ext_symlink_outside", external_model("weights.bin"), [x4], contains=["tensor 'W'", "outside"])
+    c.folder("ext_symlink_dir_outside")
+    os.symlink("../ext_outside", os.path.join(c.root, "ext_symlink_dir_outside", "d"))
+    c.add("ext_symlink_dir_outside", external_model("d/weights.bin"), [x4], contains=["tensor 'W'", "outside"])
+    c.folder("ext_symlink_absolute")
+    os.symlink("/etc/passwd", os.path.join(c.root, "ext_symlink_absolute", "weights.bin"))
+    c.add("ext_symlink_absolute", external_model("weights.bin"), [x4], contains=["tensor 'W'", "outside"])
+    c.write("ext_offset_beyond", "weights.bin", wbytes)
+    c.add("ext_offset_beyond", external_model("weights.bin", offset=20), [x4], contains=["tensor 'W'", "beyond"])
+    c.write("ext_length_beyond", "weights.bin", wbytes[:8])
+    c.add("ext_length_beyond", external_model("weights.bin", length=16), [x4], contains=["tensor 'W'", "beyond"])
+    c.write("ext_offset_huge", "weights.bin", wbytes)
+    c.add("ext_offset_huge", external_model("weights.bin", offset=(1 << 63) - 1, length=16), [x4],
+          contains=["tensor 'W'", "beyond"])
+    c.write("ext_offset_not_a_number", "weights.bin", wbytes)
+    c.add("ext_offset_not_a_number", external_model("weights.bin", offset="12abc"), [x4],
+          contains=["tensor 'W'", "offset"])
+    c.write("ext_offset_out_of_range", "weights.bin", wbytes)
+    c.add("ext_offset_out_of_range", external_model("weights.bin", offset="99999999999999999999999"), [x4],
+          contains=["tensor 'W'", "offset"])
+    c.write("ext_length_negative", "weights.bin", wbytes)
+    c.add("ext_length_negative", external_model("weights.bin", length=-16), [x4], contains=["tensor 'W'", "length"])
+    c.write("ext_length_mismatch", "weights.bin", wbytes)
+    c.add("ext_length_mismatch", external_model("weights.bin", length=12), [x4], contains=["tensor 'W'", "length"])
+    c.folder("ext_missing_file")
+    c.add("ext_missing_file", external_model("nope.bin"), [x4], contains=["tensor 'W'", "nope.bin"])
+    c.folder("ext_location_is_folder")
+    c.add("ext_location_is_folder", external_model("."), [x4], contains=["tensor 'W'"])
+    c.folder("ext_no_location")
+    c.add("ext_no_location", external_model(""), [x4], contains=["tensor 'W'", "location"])
+    # 16 GiB declared in a tiny file: refused before allocating.
+    c.write("ext_huge_tensor", "weights.bin", wbytes)
+    c.add("ext_huge_tensor", external_model("weights.bin", dims=(1 << 32, 1)), [x4], contains=["tensor 'W'"])
+    # 1 GiB declared, 16 bytes present: refused before allocating 1 GiB.
+    c.write("ext_1gib_declared", "weights.bin", wbytes)
+    c.add("ext_1gib_declared", external_model("weights.bin", dims=(1 << 28,)), [x4], contains=["tensor 'W'"])
+
+
+# ---------------------------------------------------------------------------------------------- inputs
+
+def npy_header(header, version=1):
+    h = header.encode("latin1")
+    if version == 1:
+        return b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h
+    return b"\x93NUMPY" + bytes([version, 0]) + len(h).to_bytes(4, "little") + h
+
+
+def input_cases(c):
+    m = relu_model()
+    c.add("input_wrong_rank", m, [np.ones(3, np.float32)], contains=["input 'x'"])
+    c.add("input_scalar", m, [np.float32(1)], contains=["input 'x'"])
+    c.add("input_wrong_dim", m, [np.ones((1, 4), np.float32)], contains=["input 'x'"])
+    c.add("input_int32", m, [np.ones((1, 3), np.int32)], contains=["input 'x'", "int32"])
+    c.add("input_float64", m, [np.ones((1, 3), np.float64)], contains=["input 'x'", "float64"])
+    two = make_model([helper.make_node("Add", ["a", "b"], ["y"], name="add")], [vi("a", [1, 3]), vi("b", [1, 3])],
+                     [vi("y", [1, 3])])
+    c.add("input_missing", two, [x13()], contains=["input 'b'"])
+    c.add("input_too_many", m, [x13(), x13()], contains=["takes 1 input"])
+    c.add("input_unknown_name", m, extra_args=["--input", "nope=input_0.npy"], contains=["'nope'"])
+    c.add("input_file_missing", m, ["input_file_missing/absent.npy"], contains=["absent.npy"])
+    c.add("input_unsupported_extension", m, [c.write("input_unsupported_extension", "x.txt", b"1 2 3")],
+          contains=["x.txt"])
+
+    name = "npy_malformed"  # one folder: the model and every bad .npy
+    model = c.write(name, "model.onnx", m.SerializeToString())
+    body = np.ones((1, 3), np.float32).tobytes()
+    pad = lambda s: s + " " * ((64 - (10 + len(s) + 1) % 64) % 64) + "\n"
+    good_header = pad("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3), }")
+    bad = {
+        "bad_magic.npy": b"\x93NUMPZ\x01\x00" + b"\x40\x00" + b" " * 64 + body,
+        "bad_header.npy": npy_header(pad("this is not a dict")) + body,
+        "no_descr.npy": npy_header(pad("{'fortran_order': False, 'shape': (1, 3), }")) + body,
+        "no_shape.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': False, }")) + body,
+        "truncated_data.npy": npy_header(good_header) + body[:8],
+        "extra_data.npy": npy_header(good_header) + body + b"\0" * 4,
+        "truncated_header.npy": npy_header(good_header)[:30],
+        "header_len_beyond_file.npy": b"\x93NUMPY\x01\x00" + (60000).to_bytes(2, "little") + b"{'descr'",
+        "version_9.npy": b"\x93NUMPY\x09\x00" + good_header.encode() + body,
+        "big_endian.npy": npy_header(pad("{'descr': '>f4', 'fortran_order': False, 'shape': (1, 3), }")) + body,
+        "fortran.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 3), }")) + body,
+        "object.npy": npy_header(pad("{'descr': '|O', 'fortran_order': False, 'shape': (1, 3), }")) + body,
+        "negative_dim.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 3), }")) + body,
+        "shape_overflow.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': False, "
+                                             "'shape': (4294967296, 4294967296), }")) + body,
+        "shape_not_numbers.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': False, 'shape': (a, b), }")) + body,
+        "shape_unclosed.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, }")) + body,
+        # A header over the 64 KiB cnnx reads.
+        "header_too_long.npy": npy_header(pad("{'descr': '<f4', 'fortran_order': False, 'shape': (" + "1, " * 30000
+                                              + "3), }"), version=2) + body,
+        "descr_unclosed.npy": npy_header(pad("{'descr': '<f4, 'fortran_order': False, 'shape': (1, 3), }")) + body,
+        "empty.npy": b"",
+    }
+    for filename, data in bad.items():
+        case = "npy_" + filename[:-4]
+        c.add(case, None, [c.write(name, filename, data)], model_path=model, contains=[filename])
+    # 20000 dims of 1 in a well-formed header: no stack exhaustion (recursive regex), no quadratic work.
+    many = npy_header(pad("{'descr': '<f4', 'fortran_order': False, 'shape': (" + "1, " * 20000 + "3), }"),
+                      version=2) + body
+    c.add("npy_many_dims", None, [c.write(name, "many_dims.npy", many)], model_path=model,
+          contains=["many_dims.npy"])
+    # A well-formed file written by numpy with a header numpy pads differently (version 2): must run.
+    c.add("npy_version_2_ok", m, [c.write("npy_version_2_ok", "x.npy",
+                                          npy_header(pad("{'descr': '<f4', 'fortran_order': False, "
+                                                         "'shape': (1, 3), }"), version=2) + body)],
+          expect="ok")
+
+    # ONNX TensorProto (.pb) inputs are untrusted too.
+    pb = helper.make_tensor("x", F, [1, 3], [1, 2, 3]).SerializeToString()
+    c.add("pb_input_truncated", m, [c.write("pb_input_truncated", "x.pb", pb[: len(pb) // 2])],
+          contains=["x.pb", "not a valid ONNX protobuf"])
+    bad_pb = raw_tensor("x", [1, 3], b"\0" * 8).SerializeToString()
+    c.add("pb_input_raw_data_short", m, [c.write("pb_input_raw_data_short", "x.pb", bad_pb)],
+          contains=["tensor 'x'", "raw_data"])
+    ext = TensorProto(name="x", data_type=F, dims=[1, 3], data_location=TensorProto.EXTERNAL)
+    e = ext.external_data.add()
+    e.key, e.value = "location", "../ext_outside/weights.bin"
+    c.add("pb_input_external_dotdot", m, [c.write("pb_input_external_dotdot", "x.pb", ext.SerializeToString())],
+          contains=["tensor 'x'", ".."])
+
+
+# ---------------------------------------------------------------------------------------------- valid
+
+def valid_cases(c):
+    n = helper.make_node
+    x = np.array([np.nan, np.inf, -np.inf, 1.0, -1.0, 0.0, -0.0, 3e38], np.float32)
+    m = make_model([n("Relu", ["x"], ["r"], name="relu"), n("Add", ["x", "x"], ["s"], name="add")],
+                   [vi("x", [8])], [vi("r", [8]), vi("s", [8])])
+    with np.errstate(over="ignore", invalid="ignore"):
+        c.add("nan_inf_relu_add", m, [x], expect="ok", outputs={"r": np.maximum(x, np.float32(0)), "s": x + x})
+
+    zb = make_model([n("Relu", ["x"], ["y"], name="relu"), n("Add", ["y", "b"], ["z"], name="add")],
+                    [vi("x", ["N", 3])], [vi("z", ["N", 3])],
+                    initializers=[helper.make_tensor("b", F, [3], [1, 2, 3])])
+    c.add("batch_zero", zb, [np.zeros((0, 3), np.float32)], expect="ok",
+          outputs={"z": np.zeros((0, 3), np.float32)})
+
+    chain = [n("Relu", ["x" if i == 0 else f"t{i - 1}"], [f"t{i}" if i < 2999 else "y"], name=f"relu{i}")
+             for i in range(3000)]
+    deep = make_model(chain, [vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("relu_chain_3000", deep, [x13()], expect="ok", outputs={"y": np.maximum(x13(), 0)})
+
+    passthrough = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3])],
+                             [vi("x", [1, 3]), vi("y", [1, 3])])
+    c.add("output_is_input", passthrough, [x13()], expect="ok", outputs={"x": x13(), "y": np.maximum(x13(), 0)})
+    identity = make_model([], [vi("x", [1, 3])], [vi("x", [1, 3])])
+    c.add("output_is_input_no_nodes", identity, [x13()], expect="ok", outputs={"x": x13()})
+    w = np.array([1, 2, 3], np.float32)
+    const_out = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3])],
+                           [vi("y", [1, 3]), vi("W", [3])], initializers=[helper.make_tensor("W", F, [3], w)])
+    c.add("output_is_initializer", const_out, [x13()], expect="ok", outputs={"W": w})
+
+    # IR 3: initializers are listed as graph inputs too; only the true inputs are fed.
+    ir3 = make_model([n("Add", ["x", "W"], ["y"], name="add")], [vi("x", [1, 3]), vi("W", [3])], [vi("y", [1, 3])],
+                     initializers=[helper.make_tensor("W", F, [3], w)], opset=8, ir_version=3)
+    c.add("initializer_listed_as_input", ir3, [x13()], expect="ok", outputs={"y": x13() + w})
+
+    c.add("unknown_rank_input", make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", None)],
+                                           [vi("y", None)]), [np.ones((2, 1, 3), np.float32)], expect="ok")
+    c.add("rank_32_input", relu_model(in_shape=[1] * 31 + [3]), [x13().reshape([1] * 31 + [3])], expect="ok",
+          outputs={"y": np.maximum(x13(), 0).reshape([1] * 31 + [3])})
+    c.add("inspect_ok", relu_model(), command="inspect", expect="ok")
+    c.add("empty_raw_data_zero_dim", add_with_weight(raw_tensor("W", [0]), x_shape=(0,)), [np.zeros(0, np.float32)],
+          expect="ok", outputs={"y": np.zeros(0, np.float32)})
+    # int64 addition that overflows: ONNX does not define it; it must not crash (UBSan builds: no UB).
+    big = helper.make_tensor("big", I64, [1], [(1 << 63) - 1])
+    ovf = make_model([n("Add", ["x", "big"], ["y"], name="add")], [vi("x", [1], I64)], [vi("y", [1], I64)],
+                     initializers=[big])
+    c.add("int64_add_overflow", ovf, [np.array([1], np.int64)], expect="ok")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: make_corpus.py OUTDIR")
+    root = os.path.abspath(sys.argv[1])
+    if os.path.exists(root):
+        if os.listdir(root) and not os.path.exists(os.path.join(root, "manifest.json")):
+            sys.exit(f"make_corpus.py: {root} exists and is not a corpus; refusing to clear it")
+        shutil.rmtree(root)
+    os.makedirs(root)
+    c = Corpus(root)
+    for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, external_cases, input_cases,
+                 valid_cases):
+        make(c)
+    with open(os.path.join(root, "manifest.json"), "w") as f:
+        json.dump({"cases": c.cases}, f, indent=1)
+    print(f"wrote {len(c.cases)} cases to {root}")
+
+
+if __name__ == "__main__":
+    main()

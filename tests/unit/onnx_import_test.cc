@@ -1,0 +1,358 @@
+// The ONNX loader on hand-built protobuf bytes: valid models import, malformed ones throw cnnx::Error
+// naming the node or tensor, and no prefix or single-byte corruption of a model escapes as anything else.
+// The bytes are written field by field with the wire format (field numbers from onnx.proto), so the test
+// needs no protobuf headers and can write what protobuf's own API refuses to (invalid enum values).
+#include "engine/onnx_import.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace cnnx;
+
+namespace {
+
+// One protobuf message being written.
+struct Proto {
+  std::string bytes;
+
+  Proto& varint(int field, uint64_t v) {
+    key(field, 0);
+    put_varint(v);
+    return *this;
+  }
+  Proto& str(int field, const std::string& s) {
+    key(field, 2);
+    put_varint(s.size());
+    bytes += s;
+    return *this;
+  }
+  Proto& msg(int field, const Proto& m) { return str(field, m.bytes); }
+  Proto& f32(int field, float v) {
+    key(field, 5);
+    char b[4];
+    std::memcpy(b, &v, 4);
+    bytes.append(b, 4);
+    return *this;
+  }
+
+ private:
+  void key(int field, int wire) { put_varint(uint64_t(field) << 3 | uint64_t(wire)); }
+  void put_varint(uint64_t v) {
+    for (; v >= 0x80; v >>= 7) bytes += char(v | 0x80);
+    bytes += char(v);
+  }
+};
+
+// onnx.proto field numbers used below.
+namespace f {
+constexpr int model_ir_version = 1, model_graph = 7, model_opset_import = 8;
+constexpr int opset_domain = 1, opset_version = 2;
+constexpr int graph_node = 1, graph_name = 2, graph_initializer = 5, graph_input = 11, graph_output = 12;
+constexpr int node_input = 1, node_output = 2, node_name = 3, node_op_type = 4, node_attribute = 5, node_domain = 7;
+constexpr int attr_name = 1, attr_f = 2, attr_i = 3, attr_type = 20;
+constexpr int tensor_dims = 1, tensor_data_type = 2, tensor_name = 8, tensor_raw_data = 9, tensor_external_data = 13,
+              tensor_data_location = 14;
+constexpr int entry_key = 1, entry_value = 2;
+constexpr int value_name = 1, value_type = 2, type_tensor = 1, tensor_type_elem = 1, tensor_type_shape = 2;
+constexpr int shape_dim = 1, dim_value = 1, dim_param = 2;
+}  // namespace f
+
+constexpr int kFloat = 1, kAttrFloat = 1, kAttrInt = 2;
+
+// ValueInfoProto of a float tensor; a negative dim is written as a dim_param ("N").
+Proto value(const std::string& name, const std::vector<int64_t>& dims) {
+  Proto shape;
+  for (int64_t d : dims)
+    shape.msg(f::shape_dim, d < 0 ? Proto().str(f::dim_param, "N") : Proto().varint(f::dim_value, uint64_t(d)));
+  Proto tensor_type;
+  tensor_type.varint(f::tensor_type_elem, kFloat).msg(f::tensor_type_shape, shape);
+  return Proto().str(f::value_name, name).msg(f::value_type, Proto().msg(f::type_tensor, tensor_type));
+}
+
+Proto node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
+           const std::string& name, const std::vector<Proto>& attrs = {}) {
+  Proto n;
+  for (const auto& s : in) n.str(f::node_input, s);
+  for (const auto& s : out) n.str(f::node_output, s);
+  n.str(f::node_name, name).str(f::node_op_type, op);
+  for (const auto& a : attrs) n.msg(f::node_attribute, a);
+  return n;
+}
+
+Proto float_attr(const std::string& name, float v) {
+  return Proto().str(f::attr_name, name).f32(f::attr_f, v).varint(f::attr_type, kAttrFloat);
+}
+
+// A float initializer with raw_data of `raw_bytes` bytes (dims may disagree: that is the point).
+Proto initializer(const std::string& name, const std::vector<int64_t>& dims, size_t raw_bytes) {
+  Proto t;
+  for (int64_t d : dims) t.varint(f::tensor_dims, uint64_t(d));  // negative dims: two's complement varint
+  return t.varint(f::tensor_data_type, kFloat)
+      .str(f::tensor_name, name)
+      .str(f::tensor_raw_data, std::string(raw_bytes, '\0'));
+}
+
+Proto external_initializer(const std::string& name, int64_t n, const std::string& location,
+                           const std::string& offset = "") {
+  Proto t;
+  t.varint(f::tensor_dims, uint64_t(n)).varint(f::tensor_data_type, kFloat).str(f::tensor_name, name);
+  t.msg(f::tensor_external_data, Proto().str(f::entry_key, "location").str(f::entry_value, location));
+  if (!offset.empty()) t.msg(f::tensor_external_data, Proto().str(f::entry_key, "offset").str(f::entry_value, offset));
+  return t.varint(f::tensor_data_location, 1);  // EXTERNAL
+}
+
+struct GraphParts {
+  std::vector<Proto> nodes, initializers, inputs, outputs;
+};
+
+std::string model_bytes(const GraphParts& g, int opset = 19) {
+  Proto graph;
+  for (const auto& n : g.nodes) graph.msg(f::graph_node, n);
+  graph.str(f::graph_name, "g");
+  for (const auto& t : g.initializers) graph.msg(f::graph_initializer, t);
+  for (const auto& v : g.inputs) graph.msg(f::graph_input, v);
+  for (const auto& v : g.outputs) graph.msg(f::graph_output, v);
+  Proto m;
+  m.varint(f::model_ir_version, 8).msg(f::model_graph, graph);
+  m.msg(f::model_opset_import, Proto().str(f::opset_domain, "").varint(f::opset_version, uint64_t(opset)));
+  return m.bytes;
+}
+
+// y = Relu(x) with x: [1, 3].
+GraphParts relu_graph() {
+  return {{node("Relu", {"x"}, {"y"}, "relu")}, {}, {value("x", {1, 3})}, {value("y", {1, 3})}};
+}
+
+// y = Add(x, W) with x: [4] and W an initializer given by the caller.
+GraphParts add_graph(Proto weight) {
+  return {{node("Add", {"x", "W"}, {"y"}, "add")}, {weight}, {value("x", {4})}, {value("y", {4})}};
+}
+
+Graph import(const std::string& bytes, const std::string& dir = "", const ImportLimits& limits = {}) {
+  return import_onnx_bytes(bytes.data(), bytes.size(), dir, limits);
+}
+
+// A fresh, empty folder under the system temp dir, removed at scope exit.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    path = std::filesystem::temp_directory_path() / ("cnnx_import_test_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path / "model");
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  void write(const std::string& rel, const std::string& data) const {
+    std::ofstream(path / rel, std::ios::binary) << data;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a valid model imports with inferred shapes") {
+  Graph g = import(model_bytes(relu_graph()));
+  REQUIRE(g.inputs.size() == 1);
+  REQUIRE(g.outputs.size() == 1);
+  CHECK(g.value(g.inputs[0]).name == "x");
+  CHECK(g.value(g.outputs[0]).info.shape == Shape{1, 3});
+  REQUIRE(g.nodes.size() == 1);
+  CHECK(g.nodes[0].label() == "node 'relu' (Relu)");
+  CHECK(g.opsets.at("") == 19);
+}
+
+TEST_CASE("valid edge cases import") {
+  const float w[3] = {1, 2, 3};
+  Proto init;
+  init.varint(f::tensor_dims, 3)
+      .varint(f::tensor_data_type, kFloat)
+      .str(f::tensor_name, "W")
+      .str(f::tensor_raw_data, std::string(reinterpret_cast<const char*>(w), sizeof w));
+  struct Case {
+    std::string name;
+    GraphParts graph;
+    size_t inputs;
+  };
+  const Case cases[] = {
+      {"output is a graph input", {{}, {}, {value("x", {1, 3})}, {value("x", {1, 3})}}, 1},
+      {"initializer listed as an input (IR 3)",
+       {{node("Add", {"x", "W"}, {"y"}, "add")}, {init}, {value("x", {1, 3}), value("W", {3})}, {value("y", {1, 3})}},
+       1},
+      {"dynamic batch", {{node("Relu", {"x"}, {"y"}, "relu")}, {}, {value("x", {-1, 3})}, {value("y", {-1, 3})}}, 1},
+      {"zero-size initializer",
+       {{node("Add", {"x", "W"}, {"y"}, "add")}, {initializer("W", {0}, 0)}, {value("x", {0})}, {value("y", {0})}},
+       1},
+      {"float attribute",
+       {{node("LeakyRelu", {"x"}, {"y"}, "lrelu", {float_attr("alpha", 0.5f)})},
+        {},
+        {value("x", {4})},
+        {value("y", {4})}},
+       1},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Graph g = import(model_bytes(c.graph));
+    CHECK(g.inputs.size() == c.inputs);
+  }
+}
+
+TEST_CASE("a 3000-node chain imports without deep recursion") {
+  GraphParts g{{}, {}, {value("x", {1, 3})}, {value("y", {1, 3})}};
+  for (int i = 0; i < 3000; ++i)
+    g.nodes.push_back(node("Relu", {i ? "t" + std::to_string(i - 1) : "x"}, {i < 2999 ? "t" + std::to_string(i) : "y"},
+                           "relu" + std::to_string(i)));
+  std::reverse(g.nodes.begin(), g.nodes.end());  // file order is not topological order
+  Graph graph = import(model_bytes(g));
+  REQUIRE(graph.nodes.size() == 3000);
+  CHECK(graph.nodes.front().name == "relu0");
+  CHECK(graph.nodes.back().name == "relu2999");
+}
+
+TEST_CASE("malformed models throw cnnx::Error naming the node or tensor") {
+  auto with_attr = [](Proto attr) {
+    return GraphParts{{node("LeakyRelu", {"x"}, {"y"}, "lrelu", {attr})}, {}, {value("x", {4})}, {value("y", {4})}};
+  };
+  Proto relu_twice_out = node("Relu", {"x"}, {"y"}, "second");
+  struct Case {
+    std::string name, bytes, message;
+  };
+  const Case cases[] = {
+      {"empty", "", "has no graph"},
+      {"garbage", std::string("\xff\xff\xff\xff\x0f", 5), "not a valid ONNX protobuf"},
+      {"opset 20", model_bytes(relu_graph(), 20), "opset 20"},
+      {"unknown op",
+       model_bytes({{node("Frobnicate", {"x"}, {"y"}, "frob")}, {}, {value("x", {1})}, {value("y", {1})}}),
+       "node 'frob' (Frobnicate)"},
+      {"unknown domain",
+       model_bytes(
+           {{node("Relu", {"x"}, {"y"}, "r").str(f::node_domain, "com.x")}, {}, {value("x", {1})}, {value("y", {1})}}),
+       "node 'r' (com.x:Relu)"},
+      {"cycle",
+       model_bytes({{node("Add", {"x", "c"}, {"b"}, "a1"), node("Relu", {"b"}, {"c"}, "r1")},
+                    {},
+                    {value("x", {1})},
+                    {value("b", {1})}}),
+       "node 'a1' (Add): is part of a cycle"},
+      {"cycle behind a consumer",
+       model_bytes({{node("Relu", {"b"}, {"out"}, "consumer"), node("Add", {"x", "c"}, {"b"}, "a1"),
+                     node("Relu", {"b"}, {"c"}, "r1")},
+                    {},
+                    {value("x", {1})},
+                    {value("out", {1})}}),
+       "node 'a1' (Add): is part of a cycle ('a1' -> 'r1' -> 'a1')"},
+      {"self loop", model_bytes({{node("Add", {"x", "y"}, {"y"}, "s")}, {}, {value("x", {1})}, {value("y", {1})}}),
+       "node 's' (Add): is part of a cycle ('s' -> 's')"},
+      {"undefined input",
+       model_bytes({{node("Relu", {"ghost"}, {"y"}, "r")}, {}, {value("x", {1})}, {value("y", {1})}}),
+       "node 'r' (Relu): input 'ghost'"},
+      {"duplicate output",
+       model_bytes({{node("Relu", {"x"}, {"y"}, "first"), relu_twice_out}, {}, {value("x", {1})}, {value("y", {1})}}),
+       "node 'second' (Relu): output 'y' is already defined"},
+      {"output listed twice",
+       model_bytes({{node("Relu", {"x"}, {"y"}, "r")}, {}, {value("x", {1})}, {value("y", {1}), value("y", {1})}}),
+       "graph output 'y' is listed twice"},
+      {"input without name",
+       model_bytes({{node("Relu", {"x"}, {"y"}, "r")}, {}, {value("x", {1}), value("", {1})}, {value("y", {1})}}),
+       "a graph input has no name"},
+      {"raw_data short", model_bytes(add_graph(initializer("W", {4}, 12))), "tensor 'W': raw_data holds 12 bytes"},
+      {"raw_data long", model_bytes(add_graph(initializer("W", {4}, 20))), "tensor 'W': raw_data holds 20 bytes"},
+      {"float_data missing",
+       model_bytes(
+           add_graph(Proto().varint(f::tensor_dims, 4).varint(f::tensor_data_type, kFloat).str(f::tensor_name, "W"))),
+       "tensor 'W': float_data holds 0 values"},
+      {"negative dim", model_bytes(add_graph(initializer("W", {-4}, 16))), "tensor 'W': dim -4 is negative"},
+      {"dims overflow", model_bytes(add_graph(initializer("W", {int64_t(1) << 40, int64_t(1) << 40}, 0))),
+       "tensor 'W': shape"},
+      {"rank over 64", model_bytes(add_graph(initializer("W", std::vector<int64_t>(65, 1), 4))), "tensor 'W': rank 65"},
+      {"external data from memory", model_bytes(add_graph(external_initializer("W", 4, "w.bin"))),
+       "tensor 'W': external data is not allowed"},
+      {"attribute of the wrong type",
+       model_bytes(with_attr(Proto().str(f::attr_name, "alpha").varint(f::attr_i, 3).varint(f::attr_type, kAttrInt))),
+       "node 'lrelu' (LeakyRelu): attribute 'alpha' should be float"},
+      {"attribute type enum 99",
+       model_bytes(with_attr(Proto().str(f::attr_name, "alpha").f32(f::attr_f, 1).varint(f::attr_type, 99))),
+       "node 'lrelu' (LeakyRelu): attribute 'alpha': has type 99"},
+      {"attribute without type", model_bytes(with_attr(Proto().str(f::attr_name, "alpha").f32(f::attr_f, 1))),
+       "attribute 'alpha': has no type"},
+      {"attribute type without value",
+       model_bytes(with_attr(Proto().str(f::attr_name, "alpha").varint(f::attr_type, kAttrFloat))),
+       "attribute 'alpha': has type FLOAT but no value"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    CAPTURE(c.message);
+    CHECK_THROWS_WITH_AS(import(c.bytes), doctest::Contains(c.message.c_str()), cnnx::Error);
+  }
+}
+
+TEST_CASE("import limits are enforced before allocating") {
+  std::string bytes = model_bytes(add_graph(initializer("W", {4}, 16)));
+  ImportLimits small_model;
+  small_model.max_model_bytes = int64_t(bytes.size()) - 1;
+  CHECK_THROWS_WITH_AS(import(bytes, "", small_model), doctest::Contains("over the limit"), cnnx::Error);
+  ImportLimits small_tensor;
+  small_tensor.max_tensor_bytes = 15;
+  CHECK_THROWS_WITH_AS(import(bytes, "", small_tensor), doctest::Contains("tensor 'W': 16 bytes exceeds"), cnnx::Error);
+  // 64 GiB declared with no data: refused by size, never allocated.
+  CHECK_THROWS_AS(import(model_bytes(add_graph(initializer("W", {int64_t(1) << 34}, 0)))), cnnx::Error);
+}
+
+TEST_CASE("external data stays inside the model's folder") {
+  TempDir tmp;
+  const float w[4] = {1, 2, 3, 4};
+  tmp.write("model/w.bin", std::string(8, '\0') + std::string(reinterpret_cast<const char*>(w), sizeof w));
+  tmp.write("outside.bin", std::string(reinterpret_cast<const char*>(w), sizeof w));
+  std::filesystem::create_symlink("../outside.bin", tmp.path / "model" / "link.bin");
+  const std::string dir = (tmp.path / "model").string();
+
+  Graph g = import(model_bytes(add_graph(external_initializer("W", 4, "w.bin", "8"))), dir);
+  const Tensor& t = *g.value(g.find_value("W")).info.constant;
+  CHECK(t.data<float>()[3] == 4.f);
+
+  struct Case {
+    std::string name, location, offset, message;
+  };
+  const Case cases[] = {
+      {"absolute", (tmp.path / "model" / "w.bin").string(), "8", "must be a relative path"},
+      {"dot-dot", "../outside.bin", "", "may not contain '..'"},
+      {"symlink out", "link.bin", "", "resolves outside the model's folder"},
+      {"offset beyond", "w.bin", "40", "lies beyond the end"},
+      {"offset at end, data missing", "w.bin", "24", "lies beyond the end"},
+      {"offset int64 max", "w.bin", "9223372036854775807", "lies beyond the end"},
+      {"offset negative", "w.bin", "-8", "is not a non-negative integer"},
+      {"missing file", "nope.bin", "", "is missing"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    CHECK_THROWS_WITH_AS(import(model_bytes(add_graph(external_initializer("W", 4, c.location, c.offset))), dir),
+                         doctest::Contains(c.message.c_str()), cnnx::Error);
+  }
+}
+
+TEST_CASE("every truncation and byte corruption of a model is a clean error or a valid model") {
+  const std::string good = model_bytes(add_graph(initializer("W", {4}, 16)));
+  for (size_t n = 0; n < good.size(); ++n) {
+    CAPTURE(n);
+    try {
+      import(good.substr(0, n));
+    } catch (const cnnx::Error&) {
+    }
+  }
+  for (size_t i = 0; i < good.size(); ++i)
+    for (unsigned char v : {0x00, 0x01, 0x7f, 0x80, 0xff}) {
+      std::string bad = good;
+      bad[i] = char(v);
+      CAPTURE(i);
+      int value = v;
+      CAPTURE(value);
+      try {
+        import(bad);
+      } catch (const cnnx::Error&) {
+      }
+    }
+}
