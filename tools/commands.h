@@ -21,6 +21,7 @@ struct Command {
 Command add_run_command(CLI::App& app);
 Command add_inspect_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 // Command-line overrides of the image preprocessing a model asks for.
 struct ImageOverrides {

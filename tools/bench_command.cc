@@ -1,0 +1,138 @@
+// cnnx bench MODEL: times Model::run on seeded random inputs. Prints median, min and p90 of --iters runs after
+// --warmup runs, plus load time, the first run (planning included) and peak RSS; --json prints one object.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "tools/commands.h"
+
+namespace cnnx::tools {
+
+namespace {
+
+struct BenchOptions {
+  std::string model;
+  std::vector<std::string> shapes;  // NAME=D0,D1,...
+  int64_t batch = 1;
+  int threads = 0;
+  int iters = 20;
+  int warmup = 3;
+  std::string backend = "dnnl";
+  bool json = false;
+};
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+Shape parse_shape(const std::string& text, const std::string& name) {
+  Shape shape;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    char* end = nullptr;
+    long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 0) fail("--shape ", name, ": '", item, "' is not a non-negative integer");
+    shape.push_back(v);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  checked_numel(shape);
+  return shape;
+}
+
+std::vector<Tensor> bench_inputs(const Model& model, const BenchOptions& o) {
+  std::map<std::string, Shape> given;
+  for (const std::string& s : o.shapes) {
+    size_t eq = s.find('=');
+    require(eq != std::string::npos && eq > 0, "--shape takes NAME=D0,D1,..., got '", s, "'");
+    given[s.substr(0, eq)] = parse_shape(s.substr(eq + 1), s.substr(0, eq));
+  }
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  std::vector<Tensor> inputs;
+  for (const TensorSpec& spec : model.inputs()) {
+    require(spec.dtype == DType::f32, "input '", spec.name, "' is ", dtype_name(spec.dtype),
+            "; cnnx bench makes only float32 inputs");
+    Shape shape = spec.shape;
+    if (auto it = given.find(spec.name); it != given.end()) {
+      shape = it->second;
+      given.erase(it);
+    } else {
+      require(spec.shape_known, "input '", spec.name, "' has no declared shape; give --shape ", spec.name, "=...");
+      for (int64_t& d : shape) d = d < 0 ? o.batch : d;
+    }
+    Tensor t(DType::f32, shape);
+    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = uniform(rng);
+    inputs.push_back(t);
+  }
+  require(given.empty(), "--shape: the model has no input named '", given.empty() ? "" : given.begin()->first, "'");
+  return inputs;
+}
+
+int bench(const BenchOptions& o) {
+  Options mo;
+  mo.backend = parse_backend(o.backend);
+  mo.threads = o.threads;
+  auto start = std::chrono::steady_clock::now();
+  Model model = Model::load(o.model, mo);
+  const double load_ms = ms_since(start);
+  std::vector<Tensor> inputs = bench_inputs(model, o);
+  start = std::chrono::steady_clock::now();
+  model.run(inputs);
+  const double first_run_ms = ms_since(start);
+  for (int i = 0; i < o.warmup; ++i) model.run(inputs);
+  std::vector<double> times;
+  for (int i = 0; i < o.iters; ++i) {
+    start = std::chrono::steady_clock::now();
+    model.run(inputs);
+    times.push_back(ms_since(start));
+  }
+  std::sort(times.begin(), times.end());
+  auto at = [&](double q) { return times[std::min(times.size() - 1, size_t(q * double(times.size() - 1) + 0.5))]; };
+  nlohmann::json j{{"model", o.model},           {"backend", o.backend},     {"threads", o.threads},
+                   {"iters", o.iters},           {"median_ms", at(0.5)},     {"min_ms", times.front()},
+                   {"p90_ms", at(0.9)},          {"max_ms", times.back()},   {"load_ms", load_ms},
+                   {"first_run_ms", first_run_ms}, {"peak_rss_mb", peak_rss_mb()}};
+  for (size_t i = 0; i < inputs.size(); ++i) j["inputs"][model.inputs()[i].name] = inputs[i].shape();
+  if (o.json) {
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  std::cout << std::fixed << std::setprecision(2) << o.model << " (" << o.backend << ", " << o.iters << " runs)\n"
+            << "  median " << at(0.5) << " ms   min " << times.front() << " ms   p90 " << at(0.9) << " ms\n"
+            << "  load " << load_ms << " ms   first run " << first_run_ms << " ms   peak RSS " << peak_rss_mb()
+            << " MB\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* sub = app.add_subcommand("bench", "Time a model on random inputs");
+  sub->add_option("model", o->model, "ONNX model file")->required();
+  sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input");
+  sub->add_option("--batch", o->batch, "Value for unknown input dims")->check(CLI::NonNegativeNumber);
+  sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--iters", o->iters, "Timed runs")->check(CLI::PositiveNumber);
+  sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
+  sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
+  sub->add_flag("--json", o->json, "Print one JSON object");
+  return {sub, [o] { return bench(*o); }};
+}
+
+}  // namespace cnnx::tools
