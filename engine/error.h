@@ -28,7 +28,9 @@ template <class... Args>
   throw Error(detail::concat(args...));
 }
 
-// Throws cnnx::Error unless `condition` holds. Never compiled out (unlike assert).
+// Throws cnnx::Error unless `condition` holds. Never compiled out (unlike assert). The message arguments are
+// evaluated whether or not the condition holds: where building them costs something or may be invalid
+// when the condition holds, write `if (!condition) fail(...)` instead.
 template <class... Args>
 void require(bool condition, const Args&... args) {
   if (!condition) fail(args...);

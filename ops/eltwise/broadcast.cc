@@ -18,11 +18,11 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
       if (v < 0) {
         unknown[d] = true;
       } else if (v != 1) {
-        require(out[d] == 1 || out[d] == v, "shapes ", [&] {
+        if (out[d] != 1 && out[d] != v) {
           std::string all;
           for (const Shape& t : shapes) all += (all.empty() ? "" : " and ") + to_string(t);
-          return all;
-        }(), " do not broadcast");
+          fail("shapes ", all, " do not broadcast");
+        }
         out[d] = v;
       }
     }
