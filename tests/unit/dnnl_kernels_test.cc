@@ -68,7 +68,6 @@ std::string dnnl_declines(const std::string& op, const Attributes& attrs, const 
   return "no dnnl kernel";
 }
 
-std::string str(const std::vector<int64_t>& v) { return to_string(v); }
 
 }  // namespace
 

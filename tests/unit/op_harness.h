@@ -19,6 +19,13 @@ inline Attribute float_attr(float v) { Attribute a; a.kind = Attribute::Kind::f;
 inline Attribute string_attr(std::string v) { Attribute a; a.kind = Attribute::Kind::s; a.s = std::move(v); return a; }
 inline Attribute tensor_attr(Tensor t) { Attribute a; a.kind = Attribute::Kind::t; a.t = std::move(t); return a; }
 
+// "[1,-2,3]": any int list, negatives included (to_string(Shape) shows unknown dims as "?"), for CAPTURE.
+inline std::string str(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
 // A float32 tensor of `shape` holding `values` (or 0, 1, 2, ... when values is empty).
 inline Tensor make_tensor(Shape shape, std::vector<float> values = {}) {
   Tensor t(DType::f32, shape);

@@ -19,12 +19,6 @@ using namespace cnnx::testing;
 
 namespace {
 
-std::string str(const std::vector<int64_t>& v) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
-  return os.str() + "]";
-}
 
 Tensor ramp() {
   Tensor t = make_tensor({2, 3, 4});
