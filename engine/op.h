@@ -104,6 +104,20 @@ std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInf
   };
 }
 
+// A default-domain op in one call: parse(const Node&) -> P and infer(const P&, in) -> outputs.
+template <class P, class Parse, class Infer>
+OpDef define_op(const char* type, int since, Parse parse, Infer infer, Tolerance tolerance,
+                std::vector<KernelDef> kernels) {
+  OpDef d;
+  d.type = type;
+  d.since = since;
+  d.parse = parser<P>(parse);
+  d.infer = inferer<P>(infer);
+  d.tolerance = tolerance;
+  d.kernels = std::move(kernels);
+  return d;
+}
+
 // Checks the count of inputs present (omitted optional inputs count as present slots but may be null).
 void require_inputs(const Node& node, size_t min, size_t max);
 void require_outputs(const Node& node, size_t min, size_t max);

@@ -111,6 +111,14 @@ void clip_ref(const ClipParams& p, const KernelIO& io) {
   }
 }
 
+void clip_ref_any(const ClipParams& p, const KernelIO& io) {
+  visit_dtype(io.in[0]->dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) fail("Clip does not take bool");
+    else clip_ref<T>(p, io);
+  });
+}
+
 }  // namespace
 
 void register_unary_ops(OpRegistry& r) {
@@ -140,20 +148,8 @@ void register_unary_ops(OpRegistry& r) {
                              return x != x ? x : x * std::max(0.f, std::min(1.f, (1.f / 6.f) * x + 0.5f));
                            }));
 
-  OpDef clip;
-  clip.type = "Clip";
-  clip.since = 6;
-  clip.parse = parser<ClipParams>(parse_clip);
-  clip.infer = inferer<ClipParams>(infer_clip);
-  clip.tolerance = kExact;
-  clip.kernels = {clip_dnnl_kernel(), ref_kernel<ClipParams>([](const ClipParams& p, const KernelIO& io) {
-    visit_dtype(io.in[0]->dtype(), [&](auto zero) {
-      using T = decltype(zero);
-      if constexpr (std::is_same_v<T, bool>) fail("Clip does not take bool");
-      else clip_ref<T>(p, io);
-    });
-  })};
-  r.add(std::move(clip));
+  r.add(define_op<ClipParams>("Clip", 6, parse_clip, infer_clip, kExact,
+                              {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}));
 }
 
 }  // namespace cnnx

@@ -6,23 +6,11 @@
 namespace cnnx {
 
 void register_gemm_ops(OpRegistry& r) {
-  OpDef gemm;
-  gemm.type = "Gemm";
-  gemm.since = 1;
-  gemm.parse = parser<GemmParams>(parse_gemm);
-  gemm.infer = inferer<GemmParams>(infer_gemm);
-  gemm.tolerance = kMatrixProductTolerance;
-  gemm.kernels = {gemm_dnnl_kernel(), gemm_ref_kernel()};
-  r.add(std::move(gemm));
+  r.add(define_op<GemmParams>("Gemm", 1, parse_gemm, infer_gemm, kMatrixProductTolerance,
+                              {gemm_dnnl_kernel(), gemm_ref_kernel()}));
 
-  OpDef matmul;
-  matmul.type = "MatMul";
-  matmul.since = 1;
-  matmul.parse = parser<NoParams>(parse_matmul);
-  matmul.infer = inferer<NoParams>(infer_matmul);
-  matmul.tolerance = kMatrixProductTolerance;
-  matmul.kernels = {matmul_dnnl_kernel(), matmul_ref_kernel()};
-  r.add(std::move(matmul));
+  r.add(define_op<NoParams>("MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
+                            {matmul_dnnl_kernel(), matmul_ref_kernel()}));
 }
 
 }  // namespace cnnx

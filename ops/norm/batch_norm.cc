@@ -124,14 +124,8 @@ void batch_norm_ref(const BatchNormParams& p, const KernelIO& io) {
 }  // namespace
 
 void register_batch_norm_op(OpRegistry& r) {
-  OpDef d;
-  d.type = "BatchNormalization";
-  d.since = 7;
-  d.parse = parser<BatchNormParams>(parse_batch_norm);
-  d.infer = inferer<BatchNormParams>(infer_batch_norm);
-  d.tolerance = kBatchNormTolerance;
-  d.kernels = {batch_norm_dnnl_kernel(), ref_kernel<BatchNormParams>(batch_norm_ref)};
-  r.add(std::move(d));
+  r.add(define_op<BatchNormParams>("BatchNormalization", 7, parse_batch_norm, infer_batch_norm, kBatchNormTolerance,
+                                   {batch_norm_dnnl_kernel(), ref_kernel<BatchNormParams>(batch_norm_ref)}));
 }
 
 }  // namespace cnnx

@@ -64,14 +64,8 @@ void lrn_ref(const LrnParams& p, const KernelIO& io) {
 }  // namespace
 
 void register_lrn_op(OpRegistry& r) {
-  OpDef d;
-  d.type = "LRN";
-  d.since = 1;
-  d.parse = parser<LrnParams>(parse_lrn);
-  d.infer = inferer<LrnParams>(infer_lrn);
-  d.tolerance = kLrnTolerance;
-  d.kernels = {lrn_dnnl_kernel(), ref_kernel<LrnParams>(lrn_ref)};
-  r.add(std::move(d));
+  r.add(define_op<LrnParams>("LRN", 1, parse_lrn, infer_lrn, kLrnTolerance,
+                             {lrn_dnnl_kernel(), ref_kernel<LrnParams>(lrn_ref)}));
 }
 
 }  // namespace cnnx

@@ -4,14 +4,8 @@
 namespace cnnx {
 
 void register_reduce_ops(OpRegistry& r) {
-  OpDef mean;
-  mean.type = "ReduceMean";
-  mean.since = 1;
-  mean.parse = parser<ReduceMeanParams>(parse_reduce_mean);
-  mean.infer = inferer<ReduceMeanParams>(infer_reduce_mean);
-  mean.tolerance = kReduceMeanTolerance;
-  mean.kernels = {ref_kernel<ReduceMeanParams>(reduce_mean_ref)};
-  r.add(std::move(mean));
+  r.add(define_op<ReduceMeanParams>("ReduceMean", 1, parse_reduce_mean, infer_reduce_mean, kReduceMeanTolerance,
+                                    {ref_kernel<ReduceMeanParams>(reduce_mean_ref)}));
 }
 
 }  // namespace cnnx

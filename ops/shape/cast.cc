@@ -67,14 +67,7 @@ void cast_ref(const CastParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_cast_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Cast";
-  d.since = 6;
-  d.parse = parser<CastParams>(parse_cast);
-  d.infer = inferer<CastParams>(infer_cast);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<CastParams>(cast_ref)};
-  r.add(std::move(d));
+  r.add(define_op<CastParams>("Cast", 6, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}));
 }
 
 }  // namespace cnnx

@@ -80,14 +80,8 @@ void concat_ref(const ConcatParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_concat_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Concat";
-  d.since = 1;
-  d.parse = parser<ConcatParams>(parse_concat);
-  d.infer = inferer<ConcatParams>(infer_concat);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<ConcatParams>(concat_ref)};
-  r.add(std::move(d));
+  r.add(define_op<ConcatParams>("Concat", 1, parse_concat, infer_concat, kExact,
+                                {ref_kernel<ConcatParams>(concat_ref)}));
 }
 
 }  // namespace cnnx

@@ -74,14 +74,8 @@ void gather_ref(const GatherParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_gather_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Gather";
-  d.since = 1;
-  d.parse = parser<GatherParams>(parse_gather);
-  d.infer = inferer<GatherParams>(infer_gather);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<GatherParams>(gather_ref)};
-  r.add(std::move(d));
+  r.add(define_op<GatherParams>("Gather", 1, parse_gather, infer_gather, kExact,
+                                {ref_kernel<GatherParams>(gather_ref)}));
 }
 
 }  // namespace cnnx

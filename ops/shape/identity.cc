@@ -106,14 +106,8 @@ void shape_ops::register_identity_ops(OpRegistry& r) {
   id.kernels = {ref_kernel<NoParams>([](const NoParams&, const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); })};
   r.add(std::move(id));
 
-  OpDef d;
-  d.type = "Dropout";
-  d.since = 7;
-  d.parse = parser<DropoutParams>(parse_dropout);
-  d.infer = inferer<DropoutParams>(infer_dropout);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<DropoutParams>(dropout_ref)};
-  r.add(std::move(d));
+  r.add(define_op<DropoutParams>("Dropout", 7, parse_dropout, infer_dropout, kExact,
+                                 {ref_kernel<DropoutParams>(dropout_ref)}));
 }
 
 }  // namespace cnnx

@@ -202,14 +202,7 @@ void pad_ref(const PadParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_pad_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Pad";
-  d.since = 2;
-  d.parse = parser<PadParams>(parse_pad);
-  d.infer = inferer<PadParams>(infer_pad);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<PadParams>(pad_ref)};
-  r.add(std::move(d));
+  r.add(define_op<PadParams>("Pad", 2, parse_pad, infer_pad, kExact, {ref_kernel<PadParams>(pad_ref)}));
 }
 
 }  // namespace cnnx

@@ -55,14 +55,7 @@ void shape_ref(const ShapeParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_shape_of_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Shape";
-  d.since = 1;
-  d.parse = parser<ShapeParams>(parse_shape);
-  d.infer = inferer<ShapeParams>(infer_shape);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<ShapeParams>(shape_ref)};
-  r.add(std::move(d));
+  r.add(define_op<ShapeParams>("Shape", 1, parse_shape, infer_shape, kExact, {ref_kernel<ShapeParams>(shape_ref)}));
 }
 
 }  // namespace cnnx

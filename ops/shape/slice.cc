@@ -139,14 +139,7 @@ void slice_ref(const SliceParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_slice_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Slice";
-  d.since = 1;
-  d.parse = parser<SliceParams>(parse_slice);
-  d.infer = inferer<SliceParams>(infer_slice);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<SliceParams>(slice_ref)};
-  r.add(std::move(d));
+  r.add(define_op<SliceParams>("Slice", 1, parse_slice, infer_slice, kExact, {ref_kernel<SliceParams>(slice_ref)}));
 }
 
 }  // namespace cnnx

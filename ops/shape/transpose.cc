@@ -66,14 +66,8 @@ void transpose_ref(const TransposeParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_transpose_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Transpose";
-  d.since = 1;
-  d.parse = parser<TransposeParams>(parse_transpose);
-  d.infer = inferer<TransposeParams>(infer_transpose);
-  d.tolerance = kExact;
-  d.kernels = {ref_kernel<TransposeParams>(transpose_ref)};
-  r.add(std::move(d));
+  r.add(define_op<TransposeParams>("Transpose", 1, parse_transpose, infer_transpose, kExact,
+                                   {ref_kernel<TransposeParams>(transpose_ref)}));
 }
 
 }  // namespace cnnx

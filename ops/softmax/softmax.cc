@@ -62,14 +62,8 @@ void softmax_ref(const SoftmaxParams& p, const KernelIO& io) {
 }  // namespace
 
 void register_softmax_op(OpRegistry& r) {
-  OpDef d;
-  d.type = "Softmax";
-  d.since = 1;
-  d.parse = parser<SoftmaxParams>(parse_softmax);
-  d.infer = inferer<SoftmaxParams>(infer_softmax);
-  d.tolerance = kSoftmaxTolerance;
-  d.kernels = {softmax_dnnl_kernel(), ref_kernel<SoftmaxParams>(softmax_ref)};
-  r.add(std::move(d));
+  r.add(define_op<SoftmaxParams>("Softmax", 1, parse_softmax, infer_softmax, kSoftmaxTolerance,
+                                 {softmax_dnnl_kernel(), ref_kernel<SoftmaxParams>(softmax_ref)}));
 }
 
 }  // namespace cnnx
