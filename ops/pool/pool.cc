@@ -58,7 +58,7 @@ OpDef window_pool_op(const char* type, PoolKind kind) {
   d.parse = parser<PoolParams>([kind](const Node& node) { return parse_pool(node, kind); });
   d.infer = inferer<PoolParams>(infer_pool);
   d.tolerance = kind == PoolKind::max ? kPoolMaxTolerance : kPoolAverageTolerance;
-  d.kernels = {pool_ref_kernel()};
+  d.kernels = {pool_dnnl_kernel(), pool_ref_kernel()};
   return d;
 }
 
@@ -69,7 +69,8 @@ OpDef global_pool_op(const char* type, bool is_max) {
   d.parse = parser<NoParams>(parse_global_pool);
   d.infer = [is_max](const OpParams&, const std::vector<ValueInfo>& in) { return infer_global_pool(in, is_max); };
   d.tolerance = is_max ? kPoolMaxTolerance : kPoolAverageTolerance;
-  d.kernels = {ref_kernel<NoParams>(is_max ? global_max_pool_ref : global_average_pool_ref)};
+  d.kernels = {global_pool_dnnl_kernel(is_max),
+               ref_kernel<NoParams>(is_max ? global_max_pool_ref : global_average_pool_ref)};
   return d;
 }
 
@@ -91,6 +92,7 @@ PoolParams parse_pool(const Node& node, PoolKind kind) {
     allow_attributes(node, {{"kernel_shape", 1}, {"strides", 1}, {"pads", 1}, {"auto_pad", 1},
                             {"storage_order", 8}, {"ceil_mode", 10}, {"dilations", 10}});
     p.column_major_indices = read_flag(node.attrs, "storage_order");
+    p.wants_indices = node.outputs.size() > 1 && node.outputs[1] >= 0;
   }
   p.window = parse_pool_window(node.attrs);
   return p;

@@ -26,6 +26,7 @@ struct PoolParams : OpParams {
   PoolWindow window;
   bool count_include_pad = false;     // AveragePool, opset 7+
   bool column_major_indices = false;  // MaxPool storage_order = 1, opset 8+
+  bool wants_indices = false;         // MaxPool's optional Indices output is present
 };
 
 PoolParams parse_pool(const Node& node, PoolKind kind);
@@ -37,6 +38,11 @@ std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueIn
 KernelDef pool_ref_kernel();
 void global_average_pool_ref(const NoParams&, const KernelIO& io);
 void global_max_pool_ref(const NoParams&, const KernelIO& io);
+
+// oneDNN kernels (ops/pool/pool_dnnl.cc): float32, 1 to 3 spatial dims; they decline MaxPool's Indices
+// output and an AveragePool whose count_include_pad divisor oneDNN cannot reproduce (the file says when).
+KernelDef pool_dnnl_kernel();
+KernelDef global_pool_dnnl_kernel(bool is_max);
 
 // MaxPool / GlobalMaxPool select an input value: any engine gets the same bits.
 constexpr Tolerance kPoolMaxTolerance{0, 0};

@@ -1,0 +1,159 @@
+// oneDNN kernels of the pooling ops: pooling_v2_forward (pooling_forward plus dilation) over the one
+// PoolGeometry the reference kernel uses, 1 to 3 spatial dims, on the engine's plain N C [D] [H] W tensors
+// (pooling is memory-bound and its plain-layout implementations are direct, so no reorders).
+//
+// What the primitive computes against ONNX, and where the kernel declines:
+//   MaxPool          pooling_max: padding is never a candidate, as in ONNX. The Indices output declines
+//                    (oneDNN's workspace is not ONNX's flat index); storage_order only matters for Indices.
+//   AveragePool      count_include_pad = 0: pooling_avg_exclude_padding, dividing by the taps inside the
+//                    input. count_include_pad = 1: pooling_avg_include_padding, dividing by the kernel volume,
+//                    which is ONNX's divisor unless a ceil_mode window overhangs the padded input (declines).
+//   Global*Pool      a window of the whole spatial plane, no padding.
+// oneDNN's output size is always the floor formula, so a ceil_mode window that overhangs in + pad_end gets
+// the extra right padding it reaches into; padding never counts for max and exclude_padding, so only the
+// include_padding divisor notices.
+//
+// Known differences of MaxPool / GlobalMaxPool (data-dependent, so they cannot decline; seen with oneDNN 2.6):
+// NaN inputs are skipped (the max of the other cells; the reference gives NaN), and a window whose cells are
+// all -inf (or NaN and -inf) gives -FLT_MAX, oneDNN's starting value, instead of -inf.
+#include "ops/pool/pool.h"
+
+#include "engine/dnnl_runtime.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+// The pooling as oneDNN sees it: the plain src/dst descriptors and the primitive descriptor.
+struct PoolDesc {
+  memory::desc src_md, dst_md;
+  pooling_v2_forward::primitive_desc pd;
+};
+
+PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g) {
+  memory::dims dst_dims{x_shape[0], x_shape[1]}, K, S, DIL, P_L, P_R;
+  for (const PoolAxis& a : g.axes) {
+    dst_dims.push_back(a.out);
+    K.push_back(a.kernel);
+    S.push_back(a.stride);
+    // oneDNN dilation counts the skipped cells between taps: oneDNN dilation = ONNX dilation - 1.
+    DIL.push_back(a.dilation - 1);
+    // Pads may differ per side (explicit asymmetric pads, or SAME_* with an odd total): padding_l / padding_r.
+    P_L.push_back(a.pad_begin);
+    // oneDNN's floor output size reaches an overhanging ceil_mode window only with the overhang as padding.
+    P_R.push_back(a.last_window_overhangs() ? a.start(a.out - 1) + a.window_extent() - a.in : a.pad_end);
+  }
+  PoolDesc d;
+  d.src_md = plain_f32_desc(x_shape);
+  d.dst_md = plain_f32_desc(dst_dims);
+  const pooling_v2_forward::desc desc(prop_kind::forward_inference, algo, d.src_md, d.dst_md, S, K, DIL, P_L, P_R);
+  d.pd = pooling_v2_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  return d;
+}
+
+class PoolDnnl : public CompiledKernel {
+ public:
+  PoolDnnl(algorithm algo, const Shape& x_shape, const PoolGeometry& g)
+      : d_(describe(algo, x_shape, g)), x_shape_(x_shape) {
+    pool_ = pooling_v2_forward(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+  }
+
+  void run(const KernelIO& io) const override {
+    const Tensor& X = *io.in[0];
+    require(X.shape() == x_shape_, "input 0 has shape ", to_string(X.shape()), " but the kernel was made for ",
+            to_string(x_shape_));
+    dnnl_execute(pool_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, X)}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
+  }
+
+ private:
+  PoolDesc d_;
+  Shape x_shape_;
+  pooling_v2_forward pool_;
+  memory::desc scratchpad_md_;
+};
+
+// "" when input 0 is a float32 tensor oneDNN pools (1 to 3 spatial dims); otherwise why not.
+std::string declines_input(const std::vector<ValueInfo>& in) {
+  std::string why = dnnl_declines_inputs(in, 0, 1);
+  if (why.empty() && (in[0].rank() < 3 || in[0].rank() > 5))
+    why = "input 0 has " + std::to_string(in[0].rank() - 2) + " spatial dims; oneDNN pools 1 to 3";
+  return why;
+}
+
+Shape spatial_of(const ValueInfo& x) { return Shape(x.shape.begin() + 2, x.shape.end()); }
+
+// The algorithm computing `p`, or why none does (p's geometry resolved on `g`).
+std::string choose_algorithm(const PoolParams& p, const PoolGeometry& g, algorithm& algo) {
+  if (p.kind == PoolKind::max) {
+    if (p.wants_indices) return "the Indices output is requested (oneDNN gives no ONNX flat indices)";
+    algo = algorithm::pooling_max;
+    return "";
+  }
+  if (!p.count_include_pad) {
+    algo = algorithm::pooling_avg_exclude_padding;
+    return "";
+  }
+  for (const PoolAxis& a : g.axes)
+    if (a.last_window_overhangs())
+      return "ceil_mode window overhangs the padding: oneDNN's divisor would count cells beyond input + pads";
+  algo = algorithm::pooling_avg_include_padding;
+  return "";
+}
+
+// Global pooling: one window of the whole spatial plane, stride 1, no padding.
+PoolGeometry global_geometry(const Shape& spatial) {
+  PoolWindow w;
+  w.kernel = spatial;
+  w.strides.assign(spatial.size(), 1);
+  w.dilations.assign(spatial.size(), 1);
+  w.pads.assign(2 * spatial.size(), 0);
+  return resolve_pool_geometry(w, spatial);
+}
+
+}  // namespace
+
+KernelDef pool_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const PoolParams&>(op);
+    std::string why = declines_input(in);
+    if (!why.empty()) return why;
+    const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
+    algorithm algo{};
+    why = choose_algorithm(p, g, algo);
+    if (!why.empty()) return why;
+    return dnnl_refuses([&] { describe(algo, in[0].shape, g); });
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    const auto& p = static_cast<const PoolParams&>(*op);
+    const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
+    algorithm algo{};
+    const std::string why = choose_algorithm(p, g, algo);
+    require(why.empty(), why);
+    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, g));
+  };
+  return k;
+}
+
+KernelDef global_pool_dnnl_kernel(bool is_max) {
+  // No padding: exclude_padding and include_padding both divide by the plane size.
+  const algorithm algo = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [algo](const OpParams&, const std::vector<ValueInfo>& in) {
+    std::string why = declines_input(in);
+    if (!why.empty()) return why;
+    return dnnl_refuses([&] { describe(algo, in[0].shape, global_geometry(spatial_of(in[0]))); });
+  };
+  k.compile = [algo](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0]))));
+  };
+  return k;
+}
+
+}  // namespace cnnx
