@@ -4,72 +4,12 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
-#include <sstream>
 #include <thread>
 
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
 using namespace cnnx::testing;
-
-namespace {
-
-// Uniform values in [lo, hi), reproducible per seed.
-Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float hi = 1.f) {
-  Tensor t(DType::f32, std::move(shape));
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = dist(gen);
-  return t;
-}
-
-// "" when `got` is within the tolerance of `op` of `want` everywhere (NaN matches NaN, infinities match
-// exactly); otherwise the first element that is not.
-std::string compare(const std::string& op, int opset, const Tensor& want, const Tensor& got) {
-  if (want.shape() != got.shape()) return "shape " + to_string(got.shape()) + ", want " + to_string(want.shape());
-  const Tolerance tol = OpRegistry::builtin().find("", op, opset).tolerance;
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    const double w = want.data<float>()[i], g = got.data<float>()[i];
-    const bool ok = std::isnan(w)   ? std::isnan(g)
-                    : std::isinf(w) ? g == w
-                                    : std::abs(g - w) <= tol.abs + tol.rel * std::abs(w);
-    if (!ok) {
-      std::ostringstream os;
-      os.precision(9);
-      os << "element " << i << ": dnnl " << g << ", ref " << w << " (|diff| " << std::abs(g - w) << ", tolerance "
-         << tol.abs << " + " << tol.rel << " * |ref|)";
-      return os.str();
-    }
-  }
-  return "";
-}
-
-// Runs `op` with the dnnl and the reference kernel; "" when they agree within the op's tolerance.
-std::string dnnl_vs_ref(const std::string& op, const Attributes& attrs, const std::vector<Tensor>& inputs,
-                        int opset = 19, std::vector<bool> constant_inputs = {}) {
-  const Tensor want = run_op(op, attrs, inputs, opset, 1, "ref", constant_inputs)[0];
-  const Tensor got = run_op(op, attrs, inputs, opset, 1, "dnnl", constant_inputs)[0];
-  return compare(op, opset, want, got);
-}
-
-// Why the dnnl kernel of `op` declines these inputs ("" when it runs them).
-std::string dnnl_declines(const std::string& op, const Attributes& attrs, const std::vector<Tensor>& inputs,
-                          int opset = 19, std::vector<bool> constant_inputs = {}) {
-  Node n = make_node(op, attrs, inputs.size(), 1, opset);
-  std::vector<ValueInfo> in;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const bool is_const = i < constant_inputs.size() && constant_inputs[i];
-    if (!inputs[i].defined()) in.emplace_back();
-    else in.push_back(is_const ? ValueInfo::of(inputs[i]) : ValueInfo::of(inputs[i].dtype(), inputs[i].shape()));
-  }
-  for (const KernelDef& k : n.def->kernels)
-    if (k.name == "dnnl") return k.declines(*n.params, in);
-  return "no dnnl kernel";
-}
-
-
-}  // namespace
 
 TEST_CASE("dnnl Conv matches the reference over groups, dilations, pads, strides and 1-3 spatial dims") {
   struct Case {
@@ -156,7 +96,7 @@ TEST_CASE("dnnl Conv runs one compiled kernel from many threads at once") {
   for (std::thread& t : threads) t.join();
   for (size_t i = 0; i < got.size(); ++i) {
     CAPTURE(i);
-    CHECK(compare("Conv", 11, want, got[i]) == "");
+    CHECK(within_tolerance("Conv", 11, got[i], want) == "");
   }
 }
 

@@ -4,9 +4,11 @@
 //   std::vector<Tensor> y = run_op("AveragePool", a, {x});
 #pragma once
 
+#include <random>
 #include <string>
 #include <vector>
 
+#include "engine/compare.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
 
@@ -83,6 +85,50 @@ inline std::vector<Tensor> run_op(const std::string& type, const Attributes& att
   for (Tensor& t : results) io.out.push_back(t.defined() ? &t : nullptr);
   with_node_context(n, [&] { k->compile(n.params, in, out)->run(io); });
   return results;
+}
+
+// Uniform values in [lo, hi), reproducible per seed.
+inline Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  Tensor t(DType::f32, std::move(shape));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = dist(gen);
+  return t;
+}
+
+// "" when `got` is within the declared tolerance of `op` of `want` by the engine's one comparison rule
+// (engine/compare.h); otherwise the worst element.
+inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want) {
+  const Difference d = compare(got, want, OpRegistry::builtin().find("", op, opset).tolerance);
+  return d.within ? "" : d.detail;
+}
+
+// Runs `op` with the dnnl and the reference kernel; "" when they agree within the op's tolerance.
+inline std::string dnnl_vs_ref(const std::string& op, const Attributes& attrs, const std::vector<Tensor>& inputs,
+                               int opset = 19, std::vector<bool> constant_inputs = {}) {
+  const Tensor want = run_op(op, attrs, inputs, opset, 1, "ref", constant_inputs)[0];
+  const Tensor got = run_op(op, attrs, inputs, opset, 1, "dnnl", constant_inputs)[0];
+  return within_tolerance(op, opset, got, want);
+}
+
+// Why the dnnl kernel of `op` declines these inputs ("" when it runs them). `outputs` marks which outputs the
+// node has (-1 = omitted); by default one.
+inline std::string dnnl_declines(const std::string& op, const Attributes& attrs, const std::vector<Tensor>& inputs,
+                                 int opset = 19, std::vector<bool> constant_inputs = {},
+                                 const std::vector<int>& outputs = {1}) {
+  Node n = make_node(op, attrs, inputs.size(), outputs.size(), opset);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i] < 0) n.outputs[i] = -1;
+  n.params = with_node_context(n, [&] { return n.def->parse(n); });
+  std::vector<ValueInfo> in;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const bool is_const = i < constant_inputs.size() && constant_inputs[i];
+    if (!inputs[i].defined()) in.emplace_back();
+    else in.push_back(is_const ? ValueInfo::of(inputs[i]) : ValueInfo::of(inputs[i].dtype(), inputs[i].shape()));
+  }
+  for (const KernelDef& k : n.def->kernels)
+    if (k.name == "dnnl") return k.declines(*n.params, in);
+  return "no dnnl kernel";
 }
 
 }  // namespace cnnx::testing
