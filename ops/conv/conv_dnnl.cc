@@ -76,8 +76,9 @@ class ConvDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
-    require(X.shape() == x_shape_ && W.shape() == w_shape_, "Conv was planned for X ", to_string(x_shape_),
-            " and W ", to_string(w_shape_), ", got ", to_string(X.shape()), " and ", to_string(W.shape()));
+    if (!(X.shape() == x_shape_ && W.shape() == w_shape_))
+      fail("Conv was planned for X ", to_string(x_shape_), " and W ", to_string(w_shape_), ", got ",
+           to_string(X.shape()), " and ", to_string(W.shape()));
     const auto& pd = d_.pd;
     const memory user_src = dnnl_wrap(d_.user_src_md, X);
     const memory user_dst = dnnl_wrap(d_.user_dst_md, *io.out[0]);

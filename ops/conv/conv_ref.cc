@@ -48,8 +48,9 @@ class ConvRef : public CompiledKernel {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
     const Tensor* B = io.in.size() > 2 ? io.in[2] : nullptr;
-    require(X.shape() == x_shape_ && W.shape() == w_shape_, "Conv was planned for X ", to_string(x_shape_),
-            " and W ", to_string(w_shape_), ", got ", to_string(X.shape()), " and ", to_string(W.shape()));
+    if (!(X.shape() == x_shape_ && W.shape() == w_shape_))
+      fail("Conv was planned for X ", to_string(x_shape_), " and W ", to_string(w_shape_), ", got ",
+           to_string(X.shape()), " and ", to_string(W.shape()));
     require(!B || B->numel() == g_.M, "bias B has ", B ? B->numel() : 0, " values, expected ", g_.M);
     const float* x = X.data<float>();
     const float* w = W.data<float>();

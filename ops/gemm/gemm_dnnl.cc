@@ -49,9 +49,9 @@ class GemmDnnl : public CompiledKernel {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
     const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
-    require(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
-                (!C || C->shape() == g_.c_shape),
-            "Gemm was planned for other input shapes");
+    if (!(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
+          (!C || C->shape() == g_.c_shape)))
+      fail("Gemm was planned for other input shapes");
     Tensor& Y = *io.out[0];
     if (C) {
       const float* c = C->data<float>();

@@ -19,9 +19,9 @@ class GemmRef : public CompiledKernel {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
     const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
-    require(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
-                (!C || C->shape() == g_.c_shape),
-            "Gemm was planned for other input shapes");
+    if (!(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
+          (!C || C->shape() == g_.c_shape)))
+      fail("Gemm was planned for other input shapes");
     const int64_t M = g_.M, N = g_.N, K = g_.K;
     // Transposes are views: A' (i, k) and B' (k, j) over the row-major stored matrices.
     const MatrixView a = p_->trans_a ? MatrixView{A.data<float>(), 1, M} : MatrixView{A.data<float>(), K, 1};

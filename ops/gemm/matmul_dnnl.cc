@@ -47,8 +47,9 @@ class MatMulDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
-    require(A.shape() == a_shape_ && B.shape() == b_shape_, "MatMul was planned for A ", to_string(a_shape_),
-            " and B ", to_string(b_shape_), ", got ", to_string(A.shape()), " and ", to_string(B.shape()));
+    if (!(A.shape() == a_shape_ && B.shape() == b_shape_))
+      fail("MatMul was planned for A ", to_string(a_shape_), " and B ", to_string(b_shape_), ", got ",
+           to_string(A.shape()), " and ", to_string(B.shape()));
     dnnl_execute(matmul_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, A)},
                   {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, B)},

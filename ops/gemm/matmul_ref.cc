@@ -19,8 +19,9 @@ class MatMulRef : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
-    require(A.shape() == a_shape_ && B.shape() == b_shape_, "MatMul was planned for A ", to_string(a_shape_),
-            " and B ", to_string(b_shape_), ", got ", to_string(A.shape()), " and ", to_string(B.shape()));
+    if (!(A.shape() == a_shape_ && B.shape() == b_shape_))
+      fail("MatMul was planned for A ", to_string(a_shape_), " and B ", to_string(b_shape_), ", got ",
+           to_string(A.shape()), " and ", to_string(B.shape()));
     const int64_t M = g_.M, N = g_.N, K = g_.K;
     const float* a = A.data<float>();
     const float* b = B.data<float>();

@@ -38,8 +38,8 @@ class BatchNormDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    require(io.in[0]->shape() == x_shape_, "BatchNormalization was planned for X ", to_string(x_shape_), ", got ",
-            to_string(io.in[0]->shape()));
+    if (io.in[0]->shape() != x_shape_)
+      fail("BatchNormalization was planned for X ", to_string(x_shape_), ", got ", to_string(io.in[0]->shape()));
     const memory::desc& c = d_.channel_md;
     dnnl_execute(bnorm_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},

@@ -36,8 +36,8 @@ class LrnDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    require(io.in[0]->shape() == x_shape_, "LRN was planned for X ", to_string(x_shape_), ", got ",
-            to_string(io.in[0]->shape()));
+    if (io.in[0]->shape() != x_shape_)
+      fail("LRN was planned for X ", to_string(x_shape_), ", got ", to_string(io.in[0]->shape()));
     dnnl_execute(lrn_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
   }

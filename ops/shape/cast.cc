@@ -57,8 +57,8 @@ void convert(const Tensor& x, Tensor& y) {
 void cast_ref(const CastParams& p, const KernelIO& io) {
   const Tensor& x = *io.in[0];
   Tensor& y = *io.out[0];
-  require(y.dtype() == p.to && y.numel() == x.numel(), "output ", dtype_name(y.dtype()), to_string(y.shape()),
-          " does not match the input");
+  if (!(y.dtype() == p.to && y.numel() == x.numel()))
+    fail("output ", dtype_name(y.dtype()), to_string(y.shape()), " does not match the input");
   visit_dtype(x.dtype(), [&](auto from) {
     visit_dtype(y.dtype(), [&](auto to) { convert<decltype(to), decltype(from)>(x, y); });
   });

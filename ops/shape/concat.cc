@@ -67,8 +67,8 @@ void concat_ref(const ConcatParams& p, const KernelIO& io) {
             " does not match the output ", to_string(y.shape()), " outside axis ", axis);
     total += block.back();
   }
-  require(total == size_t(y.dim(int64_t(axis)) * inner) * elem, "inputs do not add up to output ",
-          to_string(y.shape()));
+  if (total != size_t(y.dim(int64_t(axis)) * inner) * elem)
+    fail("inputs do not add up to output ", to_string(y.shape()));
   char* dst = static_cast<char*>(y.raw());
   for (int64_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < io.in.size(); ++i) {

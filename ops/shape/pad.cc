@@ -170,7 +170,7 @@ void pad_ref(const PadParams& p, const KernelIO& io) {
       *static_cast<T*>(value.raw()) = cast_value<T>(p.value);
     });
   }
-  require(g.out == y.shape(), "output shape ", to_string(y.shape()), " does not match ", to_string(g.out));
+  if (g.out != y.shape()) fail("output shape ", to_string(y.shape()), " does not match ", to_string(g.out));
   const size_t rank = g.out.size();
   std::vector<std::vector<int64_t>> src(rank);
   for (size_t a = 0; a < rank; ++a) src[a] = source_indices(p.mode, x.dim(int64_t(a)), g.begin[a], g.end[a]);

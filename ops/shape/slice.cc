@@ -124,7 +124,7 @@ void slice_ref(const SliceParams& p, const KernelIO& io) {
   } else {
     g = resolve_slice(x.shape(), p.starts, p.ends, p.has_axes ? &p.axes : nullptr, nullptr);
   }
-  require(g.out == y.shape(), "output shape ", to_string(y.shape()), " does not match ", to_string(g.out));
+  if (g.out != y.shape()) fail("output shape ", to_string(y.shape()), " does not match ", to_string(g.out));
   const std::vector<int64_t> x_strides = strides_of(x.shape());
   int64_t base = 0;
   std::vector<int64_t> strides(x_strides.size());

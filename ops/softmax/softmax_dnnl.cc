@@ -39,8 +39,8 @@ class SoftmaxDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    require(io.in[0]->shape() == x_shape_, "Softmax was planned for X ", to_string(x_shape_), ", got ",
-            to_string(io.in[0]->shape()));
+    if (io.in[0]->shape() != x_shape_)
+      fail("Softmax was planned for X ", to_string(x_shape_), ", got ", to_string(io.in[0]->shape()));
     dnnl_execute(softmax_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
   }
