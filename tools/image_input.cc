@@ -122,9 +122,10 @@ Tensor load_images(const std::vector<std::string>& paths, const ImagePreprocess&
     if (!stbi_info_from_file(file.get(), &w, &h, &c)) {
       const std::string why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
       int64_t dw = 0, dh = 0;
-      if (declared_size(file.get(), dw, dh) && (dw == 0 || dh == 0)) fail("'", path, "' has no pixels");
-      if (declared_size(file.get(), dw, dh) && dw * dh > kMaxPixels)
-        fail("'", path, "' declares ", dw, "x", dh, " pixels, over the limit of 64 megapixels");
+      if (declared_size(file.get(), dw, dh)) {
+        if (dw == 0 || dh == 0) fail("'", path, "' has no pixels");
+        if (dw * dh > kMaxPixels) fail("'", path, "' declares ", dw, "x", dh, " pixels, over the limit of 64 megapixels");
+      }
       fail("'", path, "' is not a readable PNG, JPEG or BMP image (", why, ")");
     }
     require(w > 0 && h > 0, "'", path, "' has no pixels");
