@@ -2,6 +2,10 @@
 
 #include "engine/error.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
 namespace cnnx {
 
 dnnl::engine& dnnl_engine() {
@@ -31,16 +35,52 @@ dnnl::primitive_attr dnnl_attr() {
 }
 
 void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args) {
-  args.insert({DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad, dnnl_engine())});
+  // Primitives run one at a time per thread (execute waits), so one buffer per thread serves them all.
+  thread_local std::unique_ptr<char, decltype(&std::free)> buffer(nullptr, &std::free);
+  thread_local size_t capacity = 0;
+  const size_t need = scratchpad.get_size();
+  if (need > capacity) {
+    buffer.reset(static_cast<char*>(std::aligned_alloc(64, (need + 63) / 64 * 64)));
+    if (!buffer) throw std::bad_alloc();
+    capacity = need;
+  }
+  args.insert({DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad, dnnl_engine(), buffer.get())});
   dnnl::stream& stream = dnnl_stream();
   prim.execute(stream, args);
   stream.wait();
 }
 
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
-  require(md.get_size() == t.bytes(), "oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
+  const bool fits = md.get_size() == t.bytes() || (layout_of(md) != Layout() && md.get_size() >= t.bytes());
+  if (!fits) fail("oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
   // oneDNN takes a non-const handle for every memory; inputs are only read (they are primitive sources).
   return dnnl::memory(md, dnnl_engine(), const_cast<void*>(t.raw()));
+}
+
+dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape) {
+  return is_plain(layout) ? plain_f32_desc(shape) : layout;
+}
+
+Layout layout_of(const dnnl::memory::desc& md) {
+  return md == plain_f32_desc(md.dims()) ? Layout() : md;
+}
+
+std::string dnnl_layout_name(const Layout& layout) {
+  if (is_plain(layout)) return "plain";
+  const dnnl_memory_desc_t& d = layout.data;
+  if (d.format_kind != dnnl_blocked) return "opaque";
+  const dnnl_blocking_desc_t& b = d.format_desc.blocking;
+  std::vector<int> order(size_t(d.ndims));
+  for (int i = 0; i < d.ndims; ++i) order[size_t(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+  std::string name;
+  for (int i : order) {
+    bool blocked = false;
+    for (int k = 0; k < b.inner_nblks; ++k) blocked = blocked || b.inner_idxs[k] == i;
+    name += char((blocked ? 'A' : 'a') + i);
+  }
+  for (int k = 0; k < b.inner_nblks; ++k) name += std::to_string(b.inner_blks[k]) + char('a' + b.inner_idxs[k]);
+  return name;
 }
 
 DnnlReorder::DnnlReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to) : needed_(from != to) {

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/layout.h"
 #include "engine/op.h"
 
 namespace cnnx {
@@ -28,11 +29,20 @@ using DnnlArgs = std::unordered_map<int, dnnl::memory>;
 // The attributes every cnnx primitive starts from: scratchpad_mode::user.
 dnnl::primitive_attr dnnl_attr();
 
-// Runs `prim` on this thread's stream with a scratchpad of `scratchpad` allocated for this run, and waits.
+// Runs `prim` on this thread's stream with a scratchpad of `scratchpad` (this thread's, grown as needed),
+// and waits.
 void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args);
 
-// A memory object over the tensor's own buffer (no copy); `md` must describe exactly its bytes.
+// A memory object over the tensor's own buffer (no copy). A plain `md` must describe exactly its bytes; a
+// blocked one may need more (padded channels): the plan allocates blocked values with md.get_size() bytes.
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
+
+// The oneDNN descriptor of a float32 value of `shape` held in `layout` (plain: plain_f32_desc(shape)).
+dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape);
+// What a kernel reports for a descriptor its primitive chose: the zero Layout when it is the plain one.
+Layout layout_of(const dnnl::memory::desc& md);
+// oneDNN's name of a blocked layout, e.g. "aBcd16b" (nChw16c); "plain" for the zero Layout.
+std::string dnnl_layout_name(const Layout& layout);
 
 // A reorder between two layouts of one tensor, created once; empty when the layouts are the same.
 class DnnlReorder {

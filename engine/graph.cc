@@ -132,12 +132,24 @@ void infer_shapes(Graph& g) {
   }
 }
 
+// Settings where engines are known to disagree, found by the ops' `caution` checks.
+void collect_warnings(Graph& g) {
+  for (const Node& node : g.nodes) {
+    if (!node.def->caution) continue;
+    std::vector<ValueInfo> in;
+    for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+    std::string warning = node.def->caution(*node.params, in);
+    if (!warning.empty()) g.warnings.push_back(node.label() + ": " + warning);
+  }
+}
+
 }  // namespace
 
 void build_graph(Graph& g) {
   resolve_ops(g);
   sort_topologically(g);
   infer_shapes(g);
+  collect_warnings(g);
 }
 
 }  // namespace cnnx

@@ -33,6 +33,7 @@ struct Node {
   int opset = 0;                             // version of the node's domain the model imports
   const OpDef* def = nullptr;                // set by build_graph
   std::shared_ptr<const OpParams> params;    // set by build_graph
+  std::string note;                          // what a graph pass made this node from ("" for model nodes)
 
   // "node 'conv1' (Conv)", for messages.
   std::string label() const;
@@ -47,6 +48,9 @@ struct Graph {
   std::map<std::string, std::string> metadata;  // metadata_props
   std::string name;
   std::string producer;
+  // Settings the model uses where engines are known to disagree, one line each naming the node; found at
+  // load by the ops' `caution` checks. The CLI prints them once on stderr; `cnnx inspect` lists them.
+  std::vector<std::string> warnings;
 
   int find_value(const std::string& name) const;  // -1 when absent
   const Value& value(int id) const { return values.at(size_t(id)); }

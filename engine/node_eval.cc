@@ -38,7 +38,7 @@ std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>
       if (node.outputs[i] >= 0 && !out[i].constant) results[i] = Tensor(out[i].dtype, out[i].shape);
       io.out.push_back(node.outputs[i] >= 0 ? &results[i] : nullptr);
     }
-    def.kernels.back().compile(node.params, in, out)->run(io);
+    def.kernels.back().compile(node.params, in, out, {})->run(io);
     for (size_t i = 0; i < out.size(); ++i)
       if (results[i].defined()) out[i].constant = std::make_shared<const Tensor>(results[i]);
     return out;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/graph.h"
+#include "engine/layout.h"
 #include "engine/tensor.h"
 #include "engine/value_info.h"
 
@@ -44,6 +45,8 @@ class CompiledKernel {
  public:
   virtual ~CompiledKernel() = default;
   virtual void run(const KernelIO& io) const = 0;
+  // The layouts run() expects its inputs in and writes its outputs in; nullptr (the default) means plain.
+  virtual const KernelLayouts* layouts() const { return nullptr; }
 };
 
 using ParamsPtr = std::shared_ptr<const OpParams>;
@@ -52,8 +55,12 @@ struct KernelDef {
   std::string name;  // "ref", "dnnl", ...
   // "" when this kernel runs the node; otherwise why it declines (shown by `cnnx inspect`).
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> declines;
+  // `arriving`: the layout each input will arrive in (see engine/layout.h). A kernel that works on blocked
+  // layouts chooses from it and reports its choice through CompiledKernel::layouts(); the plan reorders
+  // inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
   std::function<std::unique_ptr<CompiledKernel>(const ParamsPtr&, const std::vector<ValueInfo>& in,
-                                                const std::vector<ValueInfo>& out)>
+                                                const std::vector<ValueInfo>& out,
+                                                const std::vector<Layout>& arriving)>
       compile;
 };
 
@@ -65,6 +72,9 @@ struct OpDef {
   std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>& in)> infer;
   Tolerance tolerance;
   std::vector<KernelDef> kernels;
+  // Optional: "" or a warning for settings where engines are known to disagree (run at load, when the
+  // inputs' shapes may still be partly unknown; see Graph::warnings).
+  std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
 };
 
 // ---- helpers for declaring ops ----
@@ -84,7 +94,8 @@ KernelDef ref_kernel(F run) {
   KernelDef k;
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [run](const ParamsPtr& p, const std::vector<ValueInfo>&, const std::vector<ValueInfo>&) {
+  k.compile = [run](const ParamsPtr& p, const std::vector<ValueInfo>&, const std::vector<ValueInfo>&,
+                    const std::vector<Layout>&) {
     return std::unique_ptr<CompiledKernel>(new Compiled(std::static_pointer_cast<const P>(p), run));
   };
   return k;

@@ -1,7 +1,12 @@
 #include "engine/plan.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "engine/compare.h"
+#include "engine/dnnl_runtime.h"
 #include "engine/node_eval.h"
+#include "passes/pass.h"
 
 namespace cnnx {
 
@@ -13,7 +18,22 @@ Backend parse_backend(const std::string& name) {
   fail("unknown backend '", name, "' (expected dnnl or ref)");
 }
 
+// One run's memory for the intermediate values: 64-byte aligned, reused by later runs.
+struct Plan::Arena {
+  explicit Arena(size_t bytes) : data(static_cast<char*>(std::aligned_alloc(64, std::max<size_t>(64, bytes)))) {
+    if (!data) throw std::bad_alloc();
+  }
+  ~Arena() { std::free(data); }
+  char* data;
+};
+
+Plan::Plan() = default;
+Plan::~Plan() = default;
+
 namespace {
+
+constexpr size_t kAlign = 64;
+size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // The first kernel of the op that runs the node on this backend; records why earlier ones declined.
 const KernelDef& choose_kernel(const Node& node, const std::vector<ValueInfo>& in, Backend backend,
@@ -30,24 +50,15 @@ const KernelDef& choose_kernel(const Node& node, const std::vector<ValueInfo>& i
   fail("no kernel runs this node: ", declined.empty() ? "" : declined.back());
 }
 
-}  // namespace
-
-std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> graph, const std::vector<ValueInfo>& inputs,
-                                        Backend backend) {
-  auto plan = std::make_shared<Plan>();
-  const Graph& g = *graph;
-  plan->graph_ = graph;
-  plan->backend_ = backend;
-  plan->infos_.resize(g.values.size());
-  for (size_t i = 0; i < g.values.size(); ++i)
-    if (g.values[i].info.constant) plan->infos_[i] = g.values[i].info;
+// Step 1: concrete shapes for every value of the plan's graph; nodes whose outputs are all constant are
+// folded away (their outputs keep their data).
+void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs) {
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) plan->infos_[size_t(g.inputs[i])] = inputs[i];
-
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
+  for (size_t i = 0; i < inputs.size(); ++i) g.values[size_t(g.inputs[i])].info = inputs[i];
+  std::vector<Node> kept;
+  for (Node& node : g.nodes) {
     std::vector<ValueInfo> in;
-    for (int id : node.inputs) in.push_back(id >= 0 ? plan->infos_[size_t(id)] : ValueInfo{});
+    for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
     std::vector<ValueInfo> out = infer_node(node, in);
     bool folded = true;
     for (size_t i = 0; i < out.size(); ++i) {
@@ -56,38 +67,194 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> graph, cons
         require(out[i].concrete(), "could not infer the shape of output '", g.value(node.outputs[i]).name, "'");
       });
       folded = folded && out[i].constant;
-      plan->infos_[size_t(node.outputs[i])] = out[i];
+      g.values[size_t(node.outputs[i])].info = out[i];
     }
-    if (folded) continue;
+    if (!folded) kept.push_back(std::move(node));
+  }
+  g.nodes = std::move(kept);
+}
+
+// A reorder the plan inserted between two layouts of one value.
+class ReorderKernel : public CompiledKernel {
+ public:
+  ReorderKernel(const Layout& from, const Layout& to, const Shape& shape)
+      : from_(dnnl_desc(from, shape)), to_(dnnl_desc(to, shape)), reorder_(from_, to_), layouts_{{from}, {to}} {}
+  void run(const KernelIO& io) const override {
+    reorder_.run(dnnl_wrap(from_, *io.in[0]), dnnl_wrap(to_, *io.out[0]));
+  }
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
+ private:
+  dnnl::memory::desc from_, to_;
+  DnnlReorder reorder_;
+  KernelLayouts layouts_;
+};
+
+// A plain copy of a value held in `layout` (for comparing with reference kernels).
+Tensor plain_copy(const Tensor& t, const Layout& layout) {
+  if (is_plain(layout)) return t;
+  Tensor plain(t.dtype(), t.shape());
+  ReorderKernel(layout, Layout(), t.shape()).run({{&t}, {&plain}});
+  return plain;
+}
+
+}  // namespace
+
+std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
+                                        Backend backend, const std::vector<std::string>& disabled_passes) {
+  auto plan = std::make_shared<Plan>();
+  plan->graph_ = std::make_shared<Graph>(*model_graph);
+  plan->backend_ = backend;
+  Graph& g = *plan->graph_;
+
+  infer_concrete(g, inputs);
+  run_graph_passes(g, backend, disabled_passes);
+
+  // Step 3: kernels and layouts, in topological order; each value's layout is its producer's choice.
+  std::vector<ValueSlot>& slots = plan->slots_;
+  slots.resize(g.values.size());
+  for (size_t i = 0; i < g.values.size(); ++i)
+    if (g.values[i].info.constant) slots[i].kind = ValueSlot::constant;
+  for (int id : g.inputs) slots[size_t(id)].kind = ValueSlot::input;
+  std::map<std::pair<int, std::string>, int> reordered;  // (value, target layout) -> the copy
+
+  // The id of a copy of `id` in layout `to`, adding the reorder step the first time.
+  auto in_layout = [&](int id, const Layout& to) -> int {
+    const Layout& from = slots[size_t(id)].layout;
+    if (from == to) return id;
+    const ValueInfo info = g.values[size_t(id)].info;
+    require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
+            ") cannot be reordered to a oneDNN layout");
+    const std::string key = is_plain(to) ? std::string("plain") : dnnl_layout_name(to);
+    auto [it, fresh] = reordered.insert({{id, key}, -1});
+    if (!fresh) return it->second;
+    const int copy = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
+    slots.push_back({});
+    slots[size_t(copy)].layout = to;
+    PlanStep step;
+    step.kernel = "reorder";
+    step.inputs = {id};
+    step.outputs = {copy};
+    step.in = step.out = {g.values[size_t(copy)].info};
+    step.exec = std::make_unique<ReorderKernel>(from, to, info.shape);
+    step.layouts = *step.exec->layouts();
+    plan->steps_.push_back(std::move(step));
+    it->second = copy;
+    return copy;
+  };
+
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
     PlanStep step;
     step.node = int(n);
-    step.in = in;
-    step.out = out;
+    std::vector<Layout> arriving;
+    for (int id : node.inputs) {
+      step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+      arriving.push_back(id >= 0 ? slots[size_t(id)].layout : Layout());
+    }
     with_node_context(node, [&] {
-      const KernelDef& k = choose_kernel(node, in, backend, step.declined);
+      // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
+      step.out = infer_node(node, step.in);
+      for (size_t i = 0; i < node.outputs.size(); ++i)
+        if (node.outputs[i] >= 0)
+          require(step.out[i].shape == g.values[size_t(node.outputs[i])].info.shape, "output '",
+                  g.values[size_t(node.outputs[i])].name, "' was planned with shape ",
+                  to_string(g.values[size_t(node.outputs[i])].info.shape), " but infers ", to_string(step.out[i].shape));
+      const KernelDef& k = choose_kernel(node, step.in, backend, step.declined);
       step.kernel = k.name;
-      step.exec = k.compile(node.params, in, out);
-      if (k.name != "ref") step.ref_exec = node.def->kernels.back().compile(node.params, in, out);
+      step.exec = k.compile(node.params, step.in, step.out, arriving);
+      if (k.name != "ref") step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out, {});
     });
+    const KernelLayouts* chosen = step.exec->layouts();
+    step.layouts.in.resize(node.inputs.size());
+    step.layouts.out.resize(node.outputs.size());
+    if (chosen) step.layouts = *chosen;
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      const int id = node.inputs[i];
+      step.inputs.push_back(id >= 0 ? in_layout(id, step.layouts.in[i]) : -1);
+    }
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      step.outputs.push_back(node.outputs[i]);
+      if (node.outputs[i] >= 0) slots[size_t(node.outputs[i])].layout = step.layouts.out[i];
+    }
     plan->steps_.push_back(std::move(step));
   }
+  for (int id : g.outputs) {
+    const int plain = in_layout(id, Layout());
+    plan->outputs_.push_back(plain);
+    if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
+  }
 
-  plan->last_use_.assign(g.values.size(), -1);
-  for (size_t s = 0; s < plan->steps_.size(); ++s)
-    for (int id : g.nodes[size_t(plan->steps_[s].node)].inputs)
-      if (id >= 0) plan->last_use_[size_t(id)] = int(s);
-  for (int id : g.outputs) plan->last_use_[size_t(id)] = int(plan->steps_.size());  // kept to the end
+  // Step 4: the arena. Lifetimes in steps; values placed largest first at the lowest offset free for theirs.
+  const std::vector<PlanStep>& steps = plan->steps_;
+  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1);
+  for (size_t s = 0; s < steps.size(); ++s) {
+    for (int id : steps[s].outputs)
+      if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
+    for (int id : steps[s].inputs)
+      if (id >= 0) last[size_t(id)] = int(s);
+  }
+  std::vector<int> order;
+  for (size_t id = 0; id < g.values.size(); ++id) {
+    ValueSlot& slot = slots[id];
+    if (slot.kind != ValueSlot::none || first[id] < 0) continue;
+    const ValueInfo& info = g.values[id].info;
+    slot.kind = ValueSlot::arena;
+    slot.bytes = aligned(is_plain(slot.layout) ? size_t(checked_numel(info.shape)) * dtype_size(info.dtype)
+                                               : slot.layout.get_size());
+    order.push_back(int(id));
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return slots[size_t(a)].bytes > slots[size_t(b)].bytes; });
+  std::vector<int> placed;
+  for (int id : order) {
+    ValueSlot& slot = slots[size_t(id)];
+    std::vector<std::pair<size_t, size_t>> taken;  // [begin, end) of values alive at the same time
+    for (int other : placed)
+      if (first[size_t(other)] <= last[size_t(id)] && first[size_t(id)] <= last[size_t(other)])
+        taken.push_back({slots[size_t(other)].offset, slots[size_t(other)].offset + slots[size_t(other)].bytes});
+    std::sort(taken.begin(), taken.end());
+    size_t offset = 0;
+    for (const auto& [begin, end] : taken) {
+      if (offset + slot.bytes <= begin) break;
+      offset = std::max(offset, end);
+    }
+    slot.offset = offset;
+    plan->arena_bytes_ = std::max(plan->arena_bytes_, offset + slot.bytes);
+    placed.push_back(id);
+  }
   return plan;
+}
+
+std::unique_ptr<Plan::Arena> Plan::acquire_arena() const {
+  {
+    std::lock_guard<std::mutex> lock(arenas_mutex_);
+    if (!free_arenas_.empty()) {
+      std::unique_ptr<Arena> arena = std::move(free_arenas_.back());
+      free_arenas_.pop_back();
+      return arena;
+    }
+  }
+  return std::make_unique<Arena>(arena_bytes_);
+}
+
+void Plan::release_arena(std::unique_ptr<Arena> arena) const {
+  std::lock_guard<std::mutex> lock(arenas_mutex_);
+  free_arenas_.push_back(std::move(arena));
 }
 
 namespace {
 
-// Runs the reference kernel on the step's inputs and compares with what the chosen kernel wrote.
+// Runs the reference kernel on plain copies of the step's inputs and compares with what the chosen kernel
+// wrote (made plain too).
 NodeCheck check_step(const Node& node, const PlanStep& step, const KernelIO& io) {
   const Tolerance tol = node.def->tolerance;
   NodeCheck c{node.name, node.op_type, step.kernel, 0, 0, tol.abs, tol.rel, true, ""};
-  std::vector<Tensor> want(io.out.size());
-  KernelIO ref_io{io.in, {}};
+  std::vector<Tensor> plain_in(io.in.size()), got(io.out.size()), want(io.out.size());
+  KernelIO ref_io;
+  for (size_t i = 0; i < io.in.size(); ++i) {
+    if (io.in[i]) plain_in[i] = plain_copy(*io.in[i], step.layouts.in[i]);
+    ref_io.in.push_back(io.in[i] ? &plain_in[i] : nullptr);
+  }
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (io.out[i]) want[i] = Tensor(io.out[i]->dtype(), io.out[i]->shape());
     ref_io.out.push_back(io.out[i] ? &want[i] : nullptr);
@@ -95,7 +262,7 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const KernelIO& io)
   step.ref_exec->run(ref_io);
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (!io.out[i]) continue;
-    Difference d = compare(*io.out[i], want[i], tol);
+    Difference d = compare(plain_copy(*io.out[i], step.layouts.out[i]), want[i], tol);
     c.max_abs = std::max(c.max_abs, d.max_abs);
     c.max_rel = std::max(c.max_rel, d.max_rel);
     if (!d.within && c.within) c.detail = "output " + std::to_string(i) + ": " + d.detail;
@@ -109,33 +276,51 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const KernelIO& io)
 std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks) const {
   const Graph& g = *graph_;
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    require(inputs[i].shape() == info(g.inputs[i]).shape && inputs[i].dtype() == info(g.inputs[i]).dtype, "input '",
+            g.values[size_t(g.inputs[i])].name, "' was planned as ", dtype_name(info(g.inputs[i]).dtype), " ",
+            to_string(info(g.inputs[i]).shape), ", got ", dtype_name(inputs[i].dtype()), " ", to_string(inputs[i].shape()));
+  std::unique_ptr<Arena> arena = acquire_arena();
+  struct Return {  // gives the arena back however the run ends
+    const Plan* plan;
+    std::unique_ptr<Arena>& arena;
+    ~Return() { plan->release_arena(std::move(arena)); }
+  } give_back{this, arena};
+
   std::vector<Tensor> values(g.values.size());
   for (size_t i = 0; i < inputs.size(); ++i) values[size_t(g.inputs[i])] = inputs[i];
-  for (size_t i = 0; i < infos_.size(); ++i)
-    if (infos_[i].constant) values[i] = *infos_[i].constant;
+  for (size_t id = 0; id < slots_.size(); ++id) {
+    const ValueSlot& slot = slots_[id];
+    const ValueInfo& vi = g.values[id].info;
+    if (slot.kind == ValueSlot::constant) values[id] = *vi.constant;
+    if (slot.kind == ValueSlot::output) values[id] = Tensor(vi.dtype, vi.shape);
+    if (slot.kind == ValueSlot::arena) values[id] = Tensor::borrow(vi.dtype, vi.shape, arena->data + slot.offset);
+  }
 
-  for (size_t s = 0; s < steps_.size(); ++s) {
-    const PlanStep& step = steps_[s];
-    const Node& node = g.nodes[size_t(step.node)];
+  for (const PlanStep& step : steps_) {
     KernelIO io;
-    for (int id : node.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+    for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+    for (int id : step.outputs) {
+      io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+      // Reference kernels were written for zero-filled outputs; oneDNN primitives write every byte.
+      if (id >= 0 && step.kernel == "ref" && slots_[size_t(id)].kind == ValueSlot::arena)
+        std::memset(values[size_t(id)].raw(), 0, slots_[size_t(id)].bytes);
+    }
+    if (step.node < 0) {
+      step.exec->run(io);
+      continue;
+    }
+    const Node& node = g.nodes[size_t(step.node)];
     with_node_context(node, [&] {
-      for (size_t i = 0; i < node.outputs.size(); ++i) {
-        int id = node.outputs[i];
-        if (id >= 0) values[size_t(id)] = Tensor(step.out[i].dtype, step.out[i].shape);
-        io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
-      }
       step.exec->run(io);
       if (checks && step.ref_exec) checks->push_back(check_step(node, step, io));
     });
-    for (int id : node.inputs)
-      if (id >= 0 && last_use_[size_t(id)] == int(s)) values[size_t(id)] = Tensor();
   }
   std::vector<Tensor> outputs;
-  for (int id : g.outputs) {
+  for (int id : outputs_) {
     // Constants belong to the plan and inputs to the caller: hand out copies the caller may change.
-    bool shared = infos_[size_t(id)].constant || g.value(id).producer < 0;
-    outputs.push_back(shared ? values[size_t(id)].clone() : values[size_t(id)]);
+    const ValueSlot::Kind kind = slots_[size_t(id)].kind;
+    outputs.push_back(kind == ValueSlot::output ? values[size_t(id)] : values[size_t(id)].clone());
   }
   return outputs;
 }

@@ -1,10 +1,17 @@
-// A Plan is a graph made ready for one set of concrete input shapes: every value's shape known, constant
-// subgraphs folded, and for every remaining node the chosen kernel (with the reasons the ones before it
-// declined) compiled once. A Plan is immutable; run() keeps its state per call, so many threads may run
-// one plan at once.
+// A Plan is a graph made ready for one set of concrete input shapes, built in four steps:
+//   1. shapes: every value's shape inferred, constant subgraphs folded (on the plan's own copy of the graph);
+//   2. passes: graph rewrites (passes/pass.h), e.g. BatchNormalization folded into Conv, activations fused;
+//   3. kernels: for every node the first kernel that does not decline (the reasons of those that did are
+//      kept), compiled once; values take the layouts their kernels chose, with reorder steps inserted
+//      where a reader wants another layout and at the graph outputs;
+//   4. memory: every intermediate value gets an offset in one arena, values whose lifetimes do not overlap
+//      sharing bytes.
+// A Plan is immutable; run() keeps its state per call (arenas are pooled), so many threads may run one plan
+// at once.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,36 +25,58 @@ const char* backend_name(Backend b);
 Backend parse_backend(const std::string& name);  // throws on anything but "dnnl" / "ref"
 
 struct PlanStep {
-  int node = -1;                       // index into Graph::nodes
-  std::string kernel;                  // the chosen kernel's name
+  int node = -1;                       // index into graph().nodes; -1 for a reorder the plan inserted
+  std::string kernel;                  // the chosen kernel's name; "reorder" for inserted reorders
   std::vector<std::string> declined;   // "dnnl: <reason>" for every kernel tried before it
+  std::vector<int> inputs, outputs;    // value ids (a reordered copy is a value of its own)
   std::vector<ValueInfo> in, out;      // concrete
+  KernelLayouts layouts;               // of in and out; plain ones are zero descriptors
   std::unique_ptr<CompiledKernel> exec;
   std::unique_ptr<CompiledKernel> ref_exec;  // the reference kernel, when `exec` is another (for checks)
 };
 
+// Where a value lives while a plan runs.
+struct ValueSlot {
+  enum Kind { none, constant, input, output, arena } kind = none;
+  size_t offset = 0, bytes = 0;  // within the arena
+  Layout layout;                 // zero: plain
+};
+
 class Plan {
  public:
+  Plan();
+  ~Plan();
   // Plans `graph` for inputs with these infos (concrete shapes; integer inputs carry their data, which
-  // the plan treats as constant). Throws cnnx::Error naming the node whose shapes or attributes do not fit.
-  static std::shared_ptr<const Plan> build(std::shared_ptr<const Graph> graph,
-                                           const std::vector<ValueInfo>& inputs, Backend backend);
+  // the plan treats as constant), skipping the graph passes named in `disabled_passes`. Throws cnnx::Error
+  // naming the node whose shapes or attributes do not fit.
+  static std::shared_ptr<const Plan> build(std::shared_ptr<const Graph> graph, const std::vector<ValueInfo>& inputs,
+                                           Backend backend, const std::vector<std::string>& disabled_passes = {});
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.
   // With `checks`, also runs the reference kernel beside every other kernel and appends what it found.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks = nullptr) const;
 
+  // The graph as planned: the model's graph after folding and passes, plus the values reorders write.
   const Graph& graph() const { return *graph_; }
   const std::vector<PlanStep>& steps() const { return steps_; }
-  const ValueInfo& info(int value_id) const { return infos_[size_t(value_id)]; }
+  const ValueInfo& info(int value_id) const { return graph_->values[size_t(value_id)].info; }
+  const ValueSlot& slot(int value_id) const { return slots_[size_t(value_id)]; }
+  size_t arena_bytes() const { return arena_bytes_; }
   Backend backend() const { return backend_; }
 
  private:
-  std::shared_ptr<const Graph> graph_;
+  struct Arena;
+  std::unique_ptr<Arena> acquire_arena() const;
+  void release_arena(std::unique_ptr<Arena> arena) const;
+
+  std::shared_ptr<Graph> graph_;
   Backend backend_ = Backend::ref;
-  std::vector<ValueInfo> infos_;   // per value id
-  std::vector<PlanStep> steps_;    // nodes left to run, in order
-  std::vector<int> last_use_;      // per value id: last step that reads it, -1 if none
+  std::vector<PlanStep> steps_;    // in order
+  std::vector<ValueSlot> slots_;   // per value id
+  std::vector<int> outputs_;       // value ids holding the graph outputs (plain)
+  size_t arena_bytes_ = 0;
+  mutable std::mutex arenas_mutex_;
+  mutable std::vector<std::unique_ptr<Arena>> free_arenas_;
 };
 
 }  // namespace cnnx

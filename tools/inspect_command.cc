@@ -1,11 +1,14 @@
-// cnnx inspect MODEL: inputs, outputs, opsets, op histogram and, per node, shapes and the kernel chosen
-// (with the reasons the others declined).
+// cnnx inspect MODEL: inputs, outputs, opsets, op histogram, load-time warnings and the plan: per step the
+// kernel chosen (with the reasons the others declined), output shapes and layouts, fusions and reorders,
+// and the arena size.
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
 
+#include "engine/dnnl_runtime.h"
 #include "engine/op.h"
+#include "passes/pass.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
@@ -16,6 +19,7 @@ struct InspectOptions {
   std::string model;
   std::string backend = "dnnl";
   int64_t batch = 1;
+  std::vector<std::string> disabled_passes;
 };
 
 std::string describe(const ValueInfo& v) {
@@ -25,9 +29,43 @@ std::string describe(const ValueInfo& v) {
   return s;
 }
 
+std::string layout_of_value(const Plan& plan, int id) {
+  const ValueSlot& slot = plan.slot(id);
+  return is_plain(slot.layout) ? "" : " " + dnnl_layout_name(slot.layout);
+}
+
+// The planned graph: one line per step (kernel, output shapes and layouts, what a pass made it from, why
+// faster kernels declined), then the arena.
+void print_plan(const Plan& plan) {
+  const Graph& g = plan.graph();
+  size_t reorders = 0;
+  std::cout << "plan (" << plan.steps().size() << " steps, backend " << backend_name(plan.backend()) << "):\n";
+  for (const PlanStep& step : plan.steps()) {
+    std::string outs;
+    for (int id : step.outputs)
+      if (id >= 0) outs += (outs.empty() ? "" : ", ") + describe(plan.info(id)) + layout_of_value(plan, id);
+    if (step.node < 0) {
+      ++reorders;
+      const std::string& from = g.value(step.inputs[0]).name;
+      std::cout << "  " << std::left << std::setw(28) << ("reorder " + from) << " " << std::setw(20) << "(reorder)"
+                << " -> " << outs << "\n";
+      continue;
+    }
+    const Node& node = g.nodes[size_t(step.node)];
+    std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << " -> "
+              << outs << "  kernel " << step.kernel;
+    if (!node.note.empty()) std::cout << "  {" << node.note << "}";
+    for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";
+    std::cout << "\n";
+  }
+  std::cout << "reorders: " << reorders << "\narena: " << plan.arena_bytes() << " bytes (" << std::fixed
+            << std::setprecision(1) << double(plan.arena_bytes()) / (1 << 20) << " MiB)\n";
+}
+
 int inspect(const InspectOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
+  mo.disabled_passes = o.disabled_passes;
   Model model = Model::load(o.model, mo);
   const Graph& g = model.graph();
   std::cout << "model: " << o.model << (g.producer.empty() ? "" : "  (producer " + g.producer + ")") << "\n";
@@ -42,6 +80,10 @@ int inspect(const InspectOptions& o) {
   std::cout << "ops (" << g.nodes.size() << " nodes):";
   for (const auto& [op, count] : histogram) std::cout << " " << op << "x" << count;
   std::cout << "\n";
+  for (const std::string& w : g.warnings) std::cout << "warning: " << w << "\n";
+  std::cout << "graph passes:";
+  for (const GraphPass& p : graph_passes()) std::cout << " " << p.name;
+  std::cout << " (turn one off with --disable-pass NAME)\n";
 
   // Plan for the declared input shapes, unknown dims set to --batch, to show kernels and concrete shapes.
   std::vector<Tensor> probe;
@@ -59,27 +101,13 @@ int inspect(const InspectOptions& o) {
   }
   std::shared_ptr<const Plan> plan;
   if (probe.size() == g.inputs.size()) plan = model.plan_for(probe);
-  std::map<int, const PlanStep*> step_of;
-  if (plan)
-    for (const PlanStep& s : plan->steps()) step_of[s.node] = &s;
-
-  std::cout << "nodes:\n";
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type;
-    std::string outs;
-    for (int id : node.outputs)
-      if (id >= 0) outs += (outs.empty() ? "" : ", ") + describe(plan ? plan->info(id) : g.value(id).info);
-    std::cout << " -> " << outs;
-    auto it = step_of.find(int(n));
-    if (it != step_of.end()) {
-      std::cout << "  kernel " << it->second->kernel;
-      for (const std::string& why : it->second->declined) std::cout << "  [declined " << why << "]";
-    } else if (plan) {
-      std::cout << "  folded at plan time";
-    }
-    std::cout << "\n";
+  if (!plan) {
+    std::cout << "nodes:\n";
+    for (const Node& node : g.nodes)
+      std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << "\n";
+    return 0;
   }
+  print_plan(*plan);
   return 0;
 }
 
@@ -90,6 +118,7 @@ Command add_inspect_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("inspect", "Show a model's inputs, outputs, ops and the kernel of every node");
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--backend", o->backend, "Kernels to plan with: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
+  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
   sub->add_option("--batch", o->batch, "Value for unknown input dims when planning")->check(CLI::PositiveNumber);
   return {sub, [o] { return inspect(*o); }};
 }

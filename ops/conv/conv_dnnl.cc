@@ -125,7 +125,8 @@ KernelDef conv_dnnl_kernel() {
     if (!why.empty()) return why;
     return dnnl_refuses([&] { describe(resolve_conv_geometry(static_cast<const ConvParams&>(p), in)); });
   };
-  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
     return std::unique_ptr<CompiledKernel>(new ConvDnnl(g, in));
   };

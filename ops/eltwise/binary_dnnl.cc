@@ -95,7 +95,8 @@ KernelDef binary_dnnl_kernel() {
     if (why.empty()) why = dnnl_refuses([&] { describe(p, ops); });
     return why;
   };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     const auto& p = static_cast<const BinaryParams&>(*op);
     BinaryOperands ops;
     const std::string why = arrange(p, in, ops);

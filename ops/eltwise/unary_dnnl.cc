@@ -70,7 +70,8 @@ KernelDef eltwise_kernel(EltwisePlanner plan) {
     if (why.empty()) why = dnnl_refuses([&] { describe(steps, plain_f32_desc({checked_numel(in[0].shape)})); });
     return why;
   };
-  k.compile = [plan](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [plan](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     std::vector<EltwiseStep> steps;
     const std::string why = plan(*p, in, steps);
     require(why.empty(), why);

@@ -85,7 +85,8 @@ KernelDef gemm_dnnl_kernel() {
     if (why.empty()) why = dnnl_refuses([&] { describe(p, resolve_gemm_geometry(p, in)); });
     return why;
   };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     const auto& p = static_cast<const GemmParams&>(*op);
     return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, resolve_gemm_geometry(p, in), in[0].shape, in[1].shape));
   };

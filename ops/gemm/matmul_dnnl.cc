@@ -77,7 +77,8 @@ KernelDef matmul_dnnl_kernel() {
              std::to_string(DNNL_MAX_NDIMS) + " dims";
     return dnnl_refuses([&] { describe(g); });
   };
-  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     return std::unique_ptr<CompiledKernel>(new MatMulDnnl(resolve_matmul_geometry(in), in[0].shape, in[1].shape));
   };
   return k;

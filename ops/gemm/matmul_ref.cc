@@ -47,7 +47,8 @@ KernelDef matmul_ref_kernel() {
   KernelDef k;
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     MatMulGeometry g = resolve_matmul_geometry(in);
     require(is_concrete(g.output_shape()) && g.K >= 0, "MatMul needs concrete shapes to run");
     return std::unique_ptr<CompiledKernel>(new MatMulRef(std::move(g), in[0].shape, in[1].shape));

@@ -69,7 +69,8 @@ KernelDef batch_norm_dnnl_kernel() {
     if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
     return why;
   };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     return std::unique_ptr<CompiledKernel>(new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape));
   };
   return k;

@@ -129,7 +129,8 @@ KernelDef pool_dnnl_kernel() {
     if (!why.empty()) return why;
     return dnnl_refuses([&] { describe(algo, in[0].shape, g); });
   };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     const auto& p = static_cast<const PoolParams&>(*op);
     const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
     algorithm algo{};
@@ -150,7 +151,8 @@ KernelDef global_pool_dnnl_kernel(bool is_max) {
     if (!why.empty()) return why;
     return dnnl_refuses([&] { describe(algo, in[0].shape, global_geometry(spatial_of(in[0]))); });
   };
-  k.compile = [algo](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [algo](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0]))));
   };
   return k;

@@ -63,7 +63,8 @@ KernelDef softmax_dnnl_kernel() {
     if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
     return why;
   };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&) {
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>&) {
     return std::unique_ptr<CompiledKernel>(new SoftmaxDnnl(static_cast<const SoftmaxParams&>(*op), in[0].shape));
   };
   return k;

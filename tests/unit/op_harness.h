@@ -83,7 +83,7 @@ inline std::vector<Tensor> run_op(const std::string& type, const Attributes& att
   KernelIO io;
   for (const Tensor& t : inputs) io.in.push_back(t.defined() ? &t : nullptr);
   for (Tensor& t : results) io.out.push_back(t.defined() ? &t : nullptr);
-  with_node_context(n, [&] { k->compile(n.params, in, out)->run(io); });
+  with_node_context(n, [&] { k->compile(n.params, in, out, {})->run(io); });
   return results;
 }
 

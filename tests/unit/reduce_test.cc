@@ -149,7 +149,7 @@ TEST_CASE("ReduceMean-18 with axes computed at run time") {
     Tensor y(DType::f32, y_shape);
     KernelIO io{{&x, &axes}, {&y}};
     n.def->kernels.back().compile(n.params, {ValueInfo::of(DType::f32, x.shape()), ValueInfo::of(DType::i64, {1})},
-                                  {ValueInfo::of(DType::f32, y_shape)})->run(io);
+                                  {ValueInfo::of(DType::f32, y_shape)}, {})->run(io);
     return y;
   };
   check_close(floats_of(run({2, 1, 4})), {-1.f, -0.5f, 0.f, 0.5f, 5.f, 5.5f, 6.f, 6.5f});

@@ -1,0 +1,51 @@
+// Graph passes: rewrites of a plan's own copy of the graph, made once every shape is concrete and every
+// constant folded. A pass replaces nodes by equivalent ones (a Conv with its BatchNormalization folded in,
+// a Conv with its activation fused, every spelling of global average pooling as one op). Each pass has a
+// name so it can be turned off (Options::disabled_passes, `--disable-pass NAME`) to compare.
+//
+// What a pass may rely on: nodes are in topological order; every value's info is concrete; constant values
+// carry their data; Value::producer is right. What it must keep: the same graph outputs with the same
+// values, topological order, and nodes made with make_node (or with params their op's parse would give).
+// Nodes left without a use are removed after each pass.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/cnnx.h"
+#include "engine/graph.h"
+
+namespace cnnx {
+
+struct GraphPass {
+  const char* name;     // "fold-batchnorm", "fuse-conv", "global-average-pool", ...
+  const char* summary;  // one line for `cnnx inspect` and --help
+  void (*run)(Graph& graph, Backend backend);
+};
+
+// Every pass, in the order the planner runs them.
+const std::vector<GraphPass>& graph_passes();
+
+// Runs the passes not named in `disabled` (unknown names are an error listing the known ones).
+void run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled);
+
+// ---- helpers for writing passes ----
+
+// For every value id, the indices of the nodes that read it (once per node).
+std::vector<std::vector<int>> consumers_of(const Graph& graph);
+bool is_graph_output(const Graph& graph, int value);
+// True when the value is read by exactly one node and is not a graph output: a pass may then absorb the
+// node reading it.
+bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
+// Adds a value (named after `base`, made unique) and returns its id.
+int add_value(Graph& graph, const std::string& base, ValueInfo info);
+// A node of `domain:type` resolved in the registry and parsed from `attrs` exactly as one from a model
+// (so its params are validated); `opset` is the graph's for that domain. `note` says what it replaced.
+Node make_node(const Graph& graph, std::string name, const std::string& domain, const std::string& type,
+               std::vector<int> inputs, std::vector<int> outputs, Attributes attrs, std::string note);
+// Makes every reader of `from` (nodes and graph outputs) read `to` instead.
+void replace_uses(Graph& graph, int from, int to);
+// Drops nodes none of whose outputs is read or is a graph output, and refreshes Value::producer.
+void remove_dead_nodes(Graph& graph);
+
+}  // namespace cnnx

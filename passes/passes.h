@@ -1,0 +1,18 @@
+// The graph passes cnnx ships (listed, in order, in passes/pass.cc).
+#pragma once
+
+#include "engine/cnnx.h"
+#include "engine/graph.h"
+
+namespace cnnx {
+
+// Identity, and Dropout at inference (no mask read, no runtime training_mode): readers read the input.
+void drop_identity(Graph& graph, Backend backend);
+// Conv -> BatchNormalization (inference, constant W, B and statistics, Conv output read only by the BN):
+// one Conv with W' = W * s and B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon).
+void fold_batch_norm(Graph& graph, Backend backend);
+// Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
+// value is read only by the next node.
+void fuse_conv(Graph& graph, Backend backend);
+
+}  // namespace cnnx
