@@ -65,6 +65,16 @@ Layout layout_of(const dnnl::memory::desc& md) {
   return md == plain_f32_desc(md.dims()) ? Layout() : md;
 }
 
+dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view) {
+  return is_plain(arriving) ? plain_view : arriving;
+}
+
+KernelLayouts follow_layouts(const Layout& layout, size_t inputs, size_t outputs) {
+  KernelLayouts l{std::vector<Layout>(inputs), std::vector<Layout>(outputs)};
+  l.in[0] = l.out[0] = layout;
+  return l;
+}
+
 std::string dnnl_layout_name(const Layout& layout) {
   if (is_plain(layout)) return "plain";
   const dnnl_memory_desc_t& d = layout.data;

@@ -41,6 +41,11 @@ dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
 dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape);
 // What a kernel reports for a descriptor its primitive chose: the zero Layout when it is the plain one.
 Layout layout_of(const dnnl::memory::desc& md);
+// For kernels that work in whichever layout input 0 arrives in (eltwise, BN, LRN, pooling, binary): the
+// descriptor to run on, the arriving blocked layout, or `plain_view` (the kernel's own view of plain data).
+dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view);
+// Layouts of a kernel that reads input 0 in `layout` (other inputs plain) and writes output 0 in it too.
+KernelLayouts follow_layouts(const Layout& layout, size_t inputs, size_t outputs = 1);
 // oneDNN's name of a blocked layout, e.g. "aBcd16b" (nChw16c); "plain" for the zero Layout.
 std::string dnnl_layout_name(const Layout& layout);
 

@@ -199,6 +199,11 @@ void check_attribute_type(const onnx::AttributeProto& a) {
 
 Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx) {
   using A = onnx::AttributeProto;
+  // Subgraphs (the bodies of If, Loop, Scan, or a GRAPH(S) attribute on any node): cnnx has no control flow,
+  // so they are refused here, by attribute, before any op could see them.
+  if (a.type() == A::GRAPH || a.type() == A::GRAPHS)
+    fail("is a subgraph (", A::AttributeType_Name(a.type()),
+         "); cnnx does not run subgraphs (If, Loop, Scan and other control flow)");
   check_attribute_type(a);
   Attribute out;
   switch (a.type()) {

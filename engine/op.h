@@ -55,7 +55,7 @@ struct KernelDef {
   std::string name;  // "ref", "dnnl", ...
   // "" when this kernel runs the node; otherwise why it declines (shown by `cnnx inspect`).
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> declines;
-  // `arriving`: the layout each input will arrive in (see engine/layout.h). A kernel that works on blocked
+  // `arriving`: the layout each input will arrive in (see engine/layout.h), one per input. A kernel that works on blocked
   // layouts chooses from it and reports its choice through CompiledKernel::layouts(); the plan reorders
   // inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
   std::function<std::unique_ptr<CompiledKernel>(const ParamsPtr&, const std::vector<ValueInfo>& in,

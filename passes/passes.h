@@ -14,5 +14,8 @@ void fold_batch_norm(Graph& graph, Backend backend);
 // Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
 // value is read only by the next node.
 void fuse_conv(Graph& graph, Backend backend);
+// AveragePool / ReduceMean (also over a Reshape or Flatten view) / adaptive_avg_pool to 1 that compute a
+// global average pool, as one GlobalAveragePool (+ Reshape to the original shape); passes/global_average_pool.cc.
+void rewrite_global_average_pool(Graph& graph, Backend backend);
 
 }  // namespace cnnx

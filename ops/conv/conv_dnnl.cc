@@ -1,8 +1,13 @@
-// oneDNN Conv: convolution_forward (direct algorithm) over the one ConvGeometry the reference kernel uses.
-// The primitive picks its own src/weights/dst layouts (format_tag::any); the engine's tensors are plain
-// N C [D] [H] W, so src is reordered in and dst out when the primitive chose a blocked layout. Weights with
-// constant data are reordered once at compile time and kept; others are reordered per run.
+// oneDNN Conv and FusedConv: convolution_forward (direct algorithm) over the one ConvGeometry the reference
+// kernel uses. The primitive picks its own src/weights/dst layouts (format_tag::any) and reports them: the
+// plan hands src over in the chosen layout (reordering only when it arrives otherwise) and keeps dst in it
+// for the next kernels. Weights with constant data are reordered once at compile time and kept; others are
+// reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
+// its activation eltwise post-ops.
 #include "ops/conv/conv.h"
+#include "ops/conv/fused_conv.h"
+
+#include <cstring>
 
 #include "engine/dnnl_runtime.h"
 
@@ -16,11 +21,32 @@ using dt = memory::data_type;
 
 // The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor.
 struct ConvDesc {
-  memory::desc user_src_md, user_weights_md, user_bias_md, user_dst_md;
+  memory::desc user_weights_md, user_bias_md;
   convolution_forward::primitive_desc pd;
 };
 
-ConvDesc describe(const ConvGeometry& g) {
+// The fusion as post-ops: sum first (dst holds the residual), then the activation.
+post_ops fusion_post_ops(const ConvFusion& f) {
+  post_ops ops;
+  if (f.residual) ops.append_sum(1.f);
+  switch (f.activation) {
+    case Activation::none: break;
+    case Activation::relu: ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f); break;
+    case Activation::leaky_relu: ops.append_eltwise(1.f, algorithm::eltwise_relu, f.alpha, 0.f); break;
+    case Activation::clip: ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, f.alpha, f.beta); break;
+    case Activation::sigmoid: ops.append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f); break;
+    case Activation::tanh: ops.append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f); break;
+    case Activation::hard_sigmoid:  // oneDNN 2.6 has no hardsigmoid: alpha * x + beta, clipped to [0, 1]
+      ops.append_eltwise(1.f, algorithm::eltwise_linear, f.alpha, f.beta);
+      ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
+      break;
+    case Activation::hard_swish: ops.append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f); break;
+    case Activation::swish: ops.append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f); break;
+  }
+  return ops;
+}
+
+ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}) {
   const memory::dim N = g.N, IC = g.C, OC = g.M, G = g.group;
   // Spatial dims, outermost first (1 to 3 of D, H, W): input, kernel, output sizes, strides, pads.
   const memory::dims I = g.in, K = g.kernel, O = g.out, S = g.stride;
@@ -38,9 +64,7 @@ ConvDesc describe(const ConvGeometry& g) {
   weights_dims.insert(weights_dims.end(), K.begin(), K.end());
 
   ConvDesc d;
-  d.user_src_md = plain_f32_desc(src_dims);
   d.user_weights_md = plain_f32_desc(weights_dims);
-  d.user_dst_md = plain_f32_desc(dst_dims);
   if (g.has_bias) d.user_bias_md = memory::desc({OC}, dt::f32, tag::x);  // a zero desc means "no bias"
 
   const memory::desc conv_src_md(src_dims, dt::f32, tag::any);
@@ -49,19 +73,25 @@ ConvDesc describe(const ConvGeometry& g) {
   const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
-  d.pd = convolution_forward::primitive_desc(conv_desc, dnnl_attr(), dnnl_engine());
+  primitive_attr attr = dnnl_attr();
+  attr.set_post_ops(fusion_post_ops(fusion));
+  d.pd = convolution_forward::primitive_desc(conv_desc, attr, dnnl_engine());
   return d;
 }
 
 class ConvDnnl : public CompiledKernel {
  public:
-  ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in)
-      : d_(describe(g)), x_shape_(in[0].shape), w_shape_(in[1].shape), has_bias_(g.has_bias) {
+  ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion)
+      : d_(describe(g, fusion)), x_shape_(in[0].shape), w_shape_(in[1].shape), has_bias_(g.has_bias),
+        residual_(fusion.residual) {
     const auto& pd = d_.pd;
     conv_ = convolution_forward(pd);
     scratchpad_md_ = pd.scratchpad_desc();
-    src_in_ = DnnlReorder(d_.user_src_md, pd.src_desc());
-    dst_out_ = DnnlReorder(pd.dst_desc(), d_.user_dst_md);
+    // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
+    layouts_.in.assign(in.size(), Layout());
+    layouts_.in[0] = layout_of(pd.src_desc());
+    if (residual_) layouts_.in[3] = layout_of(pd.dst_desc());
+    layouts_.out = {layout_of(pd.dst_desc())};
     if (in[1].constant) {
       // Constant weights: into the primitive's layout once (a plain copy when it kept the plain layout).
       memory user_weights = dnnl_wrap(d_.user_weights_md, *in[1].constant);
@@ -73,6 +103,8 @@ class ConvDnnl : public CompiledKernel {
     }
   }
 
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
@@ -80,14 +112,10 @@ class ConvDnnl : public CompiledKernel {
       fail("Conv was planned for X ", to_string(x_shape_), " and W ", to_string(w_shape_), ", got ",
            to_string(X.shape()), " and ", to_string(W.shape()));
     const auto& pd = d_.pd;
-    const memory user_src = dnnl_wrap(d_.user_src_md, X);
-    const memory user_dst = dnnl_wrap(d_.user_dst_md, *io.out[0]);
-
-    memory conv_src = user_src;
-    if (src_in_) {
-      conv_src = memory(pd.src_desc(), dnnl_engine());
-      src_in_.run(user_src, conv_src);
-    }
+    const memory conv_src = dnnl_wrap(pd.src_desc(), X);
+    const memory conv_dst = dnnl_wrap(pd.dst_desc(), *io.out[0]);
+    // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
+    if (residual_) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), pd.dst_desc().get_size());
     memory conv_weights = const_weights_;
     if (!conv_weights) {
       const memory user_weights = dnnl_wrap(d_.user_weights_md, W);
@@ -97,21 +125,19 @@ class ConvDnnl : public CompiledKernel {
         weights_in_.run(user_weights, conv_weights);
       }
     }
-    const memory conv_dst = dst_out_ ? memory(pd.dst_desc(), dnnl_engine()) : user_dst;
-
     DnnlArgs args{{DNNL_ARG_SRC, conv_src}, {DNNL_ARG_WEIGHTS, conv_weights}, {DNNL_ARG_DST, conv_dst}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
     dnnl_execute(conv_, scratchpad_md_, std::move(args));
-    if (dst_out_) dst_out_.run(conv_dst, user_dst);
   }
 
  private:
   ConvDesc d_;
   Shape x_shape_, w_shape_;
-  bool has_bias_;
+  bool has_bias_, residual_;
+  KernelLayouts layouts_;
   convolution_forward conv_;
   memory::desc scratchpad_md_;
-  DnnlReorder src_in_, dst_out_, weights_in_;
+  DnnlReorder weights_in_;
   memory const_weights_;  // empty unless W was constant at compile time
 };
 
@@ -128,7 +154,27 @@ KernelDef conv_dnnl_kernel() {
   k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
                  const std::vector<Layout>&) {
     const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
-    return std::unique_ptr<CompiledKernel>(new ConvDnnl(g, in));
+    return std::unique_ptr<CompiledKernel>(new ConvDnnl(g, in, ConvFusion{}));
+  };
+  return k;
+}
+
+KernelDef fused_conv_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  auto conv_inputs = [](const std::vector<ValueInfo>& in) {
+    return std::vector<ValueInfo>(in.begin(), in.begin() + std::min<size_t>(in.size(), 3));
+  };
+  k.declines = [conv_inputs](const OpParams& op, const std::vector<ValueInfo>& in) {
+    const auto& p = static_cast<const FusedConvParams&>(op);
+    std::string why = dnnl_declines_inputs(in);
+    if (!why.empty()) return why;
+    return dnnl_refuses([&] { describe(resolve_conv_geometry(p.conv, conv_inputs(in)), p.fusion); });
+  };
+  k.compile = [conv_inputs](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                            const std::vector<Layout>&) {
+    const auto& p = static_cast<const FusedConvParams&>(*op);
+    return std::unique_ptr<CompiledKernel>(new ConvDnnl(resolve_conv_geometry(p.conv, conv_inputs(in)), in, p.fusion));
   };
   return k;
 }

@@ -1,4 +1,5 @@
 #include "ops/conv/conv.h"
+#include "ops/conv/fused_conv.h"
 #include "ops/families.h"
 
 namespace cnnx {
@@ -12,6 +13,7 @@ void register_conv_ops(OpRegistry& r) {
   conv.tolerance = kConvTolerance;
   conv.kernels = {conv_dnnl_kernel(), conv_ref_kernel()};
   r.add(std::move(conv));
+  register_fused_conv(r);
 }
 
 }  // namespace cnnx

@@ -1,4 +1,5 @@
-// oneDNN kernel of Add, Sub, Mul, Div: the binary primitive on plain tensors. oneDNN wants src0, src1 and dst
+// oneDNN kernel of Add, Sub, Mul, Div: the binary primitive on plain tensors, or in the blocked layout
+// input A arrives in. oneDNN wants src0, src1 and dst
 // of one rank and broadcasts only src1 (each of its dims equals dst's or is 1): the smaller-rank input gets
 // leading 1s (numpy aligns shapes on the right), and when A would need broadcasting the commutative Add and
 // Mul swap their operands.
@@ -50,22 +51,35 @@ std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, Bin
   return "";
 }
 
-binary::primitive_desc describe(const BinaryParams& p, const BinaryOperands& ops) {
-  const binary::desc desc(binary_algorithm(p.kind), plain_f32_desc(ops.src0), plain_f32_desc(ops.src1),
-                          plain_f32_desc(ops.dst));
+// src0 in `layout` (the one it arrives in), dst in the same; src1 in it too when it is not broadcast,
+// plain otherwise.
+binary::primitive_desc describe(const BinaryParams& p, const BinaryOperands& ops, const Layout& layout = {}) {
+  const memory::desc src0 = follow(layout, plain_f32_desc(ops.src0));
+  const memory::desc src1 = ops.src1 == ops.dst ? src0 : plain_f32_desc(ops.src1);
+  const binary::desc desc(binary_algorithm(p.kind), src0, src1, src0);
   return binary::primitive_desc(desc, dnnl_attr(), dnnl_engine());
 }
 
 class BinaryDnnl : public CompiledKernel {
  public:
-  BinaryDnnl(const BinaryParams& p, BinaryOperands ops) : ops_(std::move(ops)) {
-    const binary::primitive_desc pd = describe(p, ops_);
+  BinaryDnnl(const BinaryParams& p, BinaryOperands ops, const std::vector<Layout>& arriving)
+      : ops_(std::move(ops)) {
+    // Follow src0's blocked layout when oneDNN takes it with this broadcast; plain otherwise.
+    Layout layout = arriving[ops_.swapped ? 1 : 0];
+    if (!is_plain(layout) && layout.dims() != ops_.src0) layout = Layout();
+    if (!is_plain(layout) && !dnnl_refuses([&] { describe(p, ops_, layout); }).empty()) layout = Layout();
+    const binary::primitive_desc pd = describe(p, ops_, layout);
     binary_ = binary(pd);
     scratchpad_md_ = pd.scratchpad_desc();
     src0_md_ = pd.src_desc(0);
     src1_md_ = pd.src_desc(1);
     dst_md_ = pd.dst_desc();
+    const Layout src1_layout = ops_.src1 == ops_.dst ? layout : Layout();
+    layouts_.in = ops_.swapped ? std::vector<Layout>{src1_layout, layout} : std::vector<Layout>{layout, src1_layout};
+    layouts_.out = {layout};
   }
+
+  const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
     const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];
@@ -78,6 +92,7 @@ class BinaryDnnl : public CompiledKernel {
 
  private:
   BinaryOperands ops_;
+  KernelLayouts layouts_;
   binary binary_;
   memory::desc scratchpad_md_, src0_md_, src1_md_, dst_md_;
 };
@@ -96,12 +111,12 @@ KernelDef binary_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const std::vector<Layout>& arriving) {
     const auto& p = static_cast<const BinaryParams&>(*op);
     BinaryOperands ops;
     const std::string why = arrange(p, in, ops);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new BinaryDnnl(p, std::move(ops)));
+    return std::unique_ptr<CompiledKernel>(new BinaryDnnl(p, std::move(ops), arriving));
   };
   return k;
 }

@@ -1,5 +1,5 @@
 // oneDNN kernels of the unary ops: eltwise_forward on the tensor viewed as 1-D [numel] (an elementwise op
-// does not care about the shape, and a 1-D view has no rank limit). An op is one or more eltwise steps: the
+// does not care about the shape, and a 1-D view has no rank limit), or in the blocked layout it arrives in. An op is one or more eltwise steps: the
 // first reads the input, the next ones work in place on the output (the engine's input and output buffers
 // never alias, so src and dst of the first step are separate).
 //
@@ -38,13 +38,16 @@ std::vector<eltwise_forward::primitive_desc> describe(const std::vector<EltwiseS
 
 class EltwiseDnnl : public CompiledKernel {
  public:
-  EltwiseDnnl(const std::vector<EltwiseStep>& steps, int64_t numel) : md_(plain_f32_desc({numel})) {
+  EltwiseDnnl(const std::vector<EltwiseStep>& steps, int64_t numel, const Layout& arriving, size_t inputs)
+      : md_(follow(arriving, plain_f32_desc({numel}))), layouts_(follow_layouts(arriving, inputs)) {
     for (const eltwise_forward::primitive_desc& pd : describe(steps, md_))
       steps_.push_back({eltwise_forward(pd), pd.scratchpad_desc()});
   }
 
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
   void run(const KernelIO& io) const override {
-    require(io.in[0]->numel() == io.out[0]->numel(), "input and output sizes differ");
+    if (io.in[0]->numel() != io.out[0]->numel()) fail("input and output sizes differ");
     const memory src = dnnl_wrap(md_, *io.in[0]);
     const memory dst = dnnl_wrap(md_, *io.out[0]);
     for (size_t i = 0; i < steps_.size(); ++i)
@@ -56,7 +59,8 @@ class EltwiseDnnl : public CompiledKernel {
     eltwise_forward prim;
     memory::desc scratchpad;
   };
-  memory::desc md_;
+  memory::desc md_;  // the whole tensor as 1-D when plain, else its blocked layout (padding included)
+  KernelLayouts layouts_;
   std::vector<Step> steps_;
 };
 
@@ -71,11 +75,11 @@ KernelDef eltwise_kernel(EltwisePlanner plan) {
     return why;
   };
   k.compile = [plan](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                     const std::vector<Layout>& arriving) {
     std::vector<EltwiseStep> steps;
     const std::string why = plan(*p, in, steps);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape)));
+    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), arriving[0], in.size()));
   };
   return k;
 }

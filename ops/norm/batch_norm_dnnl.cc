@@ -1,6 +1,6 @@
 // oneDNN BatchNormalization in test mode: batch_normalization_forward for inference with use_global_stats
 // (the given mean and var), use_scale and use_shift. X is viewed as [N, C, 1, inner]: the statistics are per
-// channel whatever the spatial dims, and the view has no rank limit. Training mode declines (the reference
+// channel whatever the spatial dims, and the view has no rank limit; a blocked X is taken in its layout. Training mode declines (the reference
 // kernel computes the batch statistics and running outputs).
 #include "engine/dnnl_runtime.h"
 #include "ops/norm/batch_norm.h"
@@ -18,10 +18,10 @@ struct BatchNormDesc {
   batch_normalization_forward::primitive_desc pd;
 };
 
-BatchNormDesc describe(const BatchNormParams& p, const Shape& x) {
+BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& arriving = {}) {
   const memory::dim N = x[0], C = x.size() == 1 ? 1 : x[1], INNER = numel_range(x, 2, x.size());
   BatchNormDesc d;
-  d.data_md = plain_f32_desc({N, C, 1, INNER});
+  d.data_md = follow(arriving, plain_f32_desc({N, C, 1, INNER}));
   d.channel_md = memory::desc({C}, dt::f32, tag::x);
   const auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale |
                      normalization_flags::use_shift;
@@ -32,10 +32,13 @@ BatchNormDesc describe(const BatchNormParams& p, const Shape& x) {
 
 class BatchNormDnnl : public CompiledKernel {
  public:
-  BatchNormDnnl(const BatchNormParams& p, Shape x_shape) : d_(describe(p, x_shape)), x_shape_(std::move(x_shape)) {
+  BatchNormDnnl(const BatchNormParams& p, Shape x_shape, const Layout& arriving)
+      : d_(describe(p, x_shape, arriving)), x_shape_(std::move(x_shape)), layouts_(follow_layouts(arriving, 5)) {
     bnorm_ = batch_normalization_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
+
+  const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->shape() != x_shape_)
@@ -53,6 +56,7 @@ class BatchNormDnnl : public CompiledKernel {
  private:
   BatchNormDesc d_;
   Shape x_shape_;
+  KernelLayouts layouts_;
   batch_normalization_forward bnorm_;
   memory::desc scratchpad_md_;
 };
@@ -70,8 +74,9 @@ KernelDef batch_norm_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
-    return std::unique_ptr<CompiledKernel>(new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape));
+                 const std::vector<Layout>& arriving) {
+    return std::unique_ptr<CompiledKernel>(
+        new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape, arriving[0]));
   };
   return k;
 }

@@ -18,10 +18,10 @@ struct LrnDesc {
   lrn_forward::primitive_desc pd;
 };
 
-LrnDesc describe(const LrnParams& p, const Shape& x) {
+LrnDesc describe(const LrnParams& p, const Shape& x, const Layout& arriving = {}) {
   const memory::dim N = x[0], C = x[1], INNER = numel_range(x, 2, x.size());
   LrnDesc d;
-  d.data_md = plain_f32_desc({N, C, 1, INNER});
+  d.data_md = follow(arriving, plain_f32_desc({N, C, 1, INNER}));
   const lrn_forward::desc desc(prop_kind::forward_inference, algorithm::lrn_across_channels, d.data_md, p.size,
                                p.alpha, p.beta, p.bias);
   d.pd = lrn_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
@@ -30,10 +30,13 @@ LrnDesc describe(const LrnParams& p, const Shape& x) {
 
 class LrnDnnl : public CompiledKernel {
  public:
-  LrnDnnl(const LrnParams& p, Shape x_shape) : d_(describe(p, x_shape)), x_shape_(std::move(x_shape)) {
+  LrnDnnl(const LrnParams& p, Shape x_shape, const Layout& arriving)
+      : d_(describe(p, x_shape, arriving)), x_shape_(std::move(x_shape)), layouts_(follow_layouts(arriving, 1)) {
     lrn_ = lrn_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
+
+  const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->shape() != x_shape_)
@@ -45,6 +48,7 @@ class LrnDnnl : public CompiledKernel {
  private:
   LrnDesc d_;
   Shape x_shape_;
+  KernelLayouts layouts_;
   lrn_forward lrn_;
   memory::desc scratchpad_md_;
 };
@@ -63,8 +67,8 @@ KernelDef lrn_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
-    return std::unique_ptr<CompiledKernel>(new LrnDnnl(static_cast<const LrnParams&>(*op), in[0].shape));
+                 const std::vector<Layout>& arriving) {
+    return std::unique_ptr<CompiledKernel>(new LrnDnnl(static_cast<const LrnParams&>(*op), in[0].shape, arriving[0]));
   };
   return k;
 }

@@ -44,6 +44,11 @@ void global_max_pool_ref(const NoParams&, const KernelIO& io);
 KernelDef pool_dnnl_kernel();
 KernelDef global_pool_dnnl_kernel(bool is_max);
 
+// "" or a warning naming the AveragePool settings other engines compute differently (ceil_mode windows
+// dropped or overhanging with count_include_pad, SAME padding with dilations); OpDef::caution of AveragePool
+// (ops/pool/pool_caution.cc).
+std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInfo>& in);
+
 // MaxPool / GlobalMaxPool select an input value: any engine gets the same bits.
 constexpr Tolerance kPoolMaxTolerance{0, 0};
 // AveragePool / GlobalAveragePool: a mean of K float32 values. The reference sums in double and rounds once

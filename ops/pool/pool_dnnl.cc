@@ -1,6 +1,6 @@
 // oneDNN kernels of the pooling ops: pooling_v2_forward (pooling_forward plus dilation) over the one
-// PoolGeometry the reference kernel uses, 1 to 3 spatial dims, on the engine's plain N C [D] [H] W tensors
-// (pooling is memory-bound and its plain-layout implementations are direct, so no reorders).
+// PoolGeometry the reference kernel uses, 1 to 3 spatial dims, on plain N C [D] [H] W tensors or in the
+// blocked layout the input arrives in (pooling is memory-bound: it never reorders).
 //
 // What the primitive computes against ONNX, and where the kernel declines:
 //   MaxPool          pooling_max: padding is never a candidate, as in ONNX. The Indices output declines
@@ -32,7 +32,7 @@ struct PoolDesc {
   pooling_v2_forward::primitive_desc pd;
 };
 
-PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g) {
+PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving = {}) {
   memory::dims dst_dims{x_shape[0], x_shape[1]}, K, S, DIL, P_L, P_R;
   for (const PoolAxis& a : g.axes) {
     dst_dims.push_back(a.out);
@@ -46,20 +46,26 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g) {
     P_R.push_back(a.last_window_overhangs() ? a.start(a.out - 1) + a.window_extent() - a.in : a.pad_end);
   }
   PoolDesc d;
-  d.src_md = plain_f32_desc(x_shape);
-  d.dst_md = plain_f32_desc(dst_dims);
+  // Plain in, plain out; a blocked input keeps its layout family (the primitive picks dst with `any`).
+  d.src_md = follow(arriving, plain_f32_desc(x_shape));
+  d.dst_md = is_plain(arriving) ? plain_f32_desc(dst_dims) : memory::desc(dst_dims, memory::data_type::f32,
+                                                                           memory::format_tag::any);
   const pooling_v2_forward::desc desc(prop_kind::forward_inference, algo, d.src_md, d.dst_md, S, K, DIL, P_L, P_R);
   d.pd = pooling_v2_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  d.dst_md = d.pd.dst_desc();
   return d;
 }
 
 class PoolDnnl : public CompiledKernel {
  public:
-  PoolDnnl(algorithm algo, const Shape& x_shape, const PoolGeometry& g)
-      : d_(describe(algo, x_shape, g)), x_shape_(x_shape) {
+  PoolDnnl(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving)
+      : d_(describe(algo, x_shape, g, arriving)), x_shape_(x_shape) {
     pool_ = pooling_v2_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
+    layouts_ = {{arriving}, {layout_of(d_.dst_md)}};
   }
+
+  const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];
@@ -72,6 +78,7 @@ class PoolDnnl : public CompiledKernel {
  private:
   PoolDesc d_;
   Shape x_shape_;
+  KernelLayouts layouts_;
   pooling_v2_forward pool_;
   memory::desc scratchpad_md_;
 };
@@ -130,13 +137,13 @@ KernelDef pool_dnnl_kernel() {
     return dnnl_refuses([&] { describe(algo, in[0].shape, g); });
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const std::vector<Layout>& arriving) {
     const auto& p = static_cast<const PoolParams&>(*op);
     const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
     algorithm algo{};
     const std::string why = choose_algorithm(p, g, algo);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, g));
+    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, g, arriving[0]));
   };
   return k;
 }
@@ -152,8 +159,9 @@ KernelDef global_pool_dnnl_kernel(bool is_max) {
     return dnnl_refuses([&] { describe(algo, in[0].shape, global_geometry(spatial_of(in[0]))); });
   };
   k.compile = [algo](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
-    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0]))));
+                     const std::vector<Layout>& arriving) {
+    return std::unique_ptr<CompiledKernel>(
+        new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0])), arriving[0]));
   };
   return k;
 }

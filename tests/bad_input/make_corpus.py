@@ -343,6 +343,43 @@ def attribute_cases(c):
     c.add("attribute_invalid_type_enum", data, [x4], contains=["node 'lrelu' (LeakyRelu)", "'alpha'", "99"])
 
 
+# ---------------------------------------------------------------------------------------------- subgraphs
+
+def subgraph_cases(c):
+    """Every GRAPH or GRAPHS attribute is refused by node and attribute name (cnnx has no control flow)."""
+    n = helper.make_node
+    body = helper.make_graph([n("Relu", ["x"], ["y"], name="inner")], "body", [vi("x", [1, 3])], [vi("y", [1, 3])])
+    cond = vi("cond", [], TensorProto.BOOL)
+    m = make_model([n("If", ["cond"], ["y"], name="if", then_branch=body, else_branch=body)], [cond],
+                   [vi("y", [1, 3])])
+    c.add("subgraph_if", m, [np.array(True)], contains=["node 'if' (If)", "attribute 'else_branch'", "subgraph"])
+    m = make_model([n("If", ["cond"], ["y"], name="if_then", then_branch=body)], [cond], [vi("y", [1, 3])])
+    c.add("subgraph_if_then_only", m, [np.array(True)],
+          contains=["node 'if_then' (If)", "attribute 'then_branch'", "subgraph"])
+    m = make_model([n("Loop", ["", "cond", "x"], ["y"], name="loop", body=body)],
+                   [vi("x", [1, 3]), cond], [vi("y", [1, 3])])
+    c.add("subgraph_loop", m, [x13(), np.array(True)], contains=["node 'loop' (Loop)", "attribute 'body'", "subgraph"])
+    m = make_model([n("Scan", ["x"], ["y"], name="scan", body=body, num_scan_inputs=1)], [vi("x", [1, 3])],
+                   [vi("y", [1, 3])])
+    c.add("subgraph_scan", m, [x13()], contains=["node 'scan' (Scan)", "attribute 'body'", "subgraph"])
+    # On an op cnnx runs: refused at import, not left for the op's attribute check.
+    m = relu_model()
+    m.graph.node[0].attribute.append(helper.make_attribute("g", body))
+    c.add("subgraph_on_relu", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'g'", "subgraph"])
+    m = relu_model()
+    m.graph.node[0].attribute.append(helper.make_attribute("branches", [body, body]))
+    c.add("subgraphs_list_on_relu", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'branches'", "GRAPHS"])
+    m = relu_model()
+    empty = m.graph.node[0].attribute.add()
+    empty.name, empty.type = "none", onnx.AttributeProto.GRAPHS
+    c.add("subgraphs_empty_list", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'none'", "GRAPHS"])
+    # type GRAPH without the graph: refused as a subgraph too.
+    m = relu_model()
+    bare = m.graph.node[0].attribute.add()
+    bare.name, bare.type = "bare", onnx.AttributeProto.GRAPH
+    c.add("subgraph_type_without_graph", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'bare'", "subgraph"])
+
+
 # ---------------------------------------------------------------------------------------------- external data
 
 def external_model(location, offset=None, length=None, dims=(4,)):
@@ -560,8 +597,8 @@ def main():
         shutil.rmtree(root)
     os.makedirs(root)
     c = Corpus(root)
-    for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, external_cases, input_cases,
-                 valid_cases):
+    for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
+                 input_cases, valid_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

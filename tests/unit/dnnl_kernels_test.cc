@@ -82,15 +82,16 @@ TEST_CASE("dnnl Conv runs one compiled kernel from many threads at once") {
   const std::vector<ValueInfo> out = n.def->infer(*n.params, infos);
   const KernelDef& dnnl = n.def->kernels.front();
   REQUIRE(dnnl.name == "dnnl");
-  const std::unique_ptr<CompiledKernel> kernel = dnnl.compile(n.params, infos, out, {});
+  const std::unique_ptr<CompiledKernel> kernel = dnnl.compile(n.params, infos, out, {Layout(), Layout()});
   const Tensor want = run_op("Conv", a, in, 11, 1, "ref", constant)[0];
   std::vector<Tensor> got(4);
   std::vector<std::thread> threads;
   for (Tensor& y : got)
     threads.emplace_back([&] {
       for (int rep = 0; rep < 5; ++rep) {
-        y = Tensor(DType::f32, out[0].shape);
-        kernel->run(KernelIO{{&in[0], &in[1]}, {&y}});
+        std::vector<Tensor> results{Tensor(DType::f32, out[0].shape)};
+        run_compiled(*kernel, in, results);
+        y = results[0];
       }
     });
   for (std::thread& t : threads) t.join();

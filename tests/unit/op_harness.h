@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/compare.h"
+#include "engine/dnnl_runtime.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
 
@@ -58,6 +59,37 @@ inline Node make_node(const std::string& type, Attributes attrs, size_t num_inpu
   return n;
 }
 
+// A float32 tensor of `shape` held in `layout`, in a buffer of the layout's size (as the plan allocates).
+inline Tensor in_layout(const Tensor& plain, const Layout& layout, std::vector<Tensor>& storage) {
+  if (is_plain(layout) || plain.dtype() != DType::f32) return plain;
+  storage.emplace_back(DType::f32, Shape{int64_t(layout.get_size() / sizeof(float))});
+  Tensor t = Tensor::borrow(DType::f32, plain.shape(), storage.back().raw());
+  DnnlReorder(plain_f32_desc(plain.shape()), layout).run(dnnl_wrap(plain_f32_desc(plain.shape()), plain), dnnl_wrap(layout, t));
+  return t;
+}
+
+// Runs a compiled kernel on plain tensors as the plan would: inputs reordered into the layouts the kernel
+// chose, outputs reordered back to plain.
+inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+  const KernelLayouts* l = kernel.layouts();
+  auto layout = [](const std::vector<Layout>* v, size_t i) { return v && i < v->size() ? (*v)[i] : Layout(); };
+  std::vector<Tensor> storage, ins, outs;
+  storage.reserve(inputs.size() + outputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    ins.push_back(inputs[i].defined() ? in_layout(inputs[i], layout(l ? &l->in : nullptr, i), storage) : Tensor());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    outs.push_back(outputs[i].defined() ? in_layout(outputs[i], layout(l ? &l->out : nullptr, i), storage) : Tensor());
+  KernelIO io;
+  for (const Tensor& t : ins) io.in.push_back(t.defined() ? &t : nullptr);
+  for (Tensor& t : outs) io.out.push_back(t.defined() ? &t : nullptr);
+  kernel.run(io);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Layout from = layout(l ? &l->out : nullptr, i);
+    if (outputs[i].defined() && !is_plain(from) && outputs[i].dtype() == DType::f32)
+      DnnlReorder(from, plain_f32_desc(outputs[i].shape())).run(dnnl_wrap(from, outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
+  }
+}
+
 // Runs the op with the kernel named `kernel` ("ref" by default). Inputs flagged in `constant_inputs` are
 // presented to infer as constants (as initializers would be). Throws cnnx::Error like the engine does.
 inline std::vector<Tensor> run_op(const std::string& type, const Attributes& attrs, const std::vector<Tensor>& inputs,
@@ -80,10 +112,7 @@ inline std::vector<Tensor> run_op(const std::string& type, const Attributes& att
   require(why.empty(), "kernel ", kernel, " declines: ", why);
   std::vector<Tensor> results;
   for (const ValueInfo& v : out) results.push_back(v.dtype == DType::undefined ? Tensor() : Tensor(v.dtype, v.shape));
-  KernelIO io;
-  for (const Tensor& t : inputs) io.in.push_back(t.defined() ? &t : nullptr);
-  for (Tensor& t : results) io.out.push_back(t.defined() ? &t : nullptr);
-  with_node_context(n, [&] { k->compile(n.params, in, out, {})->run(io); });
+  with_node_context(n, [&] { run_compiled(*k->compile(n.params, in, out, std::vector<Layout>(in.size())), inputs, results); });
   return results;
 }
 

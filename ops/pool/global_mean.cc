@@ -1,0 +1,236 @@
+// The global mean kernel: see global_mean.h for the layouts it reads and the summation order it fixes.
+#include "ops/pool/global_mean.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/dnnl_runtime.h"
+
+namespace cnnx {
+
+namespace {
+
+// The hot loops are compiled for AVX-512, AVX2 and baseline x86-64 and picked at load time. Every version
+// adds the same numbers in the same order (each accumulator is its own sequential chain; vector width
+// only changes how many chains advance per instruction), so the results are the same bits on any CPU.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define CNNX_MEAN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CNNX_MEAN_CLONES
+#endif
+
+constexpr int kLanes = 32;  // interleaved float64 accumulators of a contiguous span
+
+}  // namespace
+
+CNNX_MEAN_CLONES double sum_span(const float* x, int64_t n) {
+  double acc[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int j = 0; j < kLanes; ++j) acc[j] += double(x[i + j]);
+  for (int j = 0; i + j < n; ++j) acc[j] += double(x[i + j]);
+  for (int width = kLanes / 2; width > 0; width /= 2)
+    for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
+  return acc[0];
+}
+
+namespace {
+
+// out[j] = sum over rows r of x[r * row_stride + j], j < L: row r into accumulator set r mod 4.
+template <int L>
+inline __attribute__((always_inline)) void sum_rows_fixed(const float* x, int64_t rows, int64_t row_stride,
+                                                          double* out) {
+  double acc[4][L] = {};
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4)
+    for (int u = 0; u < 4; ++u)
+      for (int j = 0; j < L; ++j) acc[u][j] += double(x[(r + u) * row_stride + j]);
+  for (int u = 0; r < rows; ++r, ++u)
+    for (int j = 0; j < L; ++j) acc[u][j] += double(x[r * row_stride + j]);
+  for (int j = 0; j < L; ++j) out[j] = (acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j]);
+}
+
+CNNX_MEAN_CLONES void sum_rows16(const float* x, int64_t rows, int64_t row_stride, double* out) {
+  sum_rows_fixed<16>(x, rows, row_stride, out);
+}
+CNNX_MEAN_CLONES void sum_rows8(const float* x, int64_t rows, int64_t row_stride, double* out) {
+  sum_rows_fixed<8>(x, rows, row_stride, out);
+}
+// Any lane count (channels-last rows of C floats): rows added in order, per lane.
+CNNX_MEAN_CLONES void sum_rows_any(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) {
+  std::fill(out, out + lanes, 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < lanes; ++j) out[j] += double(x[r * row_stride + j]);
+}
+
+void sum_rows(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) {
+  if (lanes == 16) return sum_rows16(x, rows, row_stride, out);
+  if (lanes == 8) return sum_rows8(x, rows, row_stride, out);
+  sum_rows_any(x, rows, lanes, row_stride, out);
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Below this many floats one thread does it all (a parallel region costs more than it saves).
+constexpr int64_t kParallelFloats = int64_t(1) << 16;
+
+void mean_of_planes(const float* x, const MeanLayout& L, float* y) {
+  const int64_t planes = L.N * L.C, chunks = ceil_div(L.plane, kMeanChunk), items = planes * chunks;
+  auto chunk_sum = [&](int64_t item) {
+    const int64_t p = item / chunks, k = item % chunks;
+    const float* base = x + L.offset + (p / L.C) * L.n_stride + (p % L.C) * L.c_stride + k * kMeanChunk;
+    return sum_span(base, std::min(kMeanChunk, L.plane - k * kMeanChunk));
+  };
+  const double scale = 1.0 / double(L.plane);
+  const bool parallel = planes * L.plane >= kParallelFloats;
+  if (chunks == 1) {
+#pragma omp parallel for schedule(static) if (parallel)
+    for (int64_t p = 0; p < planes; ++p) y[p] = float(chunk_sum(p) * scale);
+    return;
+  }
+  std::vector<double> partial(static_cast<size_t>(items));
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int64_t i = 0; i < items; ++i) partial[size_t(i)] = chunk_sum(i);
+  for (int64_t p = 0; p < planes; ++p) {
+    double sum = 0;
+    for (int64_t k = 0; k < chunks; ++k) sum += partial[size_t(p * chunks + k)];
+    y[p] = float(sum * scale);
+  }
+}
+
+void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
+  const int64_t groups = ceil_div(L.C, L.lanes), rows_per_chunk = std::max<int64_t>(1, kMeanChunk / L.lanes);
+  const int64_t chunks = ceil_div(L.plane, rows_per_chunk), items = L.N * groups * chunks;
+  std::vector<double> partial(static_cast<size_t>(items * L.lanes));
+  const bool parallel = L.N * L.C * L.plane >= kParallelFloats;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int64_t i = 0; i < items; ++i) {
+    const int64_t k = i % chunks, g = (i / chunks) % groups, n = i / (chunks * groups);
+    const int64_t first_row = k * rows_per_chunk, rows = std::min(rows_per_chunk, L.plane - first_row);
+    const float* base = x + L.offset + n * L.n_stride + g * L.c_stride + first_row * L.row_stride;
+    sum_rows(base, rows, L.lanes, L.row_stride, partial.data() + i * L.lanes);
+  }
+  const double scale = 1.0 / double(L.plane);
+  for (int64_t n = 0; n < L.N; ++n)
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t j = 0; j < L.lanes && g * L.lanes + j < L.C; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < chunks; ++k) sum += partial[size_t(((n * groups + g) * chunks + k) * L.lanes + j)];
+        y[n * L.C + g * L.lanes + j] = float(sum * scale);
+      }
+}
+
+// True when spatial dims [2, rank) of `dims` / `strides` form one contiguous run of positions `unit` floats
+// apart (the last dim fastest); size-1 dims may have any stride.
+bool spatial_contiguous(const int64_t* dims, const int64_t* strides, int rank, int64_t unit) {
+  int64_t expected = unit;
+  for (int d = rank - 1; d >= 2; --d) {
+    if (dims[d] != 1 && strides[d] != expected) return false;
+    expected *= dims[d];
+  }
+  return true;
+}
+
+class GlobalMean : public CompiledKernel {
+ public:
+  GlobalMean(const Shape& shape, const Layout& layout) : shape_(shape), layout_(plain_mean_layout(shape)) {
+    if (!is_plain(layout) && mean_layout_of(layout, shape, layout_)) {
+      layouts_.in = {layout};
+      layouts_.out = {Layout()};
+      blocked_ = true;
+    }
+  }
+  void run(const KernelIO& io) const override {
+    const Tensor& x = *io.in[0];
+    if (x.shape() != shape_)
+      fail("input 0 has shape ", to_string(x.shape()), " but the kernel was made for ", to_string(shape_));
+    global_mean(x.data<float>(), layout_, io.out[0]->data<float>());
+  }
+  const KernelLayouts* layouts() const override { return blocked_ ? &layouts_ : nullptr; }
+
+ private:
+  Shape shape_;
+  MeanLayout layout_;
+  KernelLayouts layouts_;
+  bool blocked_ = false;
+};
+
+}  // namespace
+
+MeanLayout plain_mean_layout(const Shape& shape) {
+  MeanLayout L;
+  L.N = shape.at(0);
+  L.C = shape.at(1);
+  L.plane = numel_range(shape, 2, shape.size());
+  L.c_stride = L.plane;
+  L.n_stride = L.C * L.plane;
+  return L;
+}
+
+bool mean_layout_of(const Layout& layout, const Shape& shape, MeanLayout& out) {
+  if (is_plain(layout)) {
+    out = plain_mean_layout(shape);
+    return true;
+  }
+  const dnnl_memory_desc_t& md = layout.data;
+  const int rank = md.ndims;
+  if (md.data_type != dnnl_f32 || md.format_kind != dnnl_blocked || md.extra.flags != 0 || rank < 3 ||
+      size_t(rank) != shape.size())
+    return false;
+  for (int d = 0; d < rank; ++d)
+    if (md.dims[d] != shape[size_t(d)] || md.padded_offsets[d] != 0 || (d >= 2 && md.padded_dims[d] != md.dims[d]))
+      return false;
+  const dnnl_blocking_desc_t& b = md.format_desc.blocking;
+  MeanLayout L = plain_mean_layout(shape);
+  L.offset = md.offset0;
+  L.n_stride = b.strides[0];
+  L.c_stride = b.strides[1];
+  if (b.inner_nblks == 0 && spatial_contiguous(md.dims, b.strides, rank, 1)) {
+    L.kind = MeanLayout::planes;  // plain up to the N and C strides
+  } else if (b.inner_nblks == 1 && b.inner_idxs[0] == 1 && spatial_contiguous(md.dims, b.strides, rank, b.inner_blks[0])) {
+    L.kind = MeanLayout::channel_rows;  // nC[D]HW<B>c
+    L.lanes = L.row_stride = b.inner_blks[0];
+  } else if (b.inner_nblks == 0 && b.strides[1] == 1) {
+    // Channels-last: positions one row of C floats (or more) apart.
+    int64_t unit = 0;
+    for (int d = rank - 1; d >= 2 && unit == 0; --d)
+      if (md.dims[d] != 1) unit = b.strides[d];
+    if (unit < L.C || !spatial_contiguous(md.dims, b.strides, rank, unit)) return false;
+    L.kind = MeanLayout::channel_rows;
+    L.lanes = L.C;
+    L.row_stride = unit;
+    L.c_stride = 0;
+  } else {
+    return false;
+  }
+  out = L;
+  return true;
+}
+
+void global_mean(const float* x, const MeanLayout& layout, float* y) {
+  if (layout.N * layout.C == 0) return;
+  if (layout.kind == MeanLayout::planes) mean_of_planes(x, layout, y);
+  else mean_of_channel_rows(x, layout, y);
+}
+
+KernelDef global_mean_kernel() {
+  KernelDef k;
+  k.name = "mean";
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) -> std::string {
+    const ValueInfo& x = input(in, 0);
+    if (x.dtype != DType::f32) return "input 0 is " + std::string(dtype_name(x.dtype)) + ", not float32";
+    if (!x.concrete()) return "input 0 has no concrete shape";
+    if (x.rank() < 3) return "input 0 has rank " + std::to_string(x.rank()) + " < 3";
+    return "";
+  };
+  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>& arriving) {
+    const Layout layout = arriving.empty() ? Layout() : arriving[0];
+    return std::unique_ptr<CompiledKernel>(new GlobalMean(input(in, 0).shape, layout));
+  };
+  return k;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,77 @@
+// AveragePool settings where engines are known to give different results (OpDef::caution, shown once per node
+// at load). What each engine does was measured with the cases of bench/pool_semantics.py: ONNX Runtime 1.30,
+// PyTorch 1.13, oneDNN 2.6 and the ONNX opset-19 text; docs/pooling.md has the worked examples.
+#include <sstream>
+
+#include "ops/pool/pool.h"
+
+namespace cnnx {
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+std::string list(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// The ceil_mode cautions of one resolved axis (explicit pads, concrete sizes).
+void ceil_mode_cautions(const PoolParams& p, const PoolAxis& a, size_t d, std::vector<std::string>& out) {
+  const int64_t padded = a.in + a.pad_begin + a.pad_end;
+  const int64_t rounded_up = ceil_div(padded - a.window_extent(), a.stride) + 1;
+  if (rounded_up > a.out) {
+    std::ostringstream s;
+    s << "ceil_mode drops the last window along spatial axis " << d << " (it would start at " << a.start(a.out)
+      << ", in the right padding): output size " << a.out << " as in ONNX opset 19, PyTorch and ONNX Runtime 1.30; "
+      << "engines that only round up (the ONNX text before opset 19) give " << rounded_up;
+    out.push_back(s.str());
+  }
+  if (p.count_include_pad && a.last_window_overhangs()) {
+    const int64_t last = a.out - 1;
+    std::ostringstream s;
+    s << "ceil_mode with count_include_pad=1: the last window along spatial axis " << d
+      << " reaches past input + pads, so it is divided by its " << a.taps_in_padded(last)
+      << " taps inside input + pads (ONNX opset 19, PyTorch, ONNX Runtime 1.30) where oneDNN's include-padding "
+         "pooling and older ONNX Runtime (onnxruntime issue 16203) divide by the kernel size "
+      << a.kernel << " (cnnx runs its reference kernel here)";
+    out.push_back(s.str());
+  }
+}
+
+}  // namespace
+
+std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInfo>& in) {
+  const PoolWindow& w = p.window;
+  std::vector<std::string> notes;
+  bool dilated = false;
+  for (int64_t v : w.dilations) dilated = dilated || v > 1;
+  if (dilated && (w.auto_pad == PoolAutoPad::same_upper || w.auto_pad == PoolAutoPad::same_lower))
+    notes.push_back("auto_pad " + std::string(w.auto_pad == PoolAutoPad::same_upper ? "SAME_UPPER" : "SAME_LOWER") +
+                    " with dilations " + list(w.dilations) +
+                    ": ONNX pads for the dilated window (output size ceil(in / stride)) but ONNX Runtime 1.30 pads "
+                    "for the undilated kernel and gives a smaller output; PyTorch's average pooling has neither "
+                    "SAME padding nor dilations");
+  if (w.ceil_mode && w.auto_pad == PoolAutoPad::notset && !in.empty() && in[0].rank_known &&
+      in[0].rank() == int64_t(w.spatial_rank()) + 2) {
+    const Shape spatial(in[0].shape.begin() + 2, in[0].shape.end());
+    if (is_concrete(spatial)) {
+      try {
+        const PoolGeometry g = resolve_pool_geometry(w, spatial);
+        for (size_t d = 0; d < g.axes.size(); ++d) ceil_mode_cautions(p, g.axes[d], d, notes);
+      } catch (const Error&) {
+        // Not a valid geometry: infer reports that.
+      }
+    } else if (p.count_include_pad) {
+      notes.push_back("ceil_mode with count_include_pad=1: if the last window reaches past input + pads (it "
+                      "depends on the input size), ONNX opset 19, PyTorch and ONNX Runtime 1.30 divide it by its "
+                      "taps inside input + pads, oneDNN and older ONNX Runtime by the kernel size");
+    }
+  }
+  std::string all;
+  for (const std::string& n : notes) all += (all.empty() ? "" : "; ") + n;
+  return all;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,132 @@
+#include "engine/op_registry.h"
+#include "ops/conv/fused_conv.h"
+#include "ops/eltwise/unary.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
+
+namespace cnnx {
+
+namespace {
+
+bool is_op(const Node& node, const char* type) { return node.domain.empty() && node.op_type == type; }
+
+// The activation `node` computes on its input 0, or false when it is not one FusedConv takes.
+bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
+  if (!node.domain.empty() || node.outputs.size() != 1) return false;
+  const std::string& t = node.op_type;
+  if (t == "Relu") f.activation = Activation::relu;
+  else if (t == "Sigmoid") f.activation = Activation::sigmoid;
+  else if (t == "Tanh") f.activation = Activation::tanh;
+  else if (t == "HardSwish") f.activation = Activation::hard_swish;
+  else if (t == "LeakyRelu" || t == "HardSigmoid") {
+    const auto& p = static_cast<const AlphaBetaParams&>(*node.params);
+    f.activation = t == "LeakyRelu" ? Activation::leaky_relu : Activation::hard_sigmoid;
+    f.alpha = p.alpha;
+    f.beta = p.beta;
+  } else if (t == "Clip") {
+    const auto& p = static_cast<const ClipParams&>(*node.params);
+    f.alpha = p.min;
+    f.beta = p.max;
+    for (size_t i = 1; i < node.inputs.size() && !p.attribute_bounds; ++i) {
+      if (node.inputs[i] < 0) continue;
+      const ValueInfo& bound = g.value(node.inputs[i]).info;
+      if (!bound.constant || bound.dtype != DType::f32 || bound.constant->numel() != 1) return false;
+      (i == 1 ? f.alpha : f.beta) = bound.constant->data<float>()[0];
+    }
+    if (f.alpha > f.beta) return false;  // ONNX then gives max everywhere; oneDNN's clip would not
+    f.activation = Activation::clip;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void fuse_conv(Graph& g, Backend) {
+  const OpDef& fused_def = OpRegistry::builtin().find(kInternalDomain, "FusedConv", 1);
+  auto consumers = consumers_of(g);
+  std::vector<bool> absorbed(g.nodes.size(), false);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (!is_op(g.nodes[n], "Conv") || absorbed[n]) continue;
+    const Node& conv = g.nodes[n];
+    auto params = std::make_shared<FusedConvParams>();
+    params->conv = static_cast<const ConvParams&>(*conv.params);
+    std::vector<int> inputs = conv.inputs;
+    inputs.resize(3, -1);
+    std::vector<std::string> names{conv.name};
+    std::vector<int> taken;  // nodes absorbed
+    int out = conv.outputs[0];
+    const Shape& shape = g.value(out).info.shape;
+
+    // Conv -> Add(other operand of the same shape): the residual.
+    if (used_once(g, consumers, out)) {
+      const int a = consumers[size_t(out)][0];
+      const Node& add = g.nodes[size_t(a)];
+      if (is_op(add, "Add") && add.inputs[0] != add.inputs[1]) {
+        const int residual = add.inputs[0] == out ? add.inputs[1] : add.inputs[0];
+        const ValueInfo& r = g.value(residual).info;
+        if (r.dtype == DType::f32 && r.shape == shape && !r.constant) {
+          params->fusion.residual = true;
+          inputs.push_back(residual);
+          taken.push_back(a);
+          names.push_back(add.name);
+          out = add.outputs[0];
+        }
+      }
+    }
+    // -> activation, or x * Sigmoid(x) (Swish, as SiLU is exported).
+    const auto& readers = consumers[size_t(out)];
+    if (!is_graph_output(g, out) && readers.size() == 1) {
+      const Node& act = g.nodes[size_t(readers[0])];
+      if (act.inputs[0] == out && as_activation(g, act, params->fusion)) {
+        taken.push_back(readers[0]);
+        names.push_back(act.name);
+        out = act.outputs[0];
+      }
+    } else if (!is_graph_output(g, out) && readers.size() == 2) {
+      const Node* sigmoid = &g.nodes[size_t(readers[0])];
+      const Node* mul = &g.nodes[size_t(readers[1])];
+      if (is_op(*mul, "Sigmoid")) std::swap(sigmoid, mul);
+      if (is_op(*sigmoid, "Sigmoid") && is_op(*mul, "Mul") && used_once(g, consumers, sigmoid->outputs[0]) &&
+          consumers[size_t(sigmoid->outputs[0])][0] == int(mul - g.nodes.data()) &&
+          ((mul->inputs[0] == out && mul->inputs[1] == sigmoid->outputs[0]) ||
+           (mul->inputs[1] == out && mul->inputs[0] == sigmoid->outputs[0]))) {
+        params->fusion.activation = Activation::swish;
+        taken.push_back(int(sigmoid - g.nodes.data()));
+        taken.push_back(int(mul - g.nodes.data()));
+        names.push_back(sigmoid->name);
+        names.push_back(mul->name);
+        out = mul->outputs[0];
+      }
+    }
+    if (taken.empty()) continue;
+
+    // The fused node replaces the last node it absorbs (all its inputs are computed before that one).
+    int last = int(n);
+    for (int t : taken) last = std::max(last, t);
+    Node fused;
+    fused.name = conv.name;
+    fused.op_type = "FusedConv";
+    fused.domain = kInternalDomain;
+    fused.inputs = inputs;
+    fused.outputs = {out};
+    fused.opset = 1;
+    fused.def = &fused_def;
+    fused.note = params->fusion.summary() + " from";
+    for (const std::string& name : names) fused.note += " '" + name + "'";
+    if (!conv.note.empty()) fused.note += "; " + conv.note;
+    fused.params = std::move(params);
+    absorbed[n] = true;
+    for (int t : taken) absorbed[size_t(t)] = true;
+    absorbed[size_t(last)] = false;
+    g.nodes[size_t(last)] = std::move(fused);
+    consumers = consumers_of(g);
+  }
+  std::vector<Node> kept;
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    if (!absorbed[n]) kept.push_back(std::move(g.nodes[n]));
+  g.nodes = std::move(kept);
+}
+
+}  // namespace cnnx
