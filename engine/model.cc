@@ -1,11 +1,10 @@
-#include <omp.h>
-
 #include <list>
 #include <mutex>
 
 #include "engine/cnnx.h"
 #include "engine/onnx_import.h"
 #include "engine/plan.h"
+#include "engine/thread_scope.h"
 
 namespace cnnx {
 
@@ -111,25 +110,9 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
   return plan;
 }
 
-namespace {
-// Options::threads for the calling thread during one run (OpenMP's thread count is per calling thread).
-class ThreadCount {
- public:
-  explicit ThreadCount(int threads) : saved_(omp_get_max_threads()), set_(threads > 0) {
-    if (set_) omp_set_num_threads(threads);
-  }
-  ~ThreadCount() {
-    if (set_) omp_set_num_threads(saved_);
-  }
-
- private:
-  int saved_;
-  bool set_;
-};
-}  // namespace
 
 std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const {
-  ThreadCount threads(state_->options.threads);
+  ThreadScope threads(state_->options.threads);
   if (!state_->options.verify) return plan_for(inputs)->run(inputs);
   std::vector<Tensor> outputs;
   for (const NodeCheck& c : check(inputs, &outputs))
@@ -139,7 +122,7 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const {
 }
 
 std::vector<NodeCheck> Model::check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) const {
-  ThreadCount threads(state_->options.threads);
+  ThreadScope threads(state_->options.threads);
   std::vector<NodeCheck> checks;
   std::vector<Tensor> out = plan_for(inputs)->run(inputs, &checks);
   if (outputs) *outputs = std::move(out);

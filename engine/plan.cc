@@ -1,6 +1,7 @@
 #include "engine/plan.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "engine/compare.h"
@@ -273,7 +274,8 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const KernelIO& io)
 
 }  // namespace
 
-std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks) const {
+std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks,
+                              std::vector<double>* step_ms) const {
   const Graph& g = *graph_;
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -297,7 +299,18 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     if (slot.kind == ValueSlot::arena) values[id] = Tensor::borrow(vi.dtype, vi.shape, arena->data + slot.offset);
   }
 
-  for (const PlanStep& step : steps_) {
+  if (step_ms) step_ms->resize(steps_.size());
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    const PlanStep& step = steps_[s];
+    const auto start = std::chrono::steady_clock::now();
+    struct Timer {  // adds the step's time however it ends
+      std::vector<double>* out;
+      size_t s;
+      std::chrono::steady_clock::time_point start;
+      ~Timer() {
+        if (out) (*out)[s] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      }
+    } timer{step_ms, s, start};
     KernelIO io;
     for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
     for (int id : step.outputs) {

@@ -54,7 +54,9 @@ class Plan {
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.
   // With `checks`, also runs the reference kernel beside every other kernel and appends what it found.
-  std::vector<Tensor> run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks = nullptr) const;
+  // With `step_ms`, adds each step's wall time (ms) to its entry (resized to steps().size()).
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks = nullptr,
+                          std::vector<double>* step_ms = nullptr) const;
 
   // The graph as planned: the model's graph after folding and passes, plus the values reorders write.
   const Graph& graph() const { return *graph_; }

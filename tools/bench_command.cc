@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "engine/thread_scope.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
@@ -25,6 +26,8 @@ struct BenchOptions {
   int warmup = 3;
   std::string backend = "dnnl";
   bool json = false;
+  bool profile = false;
+  std::vector<std::string> disabled_passes;
 };
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -83,13 +86,51 @@ std::vector<Tensor> bench_inputs(const Model& model, const BenchOptions& o) {
   return inputs;
 }
 
+// Per-step times (median over runs would need every sample; the mean over `iters` runs is shown) by op
+// and the slowest steps, to see where a model's time goes.
+void print_profile(const Model& model, const std::vector<Tensor>& inputs, int iters) {
+  std::shared_ptr<const Plan> plan = model.plan_for(inputs);
+  std::vector<double> step_ms;
+  {
+    ThreadScope threads(model.options().threads);
+    for (int i = 0; i < iters; ++i) plan->run(inputs, nullptr, &step_ms);
+  }
+  const Graph& g = plan->graph();
+  auto op_of = [&](const PlanStep& s) { return s.node < 0 ? std::string("(reorder)") : g.nodes[size_t(s.node)].op_type; };
+  std::map<std::string, std::pair<double, int>> by_op;
+  double total = 0;
+  for (size_t s = 0; s < step_ms.size(); ++s) {
+    auto& [ms, count] = by_op[op_of(plan->steps()[s])];
+    ms += step_ms[s] / iters;
+    ++count;
+    total += step_ms[s] / iters;
+  }
+  std::vector<std::pair<double, std::string>> ops;
+  for (const auto& [op, v] : by_op) ops.push_back({v.first, op + " x" + std::to_string(v.second)});
+  std::sort(ops.rbegin(), ops.rend());
+  std::cerr << std::fixed << std::setprecision(3) << "profile (mean of " << iters << " runs, " << total
+            << " ms in steps):\n";
+  for (const auto& [ms, what] : ops) std::cerr << "  " << std::setw(9) << ms << " ms  " << what << "\n";
+  std::vector<size_t> order(step_ms.size());
+  for (size_t s = 0; s < order.size(); ++s) order[s] = s;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return step_ms[a] > step_ms[b]; });
+  std::cerr << "slowest steps:\n";
+  for (size_t i = 0; i < std::min<size_t>(10, order.size()); ++i) {
+    const PlanStep& s = plan->steps()[order[i]];
+    std::cerr << "  " << std::setw(9) << step_ms[order[i]] / iters << " ms  " << op_of(s) << " "
+              << (s.node < 0 ? g.value(s.inputs[0]).name : g.nodes[size_t(s.node)].name) << "  " << s.kernel << "\n";
+  }
+}
+
 int bench(const BenchOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
   mo.threads = o.threads;
+  mo.disabled_passes = o.disabled_passes;
   auto start = std::chrono::steady_clock::now();
   Model model = Model::load(o.model, mo);
   const double load_ms = ms_since(start);
+  print_warnings(model);
   std::vector<Tensor> inputs = bench_inputs(model, o);
   start = std::chrono::steady_clock::now();
   model.run(inputs);
@@ -101,6 +142,7 @@ int bench(const BenchOptions& o) {
     model.run(inputs);
     times.push_back(ms_since(start));
   }
+  if (o.profile) print_profile(model, inputs, o.iters);
   std::sort(times.begin(), times.end());
   auto at = [&](double q) { return times[std::min(times.size() - 1, size_t(q * double(times.size() - 1) + 0.5))]; };
   nlohmann::json j{{"model", o.model},           {"backend", o.backend},     {"threads", o.threads},
@@ -132,6 +174,8 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
   sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--json", o->json, "Print one JSON object");
+  sub->add_flag("--profile", o->profile, "Also print where the time goes, per op and slowest steps (stderr)");
+  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
   return {sub, [o] { return bench(*o); }};
 }
 

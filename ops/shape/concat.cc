@@ -81,7 +81,7 @@ void concat_ref(const ConcatParams& p, const KernelIO& io) {
 
 void shape_ops::register_concat_ops(OpRegistry& r) {
   r.add(define_op<ConcatParams>("Concat", 1, parse_concat, infer_concat, kExact,
-                                {ref_kernel<ConcatParams>(concat_ref)}));
+                                {concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)}));
 }
 
 }  // namespace cnnx

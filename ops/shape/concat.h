@@ -11,4 +11,7 @@ struct ConcatParams : OpParams {
   int64_t axis = 1;
 };
 
+// oneDNN concat on float32 inputs in the layouts they arrive in (ops/shape/concat_dnnl.cc).
+KernelDef concat_dnnl_kernel();
+
 }  // namespace cnnx

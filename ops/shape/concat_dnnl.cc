@@ -1,0 +1,61 @@
+// oneDNN Concat: the concat primitive over float32 inputs as they arrive (plain or blocked; a blocked
+// input keeps its layout, so the Concat of convolution outputs costs one copy and no reorders). The
+// primitive picks dst's layout (format_tag::any), which follows its sources. Empty inputs (0 along the
+// axis, allowed by ONNX) decline: oneDNN refuses zero-sized sources.
+#include "engine/dnnl_runtime.h"
+#include "ops/shape/concat.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+concat::primitive_desc describe(const ConcatParams& p, const std::vector<ValueInfo>& in,
+                                const std::vector<Layout>& arriving) {
+  const int axis = int(normalize_axis(p.axis, in[0].rank(), "axis"));
+  std::vector<memory::desc> srcs;
+  for (size_t i = 0; i < in.size(); ++i)
+    srcs.push_back(dnnl_desc(i < arriving.size() ? arriving[i] : Layout(), in[i].shape));
+  return concat::primitive_desc(axis, srcs, dnnl_engine(), dnnl_attr());
+}
+
+class ConcatDnnl : public CompiledKernel {
+ public:
+  ConcatDnnl(const ConcatParams& p, const std::vector<ValueInfo>& in, const std::vector<Layout>& arriving)
+      : pd_(describe(p, in, arriving)), concat_(pd_), layouts_{arriving, {layout_of(pd_.dst_desc())}} {}
+
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
+  void run(const KernelIO& io) const override {
+    DnnlArgs args{{DNNL_ARG_DST, dnnl_wrap(pd_.dst_desc(), *io.out[0])}};
+    for (size_t i = 0; i < io.in.size(); ++i)
+      args.insert({DNNL_ARG_MULTIPLE_SRC + int(i), dnnl_wrap(pd_.src_desc(int(i)), *io.in[i])});
+    dnnl_execute(concat_, pd_.scratchpad_desc(), std::move(args));
+  }
+
+ private:
+  concat::primitive_desc pd_;
+  concat concat_;
+  KernelLayouts layouts_;
+};
+
+}  // namespace
+
+KernelDef concat_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    std::string why = dnnl_declines_inputs(in);
+    if (why.empty())
+      why = dnnl_refuses([&] { describe(static_cast<const ConcatParams&>(op), in, std::vector<Layout>(in.size())); });
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
+                 const std::vector<Layout>& arriving) {
+    return std::unique_ptr<CompiledKernel>(new ConcatDnnl(static_cast<const ConcatParams&>(*op), in, arriving));
+  };
+  return k;
+}
+
+}  // namespace cnnx
