@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace cnnx {
@@ -63,6 +64,39 @@ dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape) {
 
 Layout layout_of(const dnnl::memory::desc& md) {
   return md == plain_f32_desc(md.dims()) ? Layout() : md;
+}
+
+dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape) {
+  if (is_plain(like) || like.data.format_kind != dnnl_blocked || like.data.format_desc.blocking.inner_nblks > 0 ||
+      like.data.ndims != int(shape.size()))
+    return plain_f32_desc(shape);
+  const dnnl_blocking_desc_t& b = like.data.format_desc.blocking;
+  std::vector<int> order(shape.size());  // dims from outermost to innermost in `like`
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+  dnnl::memory::dims strides(shape.size());
+  int64_t stride = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    strides[size_t(order[k])] = stride;
+    stride *= std::max<int64_t>(1, shape[size_t(order[k])]);
+  }
+  return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, strides);
+}
+
+ReorderCopy::ReorderCopy(const dnnl::memory::desc& input, const dnnl::memory::desc& from,
+                         const dnnl::memory::desc& to, size_t inputs)
+    : input_(input), from_(from), to_(to), layouts_{std::vector<Layout>(inputs), {layout_of(to)}} {
+  layouts_.in[0] = layout_of(input);
+  reorder_ = DnnlReorder(from_, to_);
+}
+
+void ReorderCopy::run(const KernelIO& io) const {
+  // `from` views the input's buffer: same bytes, other dims/offsets. Equal descriptors are a plain copy.
+  if (!reorder_) {
+    std::memcpy(io.out[0]->raw(), io.in[0]->raw(), to_.get_size());
+    return;
+  }
+  reorder_.run(dnnl::memory(from_, dnnl_engine(), const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
 }
 
 dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view) {

@@ -41,6 +41,10 @@ dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
 dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape);
 // What a kernel reports for a descriptor its primitive chose: the zero Layout when it is the plain one.
 Layout layout_of(const dnnl::memory::desc& md);
+// A dense float32 descriptor of `shape` whose dims are ordered in memory as in `like` (e.g. channels last
+// when `like` is channels last); plain when `like` is plain or has inner blocks (nChw16c).
+dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape);
+
 // For kernels that work in whichever layout input 0 arrives in (eltwise, BN, LRN, pooling, binary): the
 // descriptor to run on, the arriving blocked layout, or `plain_view` (the kernel's own view of plain data).
 dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view);
@@ -61,6 +65,21 @@ class DnnlReorder {
   bool needed_ = false;
   dnnl::reorder prim_;
   dnnl::memory::desc scratchpad_;
+};
+
+// A kernel that copies between layouts with one oneDNN reorder: the moving ops (Transpose, Slice).
+class ReorderCopy : public CompiledKernel {
+ public:
+  // `from` describes the input as the output's view (permuted or sub-memory); `to` the output.
+  ReorderCopy(const dnnl::memory::desc& input, const dnnl::memory::desc& from, const dnnl::memory::desc& to,
+              size_t inputs);
+  void run(const KernelIO& io) const override;
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
+ private:
+  dnnl::memory::desc input_, from_, to_;
+  DnnlReorder reorder_;
+  KernelLayouts layouts_;
 };
 
 // "" when inputs [first, first + count) that are present are float32 with concrete, non-empty shapes of

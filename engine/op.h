@@ -47,6 +47,9 @@ class CompiledKernel {
   virtual void run(const KernelIO& io) const = 0;
   // The layouts run() expects its inputs in and writes its outputs in; nullptr (the default) means plain.
   virtual const KernelLayouts* layouts() const { return nullptr; }
+  // An input whose buffer run() may also take as output 0 (same layout and size), or -1. The plan gives
+  // both one buffer when that input is not read after this step; run() sees io.out[0] over io.in[k].
+  virtual int in_place_input() const { return -1; }
 };
 
 using ParamsPtr = std::shared_ptr<const OpParams>;

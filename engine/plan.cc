@@ -186,25 +186,41 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
   }
 
-  // Step 4: the arena. Lifetimes in steps; values placed largest first at the lowest offset free for theirs.
+  // Step 4: the arena. Lifetimes in steps; a kernel working in place shares its input's buffer (one
+  // "root" value per buffer); buffers placed largest first at the lowest offset free for their lifetime.
   const std::vector<PlanStep>& steps = plan->steps_;
-  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1);
+  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1), root(g.values.size());
   for (size_t s = 0; s < steps.size(); ++s) {
     for (int id : steps[s].outputs)
       if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
     for (int id : steps[s].inputs)
       if (id >= 0) last[size_t(id)] = int(s);
   }
-  std::vector<int> order;
   for (size_t id = 0; id < g.values.size(); ++id) {
+    root[id] = int(id);
     ValueSlot& slot = slots[id];
     if (slot.kind != ValueSlot::none || first[id] < 0) continue;
     const ValueInfo& info = g.values[id].info;
     slot.kind = ValueSlot::arena;
     slot.bytes = aligned(is_plain(slot.layout) ? size_t(checked_numel(info.shape)) * dtype_size(info.dtype)
                                                : slot.layout.get_size());
-    order.push_back(int(id));
   }
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const int k = steps[s].exec->in_place_input();
+    if (k < 0 || size_t(k) >= steps[s].inputs.size()) continue;
+    const int in = steps[s].inputs[size_t(k)], out = steps[s].outputs[0];
+    if (in < 0 || out < 0 || slots[size_t(in)].kind != ValueSlot::arena || slots[size_t(out)].kind != ValueSlot::arena ||
+        last[size_t(in)] != int(s) || slots[size_t(in)].bytes != slots[size_t(out)].bytes ||
+        slots[size_t(in)].layout != slots[size_t(out)].layout ||
+        std::count(steps[s].inputs.begin(), steps[s].inputs.end(), in) != 1)
+      continue;
+    root[size_t(out)] = root[size_t(in)];
+    const int r = root[size_t(in)];
+    last[size_t(r)] = std::max(last[size_t(r)], last[size_t(out)]);
+  }
+  std::vector<int> order;
+  for (size_t id = 0; id < g.values.size(); ++id)
+    if (slots[id].kind == ValueSlot::arena && root[id] == int(id)) order.push_back(int(id));
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return slots[size_t(a)].bytes > slots[size_t(b)].bytes; });
   std::vector<int> placed;
   for (int id : order) {
@@ -223,6 +239,8 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     plan->arena_bytes_ = std::max(plan->arena_bytes_, offset + slot.bytes);
     placed.push_back(id);
   }
+  for (size_t id = 0; id < g.values.size(); ++id)
+    if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset;
   return plan;
 }
 
@@ -245,17 +263,22 @@ void Plan::release_arena(std::unique_ptr<Arena> arena) const {
 
 namespace {
 
+// Plain copies of a step's inputs, taken before it runs (it may write over one of them in place).
+std::vector<Tensor> plain_inputs(const PlanStep& step, const KernelIO& io) {
+  std::vector<Tensor> plain(io.in.size());
+  for (size_t i = 0; i < io.in.size(); ++i)
+    if (io.in[i]) plain[i] = is_plain(step.layouts.in[i]) ? io.in[i]->clone() : plain_copy(*io.in[i], step.layouts.in[i]);
+  return plain;
+}
+
 // Runs the reference kernel on plain copies of the step's inputs and compares with what the chosen kernel
 // wrote (made plain too).
-NodeCheck check_step(const Node& node, const PlanStep& step, const KernelIO& io) {
+NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<Tensor>& plain_in, const KernelIO& io) {
   const Tolerance tol = node.def->tolerance;
   NodeCheck c{node.name, node.op_type, step.kernel, 0, 0, tol.abs, tol.rel, true, ""};
-  std::vector<Tensor> plain_in(io.in.size()), got(io.out.size()), want(io.out.size());
+  std::vector<Tensor> want(io.out.size());
   KernelIO ref_io;
-  for (size_t i = 0; i < io.in.size(); ++i) {
-    if (io.in[i]) plain_in[i] = plain_copy(*io.in[i], step.layouts.in[i]);
-    ref_io.in.push_back(io.in[i] ? &plain_in[i] : nullptr);
-  }
+  for (size_t i = 0; i < io.in.size(); ++i) ref_io.in.push_back(io.in[i] ? &plain_in[i] : nullptr);
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (io.out[i]) want[i] = Tensor(io.out[i]->dtype(), io.out[i]->shape());
     ref_io.out.push_back(io.out[i] ? &want[i] : nullptr);
@@ -325,8 +348,10 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     }
     const Node& node = g.nodes[size_t(step.node)];
     with_node_context(node, [&] {
+      const bool check = checks && step.ref_exec;
+      const std::vector<Tensor> inputs_before = check ? plain_inputs(step, io) : std::vector<Tensor>();
       step.exec->run(io);
-      if (checks && step.ref_exec) checks->push_back(check_step(node, step, io));
+      if (check) checks->push_back(check_step(node, step, inputs_before, io));
     });
   }
   std::vector<Tensor> outputs;

@@ -104,6 +104,8 @@ class ConvDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
+  // The sum post-op adds what dst holds: dst may be the residual's own buffer.
+  int in_place_input() const override { return residual_ ? 3 : -1; }
 
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];
@@ -115,7 +117,8 @@ class ConvDnnl : public CompiledKernel {
     const memory conv_src = dnnl_wrap(pd.src_desc(), X);
     const memory conv_dst = dnnl_wrap(pd.dst_desc(), *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
-    if (residual_) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), pd.dst_desc().get_size());
+    if (residual_ && io.out[0]->raw() != io.in[3]->raw())
+      std::memcpy(io.out[0]->raw(), io.in[3]->raw(), pd.dst_desc().get_size());
     memory conv_weights = const_weights_;
     if (!conv_weights) {
       const memory user_weights = dnnl_wrap(d_.user_weights_md, W);

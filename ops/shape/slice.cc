@@ -1,6 +1,8 @@
 // Slice (opset 1+), any element type.
 #include "ops/shape/slice.h"
 
+#include "engine/dnnl_runtime.h"
+
 #include <algorithm>
 
 #include "ops/shape/common.h"
@@ -136,10 +138,57 @@ void slice_ref(const SliceParams& p, const KernelIO& io) {
   strided_copy(x.dtype(), x.raw(), base, strides, y.raw(), g.out);
 }
 
+// The geometry from params and constant inputs, or false when an argument is known only at run time.
+bool constant_geometry(const SliceParams& p, const std::vector<ValueInfo>& in, SliceGeometry& g) {
+  if (!p.from_inputs) {
+    g = resolve_slice(in[0].shape, p.starts, p.ends, p.has_axes ? &p.axes : nullptr, nullptr);
+    return true;
+  }
+  std::vector<int64_t> args[4];
+  for (size_t i = 1; i <= 4; ++i)
+    if (present(in, i) && !constant_ints(in, i, args[i - 1])) return false;
+  g = resolve_slice(in[0].shape, args[0], args[1], present(in, 3) ? &args[2] : nullptr,
+                    present(in, 4) ? &args[3] : nullptr);
+  return true;
+}
+
+// oneDNN: one reorder from a sub-memory view of the input (in the layout it arrives in) to an output whose
+// dims are ordered like the input's (channels-last stays channels-last). Unit steps only.
+KernelDef slice_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
+    std::string why = dnnl_declines_inputs(in, 0, 1);
+    SliceGeometry g;
+    if (why.empty() && !constant_geometry(static_cast<const SliceParams&>(op), in, g))
+      why = "starts, ends, axes or steps are known only at run time";
+    if (why.empty() && std::any_of(g.step.begin(), g.step.end(), [](int64_t s) { return s != 1; }))
+      why = "steps other than 1";
+    if (why.empty() && checked_numel(g.out) == 0) why = "the slice is empty";
+    return why;
+  };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
+                 const std::vector<Layout>& arriving) {
+    SliceGeometry g;
+    require(constant_geometry(static_cast<const SliceParams&>(*op), in, g), "slice arguments are not constant");
+    dnnl::memory::desc input = dnnl_desc(arriving[0], in[0].shape), view;
+    try {
+      view = input.submemory_desc(g.out, g.start);
+    } catch (const dnnl::error&) {  // offsets inside a block (nChw16c): take the input plain
+      input = plain_f32_desc(in[0].shape);
+      view = input.submemory_desc(g.out, g.start);
+    }
+    return std::unique_ptr<CompiledKernel>(
+        new ReorderCopy(input, view, same_order_desc(layout_of(input), out[0].shape), in.size()));
+  };
+  return k;
+}
+
 }  // namespace
 
 void shape_ops::register_slice_ops(OpRegistry& r) {
-  r.add(define_op<SliceParams>("Slice", 1, parse_slice, infer_slice, kExact, {ref_kernel<SliceParams>(slice_ref)}));
+  r.add(define_op<SliceParams>("Slice", 1, parse_slice, infer_slice, kExact,
+                               {slice_dnnl_kernel(), ref_kernel<SliceParams>(slice_ref)}));
 }
 
 }  // namespace cnnx

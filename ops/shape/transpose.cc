@@ -1,6 +1,8 @@
 // Transpose (opset 1+), any element type.
 #include "ops/shape/transpose.h"
 
+#include "engine/dnnl_runtime.h"
+
 #include "ops/shape/common.h"
 #include "ops/shape/register.h"
 
@@ -63,11 +65,37 @@ void transpose_ref(const TransposeParams& p, const KernelIO& io) {
   strided_copy(x.dtype(), x.raw(), 0, strides, y.raw(), shape);
 }
 
+// oneDNN: one reorder from the input (in the layout it arrives in) viewed with permuted axes to a plain
+// output.
+KernelDef transpose_dnnl_kernel() {
+  KernelDef k;
+  k.name = "dnnl";
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) { return dnnl_declines_inputs(in); };
+  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
+                 const std::vector<Layout>& arriving) {
+    const std::vector<int64_t> perm = resolve_perm(static_cast<const TransposeParams&>(*op), in[0].rank());
+    // oneDNN's permute_axes sends input axis a to position inverse[a]; ONNX's output axis i is input axis perm[i].
+    std::vector<int> inverse(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) inverse[size_t(perm[i])] = int(i);
+    dnnl::memory::desc input = dnnl_desc(arriving[0], in[0].shape);
+    if (in[0].rank() == 0) input = plain_f32_desc(in[0].shape);
+    dnnl::memory::desc view;
+    try {
+      view = input.permute_axes(inverse);
+    } catch (const dnnl::error&) {  // a layout oneDNN cannot permute: take the input plain
+      input = plain_f32_desc(in[0].shape);
+      view = input.permute_axes(inverse);
+    }
+    return std::unique_ptr<CompiledKernel>(new ReorderCopy(input, view, plain_f32_desc(out[0].shape), 1));
+  };
+  return k;
+}
+
 }  // namespace
 
 void shape_ops::register_transpose_ops(OpRegistry& r) {
   r.add(define_op<TransposeParams>("Transpose", 1, parse_transpose, infer_transpose, kExact,
-                                   {ref_kernel<TransposeParams>(transpose_ref)}));
+                                   {transpose_dnnl_kernel(), ref_kernel<TransposeParams>(transpose_ref)}));
 }
 
 }  // namespace cnnx
