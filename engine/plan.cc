@@ -121,7 +121,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
 
   // The id of a copy of `id` in layout `to`, adding the reorder step the first time.
   auto in_layout = [&](int id, const Layout& to) -> int {
-    const Layout& from = slots[size_t(id)].layout;
+    const Layout from = slots[size_t(id)].layout;  // a copy: slots grows below
     if (from == to) return id;
     const ValueInfo info = g.values[size_t(id)].info;
     require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
@@ -137,7 +137,12 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     step.inputs = {id};
     step.outputs = {copy};
     step.in = step.out = {g.values[size_t(copy)].info};
-    step.exec = std::make_unique<ReorderKernel>(from, to, info.shape);
+    try {
+      step.exec = std::make_unique<ReorderKernel>(from, to, info.shape);
+    } catch (const dnnl::error& e) {
+      fail("cannot reorder value '", g.values[size_t(id)].name, "' ", to_string(info.shape), " from ",
+           dnnl_layout_name(from), " to ", dnnl_layout_name(to), ": ", e.what());
+    }
     step.layouts = *step.exec->layouts();
     plan->steps_.push_back(std::move(step));
     it->second = copy;

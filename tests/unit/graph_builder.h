@@ -1,0 +1,47 @@
+// A tiny graph builder for tests: values by name, nodes in the order given (build_graph sorts them).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/graph.h"
+
+namespace cnnx::testing {
+
+struct GraphBuilder {
+  Graph g;
+  GraphBuilder() { g.opsets[""] = 13; }
+  int value(const std::string& name) {
+    int id = g.find_value(name);
+    if (id >= 0) return id;
+    g.values.push_back(Value{name, {}, -1});
+    return int(g.values.size() - 1);
+  }
+  GraphBuilder& input(const std::string& name, Shape shape, DType t = DType::f32) {
+    int id = value(name);
+    g.values[size_t(id)].info = ValueInfo::of(t, shape);
+    g.inputs.push_back(id);
+    return *this;
+  }
+  GraphBuilder& initializer(const std::string& name, const Tensor& t) {
+    g.values[size_t(value(name))].info = ValueInfo::of(t);
+    return *this;
+  }
+  GraphBuilder& node(const std::string& type, std::vector<std::string> ins, std::vector<std::string> outs,
+                     const std::string& name = "", Attributes attrs = {}) {
+    Node n;
+    n.op_type = type;
+    n.attrs = std::move(attrs);
+    n.name = name.empty() ? type + std::to_string(g.nodes.size()) : name;
+    for (const auto& s : ins) n.inputs.push_back(s.empty() ? -1 : value(s));
+    for (const auto& s : outs) n.outputs.push_back(value(s));
+    g.nodes.push_back(std::move(n));
+    return *this;
+  }
+  GraphBuilder& output(const std::string& name) {
+    g.outputs.push_back(value(name));
+    return *this;
+  }
+};
+
+}  // namespace cnnx::testing
