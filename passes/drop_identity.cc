@@ -1,3 +1,6 @@
+#include <algorithm>
+
+#include "ops/shape/pad.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 
@@ -16,6 +19,18 @@ void drop_identity(Graph& g, Backend) {
       const int mask = node.outputs.size() > 1 ? node.outputs[1] : -1;
       const bool mask_read = mask >= 0 && (!consumers[size_t(mask)].empty() || is_graph_output(g, mask));
       passes_through = constant_args && !mask_read;
+    }
+    if (node.op_type == "Pad") {
+      // All-zero pads (PyTorch exports one before some pools) copy the input whatever the mode.
+      const auto& p = static_cast<const PadParams&>(*node.params);
+      std::vector<int64_t> pads = p.pads;
+      bool known = !p.from_inputs;
+      if (p.from_inputs && node.inputs.size() > 1 && node.inputs[1] >= 0) {
+        const ValueInfo& v = g.value(node.inputs[1]).info;
+        known = v.constant && (v.dtype == DType::i64 || v.dtype == DType::i32);
+        for (int64_t i = 0; known && i < v.constant->numel(); ++i) pads.push_back(v.constant->int_at(i));
+      }
+      passes_through = known && std::all_of(pads.begin(), pads.end(), [](int64_t x) { return x == 0; });
     }
     if (passes_through) replace_uses(g, node.outputs[0], node.inputs[0]);
   }

@@ -1,6 +1,7 @@
 #include "engine/op_registry.h"
 #include "ops/conv/fused_conv.h"
 #include "ops/eltwise/unary.h"
+#include "ops/norm/batch_norm.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 
@@ -39,6 +40,27 @@ bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
     return false;
   }
   return true;
+}
+
+// BatchNormalization (inference) -> Relu, when the Relu is the only reader: the BN applies the Relu
+// itself (oneDNN's fuse_norm_relu), as in DenseNet's pre-activation layers.
+void fuse_batch_norm_relu(Graph& g, const std::vector<std::vector<int>>& consumers, std::vector<bool>& absorbed) {
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    Node& bn = g.nodes[n];
+    if (!is_op(bn, "BatchNormalization") || !used_once(g, consumers, bn.outputs[0])) continue;
+    const auto& p = static_cast<const BatchNormParams&>(*bn.params);
+    bool extra_outputs = false;
+    for (size_t i = 1; i < bn.outputs.size(); ++i) extra_outputs = extra_outputs || bn.outputs[i] >= 0;
+    const int r = consumers[size_t(bn.outputs[0])][0];
+    if (p.training || extra_outputs || !is_op(g.nodes[size_t(r)], "Relu")) continue;
+    auto fused = std::make_shared<BatchNormParams>(p);
+    fused->then_relu = true;
+    bn.params = fused;
+    bn.note = (bn.note.empty() ? "" : bn.note + "; ") + "BatchNormalization+Relu from '" + bn.name + "' '" +
+              g.nodes[size_t(r)].name + "'";
+    bn.outputs[0] = g.nodes[size_t(r)].outputs[0];
+    absorbed[size_t(r)] = true;
+  }
 }
 
 }  // namespace
@@ -123,6 +145,7 @@ void fuse_conv(Graph& g, Backend) {
     g.nodes[size_t(last)] = std::move(fused);
     consumers = consumers_of(g);
   }
+  fuse_batch_norm_relu(g, consumers_of(g), absorbed);
   std::vector<Node> kept;
   for (size_t n = 0; n < g.nodes.size(); ++n)
     if (!absorbed[n]) kept.push_back(std::move(g.nodes[n]));

@@ -6,13 +6,15 @@
 
 namespace cnnx {
 
-// Identity, and Dropout at inference (no mask read, no runtime training_mode): readers read the input.
+// Identity, Dropout at inference (no mask read, no runtime training_mode) and Pad with all-zero pads:
+// readers read the input.
 void drop_identity(Graph& graph, Backend backend);
 // Conv -> BatchNormalization (inference, constant W, B and statistics, Conv output read only by the BN):
 // one Conv with W' = W * s and B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon).
 void fold_batch_norm(Graph& graph, Backend backend);
 // Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
-// value is read only by the next node.
+// value is read only by the next node; then BatchNormalization -> Relu as one BatchNormalization that
+// applies the Relu (BatchNormParams::then_relu).
 void fuse_conv(Graph& graph, Backend backend);
 // AveragePool / ReduceMean (also over a Reshape or Flatten view) / adaptive_avg_pool to 1 that compute a
 // global average pool, as one GlobalAveragePool (+ Reshape to the original shape); passes/global_average_pool.cc.

@@ -117,6 +117,8 @@ void batch_norm_ref(const BatchNormParams& p, const KernelIO& io) {
     for (int64_t b = 0; b < N; ++b) {
       const int64_t base = (b * C + c) * inner;
       for (int64_t i = 0; i < inner; ++i) y[base + i] = float((x[base + i] - mean) * a + B[c]);
+      if (p.then_relu)  // ONNX Relu: max(0, y), NaN kept
+        for (int64_t i = 0; i < inner; ++i) y[base + i] = y[base + i] < 0 ? 0.f : y[base + i];
     }
   }
 }

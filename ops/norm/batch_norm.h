@@ -20,6 +20,7 @@ struct BatchNormParams : OpParams {
   float momentum = 0.9f;
   bool training = false;        // opset 14+ training_mode = 1: normalize with the batch statistics
   bool allow_rank1 = false;     // opset 9+: a 1-D input is (N) with C = 1
+  bool then_relu = false;       // never from a model: the fuse-conv pass absorbed the Relu reading Y
 };
 
 // oneDNN batch_normalization_forward for test mode; declines training_mode (ops/norm/batch_norm_dnnl.cc).

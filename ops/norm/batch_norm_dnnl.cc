@@ -23,8 +23,9 @@ BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& a
   BatchNormDesc d;
   d.data_md = follow(arriving, plain_f32_desc({N, C, 1, INNER}));
   d.channel_md = memory::desc({C}, dt::f32, tag::x);
-  const auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale |
-                     normalization_flags::use_shift;
+  auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale |
+               normalization_flags::use_shift;
+  if (p.then_relu) flags |= normalization_flags::fuse_norm_relu;
   const batch_normalization_forward::desc desc(prop_kind::forward_inference, d.data_md, p.epsilon, flags);
   d.pd = batch_normalization_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
   return d;

@@ -97,6 +97,12 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
     cases.push_back({"residual is the Conv's own input", b, "FusedConv"});
   }
   {
+    GraphBuilder b = conv_graph();
+    b.node("BatchNormalization", {"x", "scale", "shift", "mean", "var"}, {"n"}).node("Relu", {"n"}, {"r"})
+        .node("Add", {"c", "r"}, {"y"}).output("y");
+    cases.push_back({"BatchNormalization-Relu (not after a Conv)", b, "BatchNormalization,FusedConv"});
+  }
+  {
     GraphBuilder b;
     b.input("x", {2, 3}).node("Identity", {"x"}, {"i"}).node("Dropout", {"i"}, {"d"}).node("Relu", {"d"}, {"y"}).output("y");
     cases.push_back({"Identity and Dropout dropped", b, "Relu"});
