@@ -37,6 +37,8 @@ struct Options {
   bool verify = false;    // run the reference kernel beside every node and fail past its tolerance
   int64_t max_model_bytes = (int64_t(1) << 31) - 1;   // larger files are refused before parsing
   int64_t max_tensor_bytes = int64_t(4) << 30;        // any one initializer, constant or intermediate
+  int64_t max_arena_bytes = int64_t(16) << 30;        // the intermediates of one run together (planned
+                                                      // once per input shape, checked before allocating)
   // Graph passes to skip, by name (see passes/pass.h; `cnnx inspect` lists them). For comparing results and
   // speed with and without a rewrite; an unknown name is an error when the first plan is made.
   std::vector<std::string> disabled_passes;

@@ -103,7 +103,8 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
   }
   // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly.
   std::shared_ptr<const Plan> plan = Plan::build(state_->graph, infos, state_->options.backend,
-                                                  state_->options.disabled_passes);
+                                                  state_->options.disabled_passes,
+                                                  {state_->options.max_tensor_bytes, state_->options.max_arena_bytes});
   std::lock_guard<std::mutex> lock(state_->mutex);
   state_->plans.emplace_front(key, plan);
   if (state_->plans.size() > kMaxCachedPlans) state_->plans.pop_back();

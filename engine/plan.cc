@@ -102,7 +102,8 @@ Tensor plain_copy(const Tensor& t, const Layout& layout) {
 }  // namespace
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
-                                        Backend backend, const std::vector<std::string>& disabled_passes) {
+                                        Backend backend, const std::vector<std::string>& disabled_passes,
+                                        const PlanLimits& limits) {
   auto plan = std::make_shared<Plan>();
   plan->graph_ = std::make_shared<Graph>(*model_graph);
   plan->backend_ = backend;
@@ -207,8 +208,13 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (slot.kind != ValueSlot::none || first[id] < 0) continue;
     const ValueInfo& info = g.values[id].info;
     slot.kind = ValueSlot::arena;
-    slot.bytes = aligned(is_plain(slot.layout) ? size_t(checked_numel(info.shape)) * dtype_size(info.dtype)
-                                               : slot.layout.get_size());
+    const int64_t bytes = is_plain(slot.layout) ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)),
+                                                              "value size")
+                                                : int64_t(slot.layout.get_size());
+    if (bytes > limits.max_tensor_bytes)
+      fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
+           " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
+    slot.bytes = aligned(size_t(bytes));
   }
   for (size_t s = 0; s < steps.size(); ++s) {
     const int k = steps[s].exec->in_place_input();
@@ -246,6 +252,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   }
   for (size_t id = 0; id < g.values.size(); ++id)
     if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset;
+  if (plan->arena_bytes_ > uint64_t(limits.max_arena_bytes))
+    fail("the intermediate values of one run need ", plan->arena_bytes_, " bytes, beyond the arena limit of ",
+         limits.max_arena_bytes, " (Options::max_arena_bytes)");
   return plan;
 }
 

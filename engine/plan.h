@@ -42,15 +42,22 @@ struct ValueSlot {
   Layout layout;                 // zero: plain
 };
 
+// Bounds on what one plan may allocate (Options::max_tensor_bytes, Options::max_arena_bytes).
+struct PlanLimits {
+  int64_t max_tensor_bytes = int64_t(4) << 30;  // any one intermediate value
+  int64_t max_arena_bytes = int64_t(16) << 30;  // all intermediates of one run together
+};
+
 class Plan {
  public:
   Plan();
   ~Plan();
   // Plans `graph` for inputs with these infos (concrete shapes; integer inputs carry their data, which
   // the plan treats as constant), skipping the graph passes named in `disabled_passes`. Throws cnnx::Error
-  // naming the node whose shapes or attributes do not fit.
+  // naming the node whose shapes or attributes do not fit, or the value that would pass `limits`.
   static std::shared_ptr<const Plan> build(std::shared_ptr<const Graph> graph, const std::vector<ValueInfo>& inputs,
-                                           Backend backend, const std::vector<std::string>& disabled_passes = {});
+                                           Backend backend, const std::vector<std::string>& disabled_passes = {},
+                                           const PlanLimits& limits = {});
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.
   // With `checks`, also runs the reference kernel beside every other kernel and appends what it found.

@@ -140,3 +140,32 @@ TEST_CASE("the dnnl backend falls back to the reference kernel where no dnnl ker
   REQUIRE(plan->steps().size() == 1);
   CHECK(plan->steps()[0].kernel == "ref");
 }
+
+TEST_CASE("a plan beyond the tensor or arena limit is refused before anything is allocated") {
+  GraphBuilder b;
+  b.input("x", {1024}).node("Relu", {"x"}, {"r"}).node("Sigmoid", {"r"}, {"s"}).node("Tanh", {"s"}, {"y"}).output("y");
+  build_graph(b.g);
+  auto graph = std::make_shared<const Graph>(b.g);
+  const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, {1024})};
+  struct Case {
+    PlanLimits limits;
+    std::string want;  // "" = plans
+  } cases[] = {
+      {{4096, 8192}, ""},  // r and s live at once: 2 x 4096 bytes (64-byte aligned)
+      {{4095, 1 << 20}, "value 'r' [1024] takes 4096 bytes, beyond the tensor limit of 4095"},
+      {{4096, 8191}, "need 8192 bytes, beyond the arena limit of 8191"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.limits.max_tensor_bytes);
+    CAPTURE(c.limits.max_arena_bytes);
+    std::string err;
+    try {
+      auto plan = Plan::build(graph, in, Backend::ref, {}, c.limits);
+      CHECK(plan->arena_bytes() == 8192);
+    } catch (const Error& e) {
+      err = e.what();
+    }
+    CAPTURE(err);
+    CHECK((c.want.empty() ? err.empty() : err.find(c.want) != std::string::npos));
+  }
+}
