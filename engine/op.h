@@ -75,6 +75,9 @@ struct OpDef {
   std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>& in)> infer;
   Tolerance tolerance;
   std::vector<KernelDef> kernels;
+  // Output 0 holds input 0's elements in the same order, only the shape differs (Reshape, Flatten,
+  // Squeeze, Unsqueeze): the plan may give it input 0's buffer and skip the kernel.
+  bool output_views_input = false;
   // Optional: "" or a warning for settings where engines are known to disagree (run at load, when the
   // inputs' shapes may still be partly unknown; see Graph::warnings).
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;

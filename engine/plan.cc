@@ -192,9 +192,10 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
   }
 
-  // Step 4: the arena. Lifetimes in steps; a kernel working in place shares its input's buffer (one
-  // "root" value per buffer); buffers placed largest first at the lowest offset free for their lifetime.
-  const std::vector<PlanStep>& steps = plan->steps_;
+  // Step 4: the arena. Lifetimes in steps; a view (Reshape, ...) and a kernel working in place share their
+  // input's buffer (one "root" value per buffer); buffers are placed largest first at the lowest offset
+  // free for their lifetime.
+  std::vector<PlanStep>& steps = plan->steps_;
   std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1), root(g.values.size());
   for (size_t s = 0; s < steps.size(); ++s) {
     for (int id : steps[s].outputs)
@@ -216,17 +217,34 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
            " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
     slot.bytes = aligned(size_t(bytes));
   }
+  // Two values may share a buffer when both live in the arena with one layout and size.
+  auto shareable = [&](int in, int out) {
+    return in >= 0 && out >= 0 && slots[size_t(in)].kind == ValueSlot::arena &&
+           slots[size_t(out)].kind == ValueSlot::arena && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
+           slots[size_t(in)].layout == slots[size_t(out)].layout;
+  };
+  // Views first: buffers are never written after their producer ran, so a view may outlive its input.
+  // root[] stays flat (a member's root is a root), and a root's lifetime covers its members'.
+  for (size_t s = 0; s < steps.size(); ++s) {
+    PlanStep& step = steps[s];
+    if (step.node < 0 || !g.nodes[size_t(step.node)].def->output_views_input || !shareable(step.inputs[0], step.outputs[0]))
+      continue;
+    const int r = root[size_t(step.inputs[0])];
+    root[size_t(step.outputs[0])] = r;
+    last[size_t(r)] = std::max(last[size_t(r)], last[size_t(step.outputs[0])]);
+    step.view = true;
+  }
+  // In place: the input's buffer (all its views included) must not be read after this step.
   for (size_t s = 0; s < steps.size(); ++s) {
     const int k = steps[s].exec->in_place_input();
     if (k < 0 || size_t(k) >= steps[s].inputs.size()) continue;
     const int in = steps[s].inputs[size_t(k)], out = steps[s].outputs[0];
-    if (in < 0 || out < 0 || slots[size_t(in)].kind != ValueSlot::arena || slots[size_t(out)].kind != ValueSlot::arena ||
-        last[size_t(in)] != int(s) || slots[size_t(in)].bytes != slots[size_t(out)].bytes ||
-        slots[size_t(in)].layout != slots[size_t(out)].layout ||
+    if (!shareable(in, out) || last[size_t(root[size_t(in)])] != int(s) || root[size_t(out)] != out ||
         std::count(steps[s].inputs.begin(), steps[s].inputs.end(), in) != 1)
       continue;
-    root[size_t(out)] = root[size_t(in)];
     const int r = root[size_t(in)];
+    for (int& x : root)
+      if (x == out) x = r;
     last[size_t(r)] = std::max(last[size_t(r)], last[size_t(out)]);
   }
   std::vector<int> order;
@@ -348,6 +366,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
         if (out) (*out)[s] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       }
     } timer{step_ms, s, start};
+    if (step.view) continue;  // the output already is the input's bytes
     KernelIO io;
     for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
     for (int id : step.outputs) {

@@ -33,6 +33,7 @@ struct PlanStep {
   KernelLayouts layouts;               // of in and out; plain ones are zero descriptors
   std::unique_ptr<CompiledKernel> exec;
   std::unique_ptr<CompiledKernel> ref_exec;  // the reference kernel, when `exec` is another (for checks)
+  bool view = false;                   // the output shares the input's buffer; nothing runs
 };
 
 // Where a value lives while a plan runs.

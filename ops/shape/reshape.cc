@@ -24,6 +24,7 @@ OpDef view_op(const char* type, int since, std::function<ParamsPtr(const Node&)>
   d.parse = std::move(parse);
   d.infer = std::move(infer);
   d.tolerance = kExact;
+  d.output_views_input = true;
   d.kernels = {ref_kernel<P>([](const P&, const KernelIO& io) { copy_kernel_body(io); })};
   return d;
 }

@@ -167,3 +167,29 @@ TEST_CASE("an unknown pass name is an error listing the known ones") {
   CHECK(err.find("unknown graph pass 'fuse-everything'") != std::string::npos);
   CHECK(err.find("fuse-conv") != std::string::npos);
 }
+
+TEST_CASE("a Reshape shares its input's buffer, and a view read later keeps the residual from being overwritten") {
+  GraphBuilder b = conv_graph();
+  b.initializer("flat", make_int_tensor({2}, {1, 800}));
+  // r feeds the fused residual add and, through the view v, a later Add: writing y over r would corrupt v.
+  b.node("Relu", {"x"}, {"r"})
+      .node("Reshape", {"r", "flat"}, {"v"})
+      .node("Add", {"c", "r"}, {"y"})
+      .node("Reshape", {"y", "flat"}, {"yv"})
+      .node("Add", {"yv", "v"}, {"z"})
+      .output("z");
+  build_graph(b.g);
+  auto graph = std::make_shared<const Graph>(b.g);
+  const std::vector<ValueInfo> in{graph->value(graph->inputs[0]).info};
+  const std::vector<Tensor> x{random_tensor({1, 8, 10, 10}, 11, -2.f, 2.f)};
+  const Tensor want = Plan::build(graph, in, Backend::ref, all_passes())->run(x)[0];
+  for (Backend backend : {Backend::dnnl, Backend::ref}) {
+    CAPTURE(backend_name(backend));
+    auto plan = Plan::build(graph, in, backend);
+    const Graph& pg = plan->graph();
+    const int r = pg.find_value("r"), v = pg.find_value("v"), y = pg.find_value("y");
+    CHECK(plan->slot(v).offset == plan->slot(r).offset);  // the view
+    CHECK(plan->slot(y).offset != plan->slot(r).offset);  // not in place: v is read after the fused Add
+    CHECK(compare(plan->run(x)[0], want, kConvTolerance).detail == "");
+  }
+}
