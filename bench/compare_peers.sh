@@ -7,6 +7,7 @@
 # Usage: bench/compare_peers.sh CNNX MODELS_DIR ORT_NODE_MODULES [threads=2] [rounds=3] [model ...]
 #   MODELS_DIR holds NAME/model.onnx + NAME/input.npy: models/export_torchvision.py --out MODELS_DIR NAME ...
 #   ORT_NODE_MODULES: npm install --ignore-scripts onnxruntime-node@1.30.0 (see ../shared/peers/README.md)
+#   ort_bench.js reports first_run_ms from the start of loading, so it is already load + first run.
 #   PyTorch is Debian's python3-torch (run with /usr/bin/python3); set NO_TORCH=1 to skip it.
 set -euo pipefail
 cnnx=$1 dir=$2 ort=$3 threads=${4:-2} rounds=${5:-3}
@@ -41,7 +42,7 @@ for model, e in rows.items():
     te, tj = med(t, "eager_median_ms"), med(t, "jit_frozen_median_ms")
     logs.append(math.log(cm / om))
     print(f"{model:20s} {cm:8.2f} {om:8.2f} {te:8.2f} {tj:9.2f} {cm / om:6.2f} {cm / tj:6.2f}"
-          f" {med(c, 'load_ms') + med(c, 'first_run_ms'):13.1f} {med(o, 'load_ms') + med(o, 'first_run_ms'):12.1f}"
+          f" {med(c, 'load_ms') + med(c, 'first_run_ms'):13.1f} {med(o, 'first_run_ms'):12.1f}"
           f" {med(c, 'peak_rss_mb'):9.0f} {med(o, 'rss_mb'):8.0f}")
 print(f"geometric mean cnnx / ORT: {math.exp(sum(logs) / len(logs)):.2f}")
 PY

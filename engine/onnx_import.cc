@@ -150,7 +150,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
   if (p.has_raw_data()) {
     require(int64_t(p.raw_data().size()) == bytes, "tensor '", name, "': raw_data holds ", p.raw_data().size(),
             " bytes but shape ", to_string(shape), " of ", dtype_name(dtype), " needs ", bytes);
-    Tensor t(dtype, shape);
+    Tensor t = Tensor::uninitialized(dtype, shape);
     if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));  // little-endian, as ONNX stores it
     return t;
   }
@@ -243,7 +243,9 @@ ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
   return ValueInfo::of(dtype, shape);
 }
 
-Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
+// Moves what it can out of `m`: each initializer's bytes are freed once copied, so a big model is not held
+// twice while it loads.
+Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
   Graph g;
   require(m.has_graph(), "the model has no graph");
   for (const auto& op : m.opset_import()) {
@@ -270,11 +272,13 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
     if (inserted) g.values.push_back(Value{name, {}, -1});
     return it->second;
   };
-  for (const auto& init : gp.initializer()) {
+  for (int i = 0; i < gp.initializer_size(); ++i) {
+    const onnx::TensorProto& init = gp.initializer(i);
     require(!init.name().empty(), "an initializer has no name");
     int id = value_id(init.name());
     require(!g.values[size_t(id)].info.constant, "initializer '", init.name(), "' is defined twice");
     g.values[size_t(id)].info = ValueInfo::of(tensor_from_proto(init, ctx));
+    std::string().swap(*m.mutable_graph()->mutable_initializer(i)->mutable_raw_data());
   }
   std::unordered_set<int> listed;  // graph inputs as id, outputs as -1 - id
   for (const auto& in : gp.input()) {
@@ -318,9 +322,7 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx) {
   return g;
 }
 
-Graph import_model(const void* data, size_t size, const Context& ctx, const std::string& what) {
-  onnx::ModelProto m;
-  parse_message(m, data, size, ctx.limits.max_model_bytes, what);
+Graph import_model(onnx::ModelProto& m, const Context& ctx) {
   Graph g = graph_from_model(m, ctx);
   build_graph(g);
   return g;
@@ -329,16 +331,21 @@ Graph import_model(const void* data, size_t size, const Context& ctx, const std:
 }  // namespace
 
 Graph import_onnx_file(const std::string& path, const ImportLimits& limits) {
-  std::string bytes = read_file(path, limits.max_model_bytes);
+  onnx::ModelProto m;
+  {
+    const std::string bytes = read_file(path, limits.max_model_bytes);  // freed once parsed
+    parse_message(m, bytes.data(), bytes.size(), limits.max_model_bytes, "model '" + path + "'");
+  }
   fs::path dir = fs::path(path).parent_path();
-  return import_model(bytes.data(), bytes.size(), Context{dir.empty() ? "." : dir.string(), limits},
-                      "model '" + path + "'");
+  return import_model(m, Context{dir.empty() ? "." : dir.string(), limits});
 }
 
 Graph import_onnx_bytes(const void* data, size_t size, const std::string& external_data_dir,
                         const ImportLimits& limits) {
   require(data != nullptr || size == 0, "model bytes are null");
-  return import_model(data, size, Context{external_data_dir, limits}, "the model");
+  onnx::ModelProto m;
+  parse_message(m, data, size, limits.max_model_bytes, "the model");
+  return import_model(m, Context{external_data_dir, limits});
 }
 
 ModelOutline outline_onnx_file(const std::string& path, const ImportLimits& limits) {

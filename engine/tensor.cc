@@ -9,13 +9,13 @@ namespace cnnx {
 namespace {
 constexpr size_t kAlign = 64;
 
-std::shared_ptr<void> allocate(size_t bytes) {
+std::shared_ptr<void> allocate(size_t bytes, bool zero = true) {
   // Never allocate 0 bytes so raw() is non-null and aligned for empty tensors too.
   size_t n = (bytes + kAlign - 1) / kAlign * kAlign;
   if (n == 0) n = kAlign;
   void* p = ::operator new(n, std::align_val_t(kAlign), std::nothrow);
   require(p != nullptr, "out of memory allocating ", bytes, " bytes");
-  std::memset(p, 0, n);
+  if (zero) std::memset(p, 0, n);
   return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t(kAlign)); });
 }
 }  // namespace
@@ -24,6 +24,16 @@ Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape
   require(dtype_size(dtype) > 0, "cannot allocate a tensor of undefined element type");
   numel_ = checked_numel(shape_);
   data_ = allocate(size_t(checked_mul(numel_, int64_t(dtype_size(dtype)), "tensor byte size")));
+}
+
+Tensor Tensor::uninitialized(DType dtype, Shape shape) {
+  require(dtype_size(dtype) > 0, "cannot allocate a tensor of undefined element type");
+  Tensor t;
+  t.dtype_ = dtype;
+  t.numel_ = checked_numel(shape);
+  t.shape_ = std::move(shape);
+  t.data_ = allocate(size_t(checked_mul(t.numel_, int64_t(dtype_size(dtype)), "tensor byte size")), false);
+  return t;
 }
 
 Tensor Tensor::borrow(DType dtype, Shape shape, void* data) {

@@ -17,6 +17,9 @@ class Tensor {
   Tensor() = default;
   // Allocates a zero-filled tensor. Throws cnnx::Error when the size overflows or a dim is negative.
   Tensor(DType dtype, Shape shape);
+  // Allocates without zero-filling, for code that writes every element before reading any (saves touching
+  // the memory twice, e.g. when copying weights in).
+  static Tensor uninitialized(DType dtype, Shape shape);
   // Wraps memory the caller owns and keeps alive while this tensor (or a copy) lives.
   static Tensor borrow(DType dtype, Shape shape, void* data);
 

@@ -39,7 +39,7 @@ void fold_batch_norm(Graph& g, Backend) {
 
     // W' = W * s, B' = (B - mean) * s + beta with s = scale / sqrt(var + epsilon), in double, rounded once.
     const double epsilon = static_cast<const BatchNormParams&>(*bn.params).epsilon;
-    Tensor folded_w(DType::f32, W->shape()), folded_b(DType::f32, {M});
+    Tensor folded_w = Tensor::uninitialized(DType::f32, W->shape()), folded_b(DType::f32, {M});
     for (int64_t m = 0; m < M; ++m) {
       const double s = double(scale->data<float>()[m]) / std::sqrt(double(var->data<float>()[m]) + epsilon);
       for (int64_t i = 0; i < per_channel; ++i)
