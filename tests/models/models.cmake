@@ -32,6 +32,11 @@ function(cnnx_model_parity test model labels)
     set_tests_properties(model_parity_${test}_${backend} PROPERTIES FIXTURES_REQUIRED model_${test}
                          LABELS "${labels}" TIMEOUT 1800)
   endforeach()
+  # Every node of the planned graph (passes applied, oneDNN kernels) against its reference kernel.
+  add_test(NAME model_check_${test}
+           COMMAND cnnx_tool check ${data}/${model}/model.onnx ${data}/${model}/input.npy)
+  set_tests_properties(model_check_${test} PROPERTIES FIXTURES_REQUIRED model_${test} LABELS "${labels}"
+                       TIMEOUT 1800)
 endfunction()
 
 # Measured on a shared 2-core machine under load (wall time; user CPU in parentheses where it matters):
