@@ -7,6 +7,7 @@
 #include "engine/compare.h"
 #include "engine/dnnl_runtime.h"
 #include "engine/node_eval.h"
+#include "engine/thread_scope.h"
 #include "passes/pass.h"
 
 namespace cnnx {
@@ -34,6 +35,19 @@ Plan::~Plan() = default;
 namespace {
 
 constexpr size_t kAlign = 64;
+
+// Steps writing less than this run on the calling thread alone. Splitting them costs an OpenMP fork-join
+// (a few microseconds, and on a loaded machine a wait for a descheduled thread's next time slice) for
+// work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
+// created, so such steps are compiled single-threaded too.
+constexpr int64_t kOneThreadBytes = 64 << 10;
+
+bool small_output(const std::vector<ValueInfo>& out) {
+  int64_t bytes = 0;
+  for (const ValueInfo& v : out)
+    if (v.dtype != DType::undefined) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
+  return bytes < kOneThreadBytes;
+}
 size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // The first kernel of the op that runs the node on this backend; records why earlier ones declined.
@@ -138,7 +152,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     step.inputs = {id};
     step.outputs = {copy};
     step.in = step.out = {g.values[size_t(copy)].info};
+    step.one_thread = small_output(step.out);
     try {
+      ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = std::make_unique<ReorderKernel>(from, to, info.shape);
     } catch (const dnnl::error& e) {
       fail("cannot reorder value '", g.values[size_t(id)].name, "' ", to_string(info.shape), " from ",
@@ -169,6 +185,8 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
                   to_string(g.values[size_t(node.outputs[i])].info.shape), " but infers ", to_string(step.out[i].shape));
       const KernelDef& k = choose_kernel(node, step.in, backend, step.declined);
       step.kernel = k.name;
+      step.one_thread = small_output(step.out);
+      ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = k.compile(node.params, step.in, step.out, arriving);
       if (k.name != "ref") step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out, {});
     });
@@ -367,6 +385,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
       }
     } timer{step_ms, s, start};
     if (step.view) continue;  // the output already is the input's bytes
+    ThreadScope threads(step.one_thread ? 1 : 0);
     KernelIO io;
     for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
     for (int id : step.outputs) {

@@ -34,6 +34,7 @@ struct PlanStep {
   std::unique_ptr<CompiledKernel> exec;
   std::unique_ptr<CompiledKernel> ref_exec;  // the reference kernel, when `exec` is another (for checks)
   bool view = false;                   // the output shares the input's buffer; nothing runs
+  bool one_thread = false;             // small: compiled and run on the calling thread alone
 };
 
 // Where a value lives while a plan runs.
