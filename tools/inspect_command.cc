@@ -53,7 +53,8 @@ void print_plan(const Plan& plan) {
     }
     const Node& node = g.nodes[size_t(step.node)];
     std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << " -> "
-              << outs << "  kernel " << step.kernel;
+              << outs << "  kernel " << step.kernel << (step.view ? " (view: no copy)" : "")
+              << (step.one_thread && !step.view ? " (1 thread)" : "");
     if (!node.note.empty()) std::cout << "  {" << node.note << "}";
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";
     std::cout << "\n";
