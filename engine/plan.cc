@@ -36,16 +36,18 @@ namespace {
 
 constexpr size_t kAlign = 64;
 
-// Steps writing less than this run on the calling thread alone. Splitting them costs an OpenMP fork-join
+// Steps reading and writing less than this run on the calling thread alone. Splitting them costs an OpenMP fork-join
 // (a few microseconds, and on a loaded machine a wait for a descheduled thread's next time slice) for
 // work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
 // created, so such steps are compiled single-threaded too.
 constexpr int64_t kOneThreadBytes = 64 << 10;
 
-bool small_output(const std::vector<ValueInfo>& out) {
+// Counts inputs too: a global pool reads a large plane into a few bytes.
+bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out) {
   int64_t bytes = 0;
-  for (const ValueInfo& v : out)
-    if (v.dtype != DType::undefined) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
+  for (const auto* list : {&in, &out})
+    for (const ValueInfo& v : *list)
+      if (v.dtype != DType::undefined && v.concrete()) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
   return bytes < kOneThreadBytes;
 }
 size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -152,7 +154,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     step.inputs = {id};
     step.outputs = {copy};
     step.in = step.out = {g.values[size_t(copy)].info};
-    step.one_thread = small_output(step.out);
+    step.one_thread = small_step(step.in, step.out);
     try {
       ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = std::make_unique<ReorderKernel>(from, to, info.shape);
@@ -185,7 +187,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
                   to_string(g.values[size_t(node.outputs[i])].info.shape), " but infers ", to_string(step.out[i].shape));
       const KernelDef& k = choose_kernel(node, step.in, backend, step.declined);
       step.kernel = k.name;
-      step.one_thread = small_output(step.out);
+      step.one_thread = small_step(step.in, step.out);
       ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = k.compile(node.params, step.in, step.out, arriving);
       if (k.name != "ref") step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out, {});

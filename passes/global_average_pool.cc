@@ -13,6 +13,8 @@
 //                        to [N*C, H*W] reduced over axis 1): rows of the view are X's planes when the reduced
 //                        trailing dims hold D1*..*Dk elements and the leading ones N*C.
 //   org.pytorch.aten:adaptive_avg_pool{1,2,3}d with output_size all 1 (batched input).
+// (torch.onnx writes a Pad of zeros before every AveragePool; the drop-identity pass, which runs first,
+// removes it.)
 // The GlobalAveragePool node writes the original output when the shapes match ([N, C, 1, ..., 1]); otherwise a
 // Reshape to the original shape follows. When the original output only feeds a chain of Reshape / Flatten /
 // Squeeze / Unsqueeze nodes (keepdims = 0 and then a view back to [N, C, 1, 1], as torch code often does), the
@@ -127,7 +129,7 @@ bool match_reduce_mean(const Graph& g, const Node& node, Match& m) {
     if (view.domain.empty() && (view.op_type == "Reshape" || view.op_type == "Flatten") && view.inputs[0] >= 0) {
       const ValueInfo& x = g.value(view.inputs[0]).info;
       if (poolable(x) && x.dtype == f.dtype && view_is_global(x.shape, f.shape, reduced)) {
-        m = {view.inputs[0], spelled(view) + " -> " + spelling};
+        m = {view.inputs[0], view.op_type + " to " + to_string(f.shape) + " -> " + spelling};
         return true;
       }
     }

@@ -9,11 +9,11 @@ namespace cnnx {
 
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
-      {"drop-identity", "removes Identity and inference-mode Dropout", drop_identity},
+      {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
       {"fold-batchnorm", "folds a BatchNormalization with constant statistics into the Conv before it",
        fold_batch_norm},
-      {"fuse-conv", "fuses a Conv with the residual Add and the activation (Relu, Clip, Sigmoid, SiLU, ...) after it",
+      {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it; BatchNormalization with its Relu",
        fuse_conv},
   };
   return passes;

@@ -19,6 +19,7 @@ struct CheckOptions {
   std::string backend = "dnnl";
   int64_t batch = 1;
   unsigned seed = 1;
+  std::vector<std::string> disabled_passes;
 };
 
 std::vector<Tensor> random_inputs(const Model& model, int64_t batch, unsigned seed) {
@@ -41,7 +42,9 @@ std::vector<Tensor> random_inputs(const Model& model, int64_t batch, unsigned se
 int check(const CheckOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
+  mo.disabled_passes = o.disabled_passes;
   Model model = Model::load(o.model, mo);
+  print_warnings(model);
   std::vector<Tensor> inputs =
       o.inputs.empty() ? random_inputs(model, o.batch, o.seed) : load_inputs(model, o.inputs, {});
   std::vector<NodeCheck> checks = model.check(inputs);
@@ -67,6 +70,7 @@ Command add_check_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("check", "Compare every node's kernel with the reference kernel");
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("inputs", o->inputs, "Input files (default: seeded random float inputs)");
+  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to check: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_option("--batch", o->batch, "Value for unknown input dims of random inputs")->check(CLI::NonNegativeNumber);
   sub->add_option("--seed", o->seed, "Seed for random inputs");

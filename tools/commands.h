@@ -22,6 +22,10 @@ Command add_run_command(CLI::App& app);
 Command add_inspect_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_pool_command(CLI::App& app);
+
+// Prints the model's load-time warnings (Graph::warnings) on stderr, one "cnnx: warning: ..." line each.
+void print_warnings(const Model& model);
 
 // Command-line overrides of the image preprocessing a model asks for.
 struct ImageOverrides {

@@ -29,6 +29,7 @@ struct RunOptions {
   std::string labels_file;
   ImageOverrides image;
   bool json = false;
+  std::vector<std::string> disabled_passes;
 };
 
 // Class names: --labels FILE (one per line), else the model's "cnnx.labels" metadata (newline-separated).
@@ -111,9 +112,11 @@ nlohmann::json summary(const Tensor& t) {
 int run(const RunOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
+  mo.disabled_passes = o.disabled_passes;
   mo.threads = o.threads;
   mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
+  print_warnings(model);
   std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs, o.image);
   std::vector<std::string> labels = class_labels(model, o.labels_file);
   std::vector<Tensor> outputs = model.run(inputs);
@@ -191,6 +194,7 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("inputs", o->inputs, "Input files (.npy or .pb), bound to the graph inputs in order");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
+  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
   sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);

@@ -1,7 +1,7 @@
 // Declarations of AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool: parse, infer, tolerance, kernels.
 #include "ops/pool/pool.h"
 
-#include "ops/families.h"
+#include "ops/pool/global_mean.h"
 
 namespace cnnx {
 
@@ -59,6 +59,10 @@ OpDef window_pool_op(const char* type, PoolKind kind) {
   d.infer = inferer<PoolParams>(infer_pool);
   d.tolerance = kind == PoolKind::max ? kPoolMaxTolerance : kPoolAverageTolerance;
   d.kernels = {pool_dnnl_kernel(), pool_ref_kernel()};
+  if (kind == PoolKind::average)  // settings engines disagree on (ops/pool/pool_caution.cc)
+    d.caution = [](const OpParams& p, const std::vector<ValueInfo>& in) {
+      return average_pool_caution(static_cast<const PoolParams&>(p), in);
+    };
   return d;
 }
 
@@ -71,6 +75,8 @@ OpDef global_pool_op(const char* type, bool is_max) {
   d.tolerance = is_max ? kPoolMaxTolerance : kPoolAverageTolerance;
   d.kernels = {global_pool_dnnl_kernel(is_max),
                ref_kernel<NoParams>(is_max ? global_max_pool_ref : global_average_pool_ref)};
+  // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.
+  if (!is_max) d.kernels.insert(d.kernels.begin(), global_mean_kernel());
   return d;
 }
 
@@ -113,11 +119,9 @@ std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueIn
   return result;
 }
 
-void register_pool_op_defs(OpRegistry& r) {
-  r.add(window_pool_op("AveragePool", PoolKind::average));
-  r.add(window_pool_op("MaxPool", PoolKind::max));
-  r.add(global_pool_op("GlobalAveragePool", false));
-  r.add(global_pool_op("GlobalMaxPool", true));
+std::vector<OpDef> pool_ops() {
+  return {window_pool_op("AveragePool", PoolKind::average), window_pool_op("MaxPool", PoolKind::max),
+          global_pool_op("GlobalAveragePool", false), global_pool_op("GlobalMaxPool", true)};
 }
 
 }  // namespace cnnx

@@ -49,6 +49,9 @@ KernelDef global_pool_dnnl_kernel(bool is_max);
 // (ops/pool/pool_caution.cc).
 std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInfo>& in);
 
+// AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool (ops/pool/pool.cc).
+std::vector<OpDef> pool_ops();
+
 // MaxPool / GlobalMaxPool select an input value: any engine gets the same bits.
 constexpr Tolerance kPoolMaxTolerance{0, 0};
 // AveragePool / GlobalAveragePool: a mean of K float32 values. The reference sums in double and rounds once

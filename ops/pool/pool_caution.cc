@@ -17,27 +17,27 @@ std::string list(const std::vector<int64_t>& v) {
   return s + "]";
 }
 
-// The ceil_mode cautions of one resolved axis (explicit pads, concrete sizes).
-void ceil_mode_cautions(const PoolParams& p, const PoolAxis& a, size_t d, std::vector<std::string>& out) {
-  const int64_t padded = a.in + a.pad_begin + a.pad_end;
-  const int64_t rounded_up = ceil_div(padded - a.window_extent(), a.stride) + 1;
-  if (rounded_up > a.out) {
-    std::ostringstream s;
-    s << "ceil_mode drops the last window along spatial axis " << d << " (it would start at " << a.start(a.out)
-      << ", in the right padding): output size " << a.out << " as in ONNX opset 19, PyTorch and ONNX Runtime 1.30; "
-      << "engines that only round up (the ONNX text before opset 19) give " << rounded_up;
-    out.push_back(s.str());
+// The ceil_mode cautions of a resolved geometry (explicit pads, concrete sizes), one per kind, naming the axes.
+void ceil_mode_cautions(const PoolParams& p, const PoolGeometry& g, std::vector<std::string>& out) {
+  std::ostringstream dropped, overhang;
+  for (size_t d = 0; d < g.axes.size(); ++d) {
+    const PoolAxis& a = g.axes[d];
+    const int64_t rounded_up = ceil_div(a.in + a.pad_begin + a.pad_end - a.window_extent(), a.stride) + 1;
+    if (rounded_up > a.out)
+      dropped << (dropped.tellp() ? ", " : "") << "axis " << d << ": " << a.out << " (the dropped window would start at "
+              << a.start(a.out) << ", in the right padding; engines that only round up give " << rounded_up << ")";
+    if (p.count_include_pad && a.last_window_overhangs())
+      overhang << (overhang.tellp() ? ", " : "") << "axis " << d << ": " << a.taps_in_padded(a.out - 1) << " of "
+               << a.kernel;
   }
-  if (p.count_include_pad && a.last_window_overhangs()) {
-    const int64_t last = a.out - 1;
-    std::ostringstream s;
-    s << "ceil_mode with count_include_pad=1: the last window along spatial axis " << d
-      << " reaches past input + pads, so it is divided by its " << a.taps_in_padded(last)
-      << " taps inside input + pads (ONNX opset 19, PyTorch, ONNX Runtime 1.30) where oneDNN's include-padding "
-         "pooling and older ONNX Runtime (onnxruntime issue 16203) divide by the kernel size "
-      << a.kernel << " (cnnx runs its reference kernel here)";
-    out.push_back(s.str());
-  }
+  if (dropped.tellp())
+    out.push_back("ceil_mode drops last windows that would start in the right padding, as ONNX opset 19, PyTorch and "
+                  "ONNX Runtime 1.30 do (output size along " + dropped.str() + ")");
+  if (overhang.tellp())
+    out.push_back("ceil_mode with count_include_pad=1: the last window reaches past input + pads and is divided by its "
+                  "taps inside input + pads (ONNX opset 19, PyTorch, ONNX Runtime 1.30) where oneDNN's include-padding "
+                  "pooling and older ONNX Runtime (onnxruntime issue 16203) divide by the whole kernel (divisor "
+                  "factor along " + overhang.str() + "); cnnx runs its reference kernel here");
 }
 
 }  // namespace
@@ -59,7 +59,7 @@ std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInf
     if (is_concrete(spatial)) {
       try {
         const PoolGeometry g = resolve_pool_geometry(w, spatial);
-        for (size_t d = 0; d < g.axes.size(); ++d) ceil_mode_cautions(p, g.axes[d], d, notes);
+        ceil_mode_cautions(p, g, notes);
       } catch (const Error&) {
         // Not a valid geometry: infer reports that.
       }

@@ -1,0 +1,13 @@
+// Load-time warnings of a model (Graph::warnings: settings where engines are known to disagree), printed once
+// on stderr by the commands that load a model to run it.
+#include <iostream>
+
+#include "tools/commands.h"
+
+namespace cnnx::tools {
+
+void print_warnings(const Model& model) {
+  for (const std::string& w : model.graph().warnings) std::cerr << "cnnx: warning: " << w << "\n";
+}
+
+}  // namespace cnnx::tools
