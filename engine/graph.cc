@@ -115,11 +115,11 @@ void sort_topologically(Graph& g) {
       if (out >= 0) g.values[size_t(out)].producer = int(n);
 }
 
-void infer_shapes(Graph& g) {
+void infer_shapes(Graph& g, int64_t max_tensor_bytes) {
   for (const Node& node : g.nodes) {
     std::vector<ValueInfo> in;
     for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-    std::vector<ValueInfo> out = infer_node(node, in);
+    std::vector<ValueInfo> out = infer_node(node, in, max_tensor_bytes);
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       int id = node.outputs[i];
       if (id < 0) continue;
@@ -145,10 +145,10 @@ void collect_warnings(Graph& g) {
 
 }  // namespace
 
-void build_graph(Graph& g) {
+void build_graph(Graph& g, int64_t max_tensor_bytes) {
   resolve_ops(g);
   sort_topologically(g);
-  infer_shapes(g);
+  infer_shapes(g, max_tensor_bytes);
   collect_warnings(g);
 }
 

@@ -59,6 +59,7 @@ struct Graph {
 // Completes an imported graph: resolves every node's op in the registry (unknown op or domain is an error
 // naming the node), parses its params, sorts nodes topologically (a cycle or an undefined input is an error
 // naming the node), infers shapes and folds nodes whose inputs are all constant.
-void build_graph(Graph& graph);
+// Folding never makes a tensor larger than `max_tensor_bytes` (an error names the node instead).
+void build_graph(Graph& graph, int64_t max_tensor_bytes = int64_t(4) << 30);
 
 }  // namespace cnnx

@@ -4,7 +4,7 @@
 
 namespace cnnx {
 
-std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>& in) {
+std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>& in, int64_t max_tensor_bytes) {
   return with_node_context(node, [&] {
     const OpDef& def = *node.def;
     bool any_unknown_rank = false, all_constant = true;
@@ -35,10 +35,16 @@ std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>
     KernelIO io;
     for (const ValueInfo& v : in) io.in.push_back(v.constant.get());
     for (size_t i = 0; i < out.size(); ++i) {
-      if (node.outputs[i] >= 0 && !out[i].constant) results[i] = Tensor(out[i].dtype, out[i].shape);
+      if (node.outputs[i] >= 0 && !out[i].constant) {
+        const int64_t bytes = checked_mul(checked_numel(out[i].shape), int64_t(dtype_size(out[i].dtype)), "output size");
+        if (bytes > max_tensor_bytes)
+          fail("output ", i, " ", to_string(out[i].shape), " would take ", bytes, " bytes, beyond the tensor limit of ",
+               max_tensor_bytes);
+        results[i] = Tensor(out[i].dtype, out[i].shape);
+      }
       io.out.push_back(node.outputs[i] >= 0 ? &results[i] : nullptr);
     }
-    def.kernels.back().compile(node.params, in, out, {})->run(io);
+    def.kernels.back().compile(node.params, in, out, std::vector<Layout>(in.size()))->run(io);
     for (size_t i = 0; i < out.size(); ++i)
       if (results[i].defined()) out[i].constant = std::make_shared<const Tensor>(results[i]);
     return out;

@@ -324,7 +324,7 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
 
 Graph import_model(onnx::ModelProto& m, const Context& ctx) {
   Graph g = graph_from_model(m, ctx);
-  build_graph(g);
+  build_graph(g, ctx.limits.max_tensor_bytes);
   return g;
 }
 

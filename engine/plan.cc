@@ -69,14 +69,14 @@ const KernelDef& choose_kernel(const Node& node, const std::vector<ValueInfo>& i
 
 // Step 1: concrete shapes for every value of the plan's graph; nodes whose outputs are all constant are
 // folded away (their outputs keep their data).
-void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs) {
+void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_tensor_bytes) {
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) g.values[size_t(g.inputs[i])].info = inputs[i];
   std::vector<Node> kept;
   for (Node& node : g.nodes) {
     std::vector<ValueInfo> in;
     for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-    std::vector<ValueInfo> out = infer_node(node, in);
+    std::vector<ValueInfo> out = infer_node(node, in, max_tensor_bytes);
     bool folded = true;
     for (size_t i = 0; i < out.size(); ++i) {
       if (node.outputs[i] < 0) continue;
@@ -125,7 +125,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   plan->backend_ = backend;
   Graph& g = *plan->graph_;
 
-  infer_concrete(g, inputs);
+  infer_concrete(g, inputs, limits.max_tensor_bytes);
   run_graph_passes(g, backend, disabled_passes);
 
   // Step 3: kernels and layouts, in topological order; each value's layout is its producer's choice.
@@ -226,6 +226,13 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   for (size_t id = 0; id < g.values.size(); ++id) {
     root[id] = int(id);
     ValueSlot& slot = slots[id];
+    if (slot.kind == ValueSlot::output) {  // allocated per run outside the arena; bounded all the same
+      const ValueInfo& info = g.values[id].info;
+      const int64_t bytes = checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size");
+      if (bytes > limits.max_tensor_bytes)
+        fail("graph output '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
+             " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
+    }
     if (slot.kind != ValueSlot::none || first[id] < 0) continue;
     const ValueInfo& info = g.values[id].info;
     slot.kind = ValueSlot::arena;
