@@ -72,15 +72,17 @@ void sort_topologically(Graph& g) {
     for (int out : g.nodes[n].outputs) {
       if (out < 0) continue;
       const Node& node = g.nodes[n];
-      require(!available[size_t(out)] && producer[size_t(out)] < 0, node.label(), ": output '",
-              g.values[size_t(out)].name, "' is already defined by ",
-              producer[size_t(out)] >= 0 ? g.nodes[size_t(producer[size_t(out)])].label() : "the graph");
+      if (available[size_t(out)] || producer[size_t(out)] >= 0)
+        fail(node.label(), ": output '", g.values[size_t(out)].name, "' is already defined by ",
+             producer[size_t(out)] >= 0 ? g.nodes[size_t(producer[size_t(out)])].label() : "the graph");
       producer[size_t(out)] = int(n);
     }
   for (const Node& node : g.nodes)
     for (int in : node.inputs)
-      require(in < 0 || available[size_t(in)] || producer[size_t(in)] >= 0, node.label(), ": input '",
-              g.values[size_t(in)].name, "' is not defined by any node, initializer or graph input");
+      // Not require(): its message would read g.values[-1] for an omitted input (arguments are eager).
+      if (in >= 0 && !available[size_t(in)] && producer[size_t(in)] < 0)
+        fail(node.label(), ": input '", g.values[size_t(in)].name,
+             "' is not defined by any node, initializer or graph input");
   for (int out : g.outputs)
     require(available[size_t(out)] || producer[size_t(out)] >= 0, "graph output '",
             g.values[size_t(out)].name, "' is not produced by any node");

@@ -179,12 +179,13 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     }
     with_node_context(node, [&] {
       // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
-      step.out = infer_node(node, step.in);
-      for (size_t i = 0; i < node.outputs.size(); ++i)
-        if (node.outputs[i] >= 0)
-          require(step.out[i].shape == g.values[size_t(node.outputs[i])].info.shape, "output '",
-                  g.values[size_t(node.outputs[i])].name, "' was planned with shape ",
-                  to_string(g.values[size_t(node.outputs[i])].info.shape), " but infers ", to_string(step.out[i].shape));
+      step.out = infer_node(node, step.in, limits.max_tensor_bytes);
+      for (size_t i = 0; i < node.outputs.size(); ++i) {
+        const int id = node.outputs[i];
+        if (id >= 0 && step.out[i].shape != g.values[size_t(id)].info.shape)
+          fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
+               to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
+      }
       const KernelDef& k = choose_kernel(node, step.in, backend, step.declined);
       step.kernel = k.name;
       step.one_thread = small_step(step.in, step.out);

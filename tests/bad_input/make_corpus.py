@@ -587,6 +587,52 @@ def valid_cases(c):
     c.add("int64_add_overflow", ovf, [np.array([1], np.int64)], expect="ok")
 
 
+# ---------------------------------------------------------------------------------------------- plan limits
+
+def limit_cases(c):
+    """Options::max_tensor_bytes (4 GiB) bounds every value a run allocates, checked when planning: a tiny
+    model whose Pad asks for 2^40 + 1 floats (4 TiB) must be refused by name before anything is allocated."""
+    n = helper.make_node
+    pads = helper.make_tensor("pads", I64, [2], [0, 1 << 40])
+    mid = make_model([n("Pad", ["x", "pads"], ["t"], name="pad_mid"), n("ReduceMean", ["t"], ["y"], name="mean",
+                                                                        keepdims=0)],
+                     [vi("x", [1])], [vi("y", None)], initializers=[pads], opset=13)
+    c.add("intermediate_beyond_tensor_limit", mid, [np.ones(1, np.float32)], contains=["'t'", "limit"])
+    # The same as a graph output (ASan: allocation-size-too-big while running, before the limit was applied
+    # to outputs as well).
+    out = make_model([n("Pad", ["x", "pads"], ["y"], name="pad_out")], [vi("x", [1])], [vi("y", None)],
+                     initializers=[pads], opset=13)
+    c.add("output_beyond_tensor_limit", out, [np.ones(1, np.float32)], contains=["'y'", "limit"])
+
+
+# ---------------------------------------------------------------------------------------------- fuzzer findings
+
+def fuzz_cases(c):
+    """Minimized from tests/fuzz findings (see tests/fuzz/run_fuzzers.sh); each crashed a sanitizer build."""
+    n = helper.make_node
+    # Omitted optional inputs ("") reached `g.values[size_t(-1)]` in an eagerly built error message while the
+    # graph was sorted (UBSan: pointer overflow in the clang build). Clip without min/max is the identity.
+    x = np.array([[-2.0, 0.5, 3.0]], np.float32)
+    m = make_model([n("Clip", ["x", "", ""], ["y"], name="clip")], [vi("x", [1, 3])], [vi("y", [1, 3])], opset=13)
+    c.add("fuzz_omitted_optional_inputs", m, [x], expect="ok", outputs={"y": x})
+    # Planning a reorder (a dnnl Conv output in a blocked layout) read a layout through a reference into a
+    # vector that had just grown (ASan: heap-use-after-free in Plan::build). `check` plans with dnnl.
+    w = helper.make_tensor("W", F, [8, 8, 3, 3], np.linspace(-1, 1, 576, dtype=np.float32))
+    m = make_model([n("Conv", ["x", "W"], ["y"], name="conv", pads=[1, 1, 1, 1])], [vi("x", [1, 8, 6, 6])],
+                   [vi("y", [1, 8, 6, 6])], initializers=[w], opset=13)
+    c.add("fuzz_dnnl_reorder_check", m, [np.linspace(-2, 2, 288, dtype=np.float32).reshape(1, 8, 6, 6)],
+          command="check", expect="ok")
+    # Constant folding at load allocated a folded value without the tensor limit: Pad of a 1-element constant
+    # to 2^41 + 1 elements (8 TiB) asked the allocator for it (ASan: allocation-size-too-big; without ASan a
+    # smaller pad, e.g. 2^32, makes a 16 GiB allocation that the OOM killer ends). Must be refused by the
+    # limit before allocating.
+    one = helper.make_tensor("one", F, [1], [1.0])
+    pads = helper.make_tensor("pads", I64, [2], [0, 1 << 41])
+    m = make_model([n("Pad", ["one", "pads"], ["big"], name="pad_big"), n("Add", ["x", "big"], ["y"], name="add")],
+                   [vi("x", [1])], [vi("y", None)], initializers=[one, pads], opset=13)
+    c.add("fold_beyond_tensor_limit", m, [np.ones(1, np.float32)], contains=["node 'pad_big' (Pad)", "limit"])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_corpus.py OUTDIR")
@@ -598,7 +644,7 @@ def main():
     os.makedirs(root)
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
-                 input_cases, valid_cases):
+                 input_cases, valid_cases, limit_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

@@ -19,12 +19,14 @@ constexpr int64_t kMaxInputElements = int64_t(1) << 16;    // per input
 constexpr int64_t kMaxValueBytes = int64_t(16) << 20;       // any one initializer, constant or intermediate
 constexpr int64_t kMaxPlanWork = int64_t(1) << 28;          // see plan_is_small
 
-// Options for loading fuzzed models: one thread, and the tensor limit lowered to kMaxValueBytes.
+// Options for loading fuzzed models: one thread, the tensor limit lowered to kMaxValueBytes and the arena
+// limit to 4 of them (so both limits' checks are fuzzed too).
 inline Options fuzz_options(Backend backend) {
   Options o;
   o.backend = backend;
   o.threads = 1;
   o.max_tensor_bytes = kMaxValueBytes;
+  o.max_arena_bytes = 4 * kMaxValueBytes;
   return o;
 }
 

@@ -115,6 +115,9 @@ def main():
     if len(sys.argv) != 4:
         sys.exit("usage: make_seeds.py NODE_TEST_DIR BAD_INPUT_DIR OUTDIR")
     node_dir, bad_dir, out = sys.argv[1:]
+    for d in (node_dir, bad_dir):
+        if not os.path.isdir(d):
+            sys.exit(f"make_seeds.py: {d} is not a folder")
     for sub in ("fuzz_load_plan", "fuzz_run_model"):
         shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
         os.makedirs(os.path.join(out, sub))

@@ -224,10 +224,10 @@ int soak_threads(const Args& a) {
   for (auto& th : pool) th.join();
   const int64_t rss_end = rss_bytes();
 
-  std::printf("%lld runs of %s in %.1f s from %d threads (%s backend, %d OpenMP thread%s per run), %lld "
-              "mismatched\n", (long long)runs.load(), a.model.c_str(), elapsed(), a.threads,
-              cnnx::backend_name(a.backend), a.omp_threads, a.omp_threads == 1 ? "" : "s",
-              (long long)mismatches.load());
+  const std::string per_run = a.omp_threads == 0 ? "all cores" : std::to_string(a.omp_threads) + " OpenMP thread(s)";
+  std::printf("%lld runs of %s in %.1f s from %d threads (%s backend, %s per run), %lld mismatched\n",
+              (long long)runs.load(), a.model.c_str(), elapsed(), a.threads, cnnx::backend_name(a.backend),
+              per_run.c_str(), (long long)mismatches.load());
   if (!first_error.empty()) {
     std::printf("FAIL: a run threw: %s\n", first_error.c_str());
     return 1;
