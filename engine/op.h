@@ -39,8 +39,9 @@ struct KernelIO {
   std::vector<Tensor*> out;
 };
 
-// A kernel ready to run for one node and one set of input shapes. `run` may be called from many threads at
-// once: everything mutable lives in KernelIO.
+// A kernel ready to run for one node and one set of input shapes. `run` gets tensors of exactly the shapes it
+// was compiled for (Plan::run checks the graph inputs once; every other value is planned), so it does not
+// re-check them. `run` may be called from many threads at once: everything mutable lives in KernelIO.
 class CompiledKernel {
  public:
   virtual ~CompiledKernel() = default;

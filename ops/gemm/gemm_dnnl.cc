@@ -38,8 +38,7 @@ GemmDesc describe(const GemmParams& p, const GemmGeometry& g) {
 
 class GemmDnnl : public CompiledKernel {
  public:
-  GemmDnnl(const GemmParams& p, GemmGeometry g, Shape a_shape, Shape b_shape)
-      : g_(std::move(g)), d_(describe(p, g_)), a_shape_(std::move(a_shape)), b_shape_(std::move(b_shape)) {
+  GemmDnnl(const GemmParams& p, GemmGeometry g) : g_(std::move(g)), d_(describe(p, g_)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
@@ -49,9 +48,6 @@ class GemmDnnl : public CompiledKernel {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
     const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
-    if (!(A.shape() == a_shape_ && B.shape() == b_shape_ && (C != nullptr) == g_.has_c &&
-          (!C || C->shape() == g_.c_shape)))
-      fail("Gemm was planned for other input shapes");
     Tensor& Y = *io.out[0];
     if (C) {
       const float* c = C->data<float>();
@@ -68,7 +64,6 @@ class GemmDnnl : public CompiledKernel {
  private:
   GemmGeometry g_;
   GemmDesc d_;
-  Shape a_shape_, b_shape_;
   matmul matmul_;
   memory::desc scratchpad_md_;
   std::vector<int64_t> c_strides_;  // element (i, j) of C broadcast to [M, N]
@@ -88,7 +83,7 @@ KernelDef gemm_dnnl_kernel() {
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
                  const std::vector<Layout>&) {
     const auto& p = static_cast<const GemmParams&>(*op);
-    return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, resolve_gemm_geometry(p, in), in[0].shape, in[1].shape));
+    return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, resolve_gemm_geometry(p, in)));
   };
   return k;
 }

@@ -38,8 +38,7 @@ MatMulDesc describe(const MatMulGeometry& g) {
 
 class MatMulDnnl : public CompiledKernel {
  public:
-  MatMulDnnl(const MatMulGeometry& g, Shape a_shape, Shape b_shape)
-      : d_(describe(g)), a_shape_(std::move(a_shape)), b_shape_(std::move(b_shape)) {
+  explicit MatMulDnnl(const MatMulGeometry& g) : d_(describe(g)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
@@ -47,9 +46,6 @@ class MatMulDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
-    if (!(A.shape() == a_shape_ && B.shape() == b_shape_))
-      fail("MatMul was planned for A ", to_string(a_shape_), " and B ", to_string(b_shape_), ", got ",
-           to_string(A.shape()), " and ", to_string(B.shape()));
     dnnl_execute(matmul_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, A)},
                   {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, B)},
@@ -58,7 +54,6 @@ class MatMulDnnl : public CompiledKernel {
 
  private:
   MatMulDesc d_;
-  Shape a_shape_, b_shape_;
   matmul matmul_;
   memory::desc scratchpad_md_;
 };
@@ -79,7 +74,7 @@ KernelDef matmul_dnnl_kernel() {
   };
   k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
                  const std::vector<Layout>&) {
-    return std::unique_ptr<CompiledKernel>(new MatMulDnnl(resolve_matmul_geometry(in), in[0].shape, in[1].shape));
+    return std::unique_ptr<CompiledKernel>(new MatMulDnnl(resolve_matmul_geometry(in)));
   };
   return k;
 }

@@ -33,8 +33,8 @@ BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& a
 
 class BatchNormDnnl : public CompiledKernel {
  public:
-  BatchNormDnnl(const BatchNormParams& p, Shape x_shape, const Layout& arriving)
-      : d_(describe(p, x_shape, arriving)), x_shape_(std::move(x_shape)), layouts_(follow_layouts(arriving, 5)) {
+  BatchNormDnnl(const BatchNormParams& p, const Shape& x_shape, const Layout& arriving)
+      : d_(describe(p, x_shape, arriving)), layouts_(follow_layouts(arriving, 5)) {
     bnorm_ = batch_normalization_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
@@ -42,8 +42,6 @@ class BatchNormDnnl : public CompiledKernel {
   const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
-    if (io.in[0]->shape() != x_shape_)
-      fail("BatchNormalization was planned for X ", to_string(x_shape_), ", got ", to_string(io.in[0]->shape()));
     const memory::desc& c = d_.channel_md;
     dnnl_execute(bnorm_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
@@ -56,7 +54,6 @@ class BatchNormDnnl : public CompiledKernel {
 
  private:
   BatchNormDesc d_;
-  Shape x_shape_;
   KernelLayouts layouts_;
   batch_normalization_forward bnorm_;
   memory::desc scratchpad_md_;

@@ -127,13 +127,10 @@ void max_pool(const PoolParams& p, const PoolGeometry& g, const Tensor& x, Tenso
 
 struct CompiledPool : CompiledKernel {
   std::shared_ptr<const PoolParams> params;
-  Shape input_shape;
   PoolGeometry geometry;
 
   void run(const KernelIO& io) const override {
     const Tensor& x = *io.in[0];
-    require(x.shape() == input_shape, "input 0 has shape ", to_string(x.shape()), " but the kernel was made for ",
-            to_string(input_shape));
     Tensor& y = *io.out[0];
     Tensor* indices = io.out.size() > 1 ? io.out[1] : nullptr;
     visit_dtype(x.dtype(), [&](auto zero) {
@@ -169,7 +166,6 @@ KernelDef pool_ref_kernel() {
     c->params = std::static_pointer_cast<const PoolParams>(params);
     const ValueInfo& x = input(in, 0);
     require(x.concrete(), "input 0 shape ", to_string(x.shape), " is not known");
-    c->input_shape = x.shape;
     c->geometry = resolve_pool_geometry(c->params->window, Shape(x.shape.begin() + 2, x.shape.end()));
     return std::unique_ptr<CompiledKernel>(std::move(c));
   };
