@@ -57,4 +57,10 @@ std::vector<int64_t> strides_of(const Shape& shape) {
   return s;
 }
 
+std::string list_string(const std::vector<int64_t>& values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? "," : "") + std::to_string(values[i]);
+  return s + "]";
+}
+
 }  // namespace cnnx

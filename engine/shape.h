@@ -26,6 +26,8 @@ int64_t numel_range(const Shape& shape, size_t begin, size_t end);
 bool is_concrete(const Shape& shape);
 // "[1,3,224,224]" with "?" for unknown dims.
 std::string to_string(const Shape& shape);
+// "[1,-2,3]" for messages about attribute values (unlike to_string(Shape), negatives are printed as they are).
+std::string list_string(const std::vector<int64_t>& values);
 // Maps axis in [-rank, rank) to [0, rank); throws naming `what` otherwise.
 int64_t normalize_axis(int64_t axis, int64_t rank, const char* what = "axis");
 // Row-major strides (in elements) of a concrete shape.

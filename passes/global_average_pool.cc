@@ -30,12 +30,6 @@ namespace cnnx {
 
 namespace {
 
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 // "AveragePool(kernel_shape=[7,7], ceil_mode=1)": the node's attributes as written.
 std::string spelled(const Node& node) {
   std::string s;
@@ -44,7 +38,7 @@ std::string spelled(const Node& node) {
     s += name + "=";
     switch (a.kind) {
       case Attribute::Kind::i: s += std::to_string(a.i); break;
-      case Attribute::Kind::ints: s += list(a.ints); break;
+      case Attribute::Kind::ints: s += list_string(a.ints); break;
       case Attribute::Kind::s: s += a.s; break;
       default: s += "..."; break;
     }
@@ -88,12 +82,12 @@ bool match_average_pool(const Graph& g, const Node& node, Match& m) {
 bool reduce_axes(const Graph& g, const Node& node, std::vector<int64_t>& axes, std::string& how) {
   const auto& p = static_cast<const ReduceMeanParams&>(*node.params);
   axes = p.axes;
-  how = "axes=" + list(axes);
+  how = "axes=" + list_string(axes);
   if (p.axes_from_input && node.inputs.size() > 1 && node.inputs[1] >= 0) {
     const ValueInfo& a = g.value(node.inputs[1]).info;
     if (!a.constant || a.dtype != DType::i64) return false;
     axes.assign(a.constant->data<int64_t>(), a.constant->data<int64_t>() + a.constant->numel());
-    how = "axes input " + list(axes);
+    how = "axes input " + list_string(axes);
   } else if (p.axes_from_input) {
     how = "no axes";
   }
@@ -147,7 +141,7 @@ bool match_adaptive(const Graph& g, const Node& node, Match& m) {
   std::vector<int64_t> sizes(size.constant->data<int64_t>(), size.constant->data<int64_t>() + size.constant->numel());
   for (int64_t s : sizes)
     if (s != 1) return false;
-  m = {node.inputs[0], node.op_type + "(output_size=" + list(sizes) + ")"};
+  m = {node.inputs[0], node.op_type + "(output_size=" + list_string(sizes) + ")"};
   return true;
 }
 

@@ -35,12 +35,6 @@ namespace {
 
 // ---- shared helpers ----
 
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 // "256,96,128,128" -> dims; errors name the option and the bad item.
 std::vector<int64_t> parse_ints(const std::string& text, const char* option, int64_t min) {
   std::vector<int64_t> v;
@@ -190,13 +184,13 @@ std::vector<Spelling> spellings(const Shape& shape) {
   const size_t k = shape.size() - 2;
   std::vector<int64_t> spatial_axes, spatial(shape.begin() + 2, shape.end());
   for (size_t d = 2; d < shape.size(); ++d) spatial_axes.push_back(int64_t(d));
-  const std::string axes = list(spatial_axes);
+  const std::string axes = list_string(spatial_axes);
   std::vector<Spelling> s;
   s.push_back({"GlobalAveragePool", GraphMaker(13).input("x", shape).node("GlobalAveragePool", {"x"}, "y").build("y")});
   {
     Attributes a;
     a.set("kernel_shape", ints_attr(spatial));
-    s.push_back({"AveragePool(kernel_shape=" + list(spatial) + ")",
+    s.push_back({"AveragePool(kernel_shape=" + list_string(spatial) + ")",
                  GraphMaker(13).input("x", shape).node("AveragePool", {"x"}, "y", a).build("y")});
   }
   {
@@ -576,8 +570,8 @@ TorchView torch_view(const PoolParams& p, const PoolGeometry& g) {
                                         t.reasons[0].rfind("auto_pad", 0) == 0);
   const bool ceil = w.ceil_mode && w.auto_pad == PoolAutoPad::notset;
   std::ostringstream c;
-  c << "F.avg_pool" << g.axes.size() << "d(x, kernel_size=" << list(k) << ", stride=" << list(s)
-    << ", padding=" << list(pad) << ", ceil_mode=" << (ceil ? "True" : "False")
+  c << "F.avg_pool" << g.axes.size() << "d(x, kernel_size=" << list_string(k) << ", stride=" << list_string(s)
+    << ", padding=" << list_string(pad) << ", ceil_mode=" << (ceil ? "True" : "False")
     << ", count_include_pad=" << (p.count_include_pad ? "True" : "False") << ")";
   t.call = c.str();
   if (!t.expressible) return t;

@@ -7,13 +7,6 @@ namespace cnnx {
 
 namespace {
 
-// "[1,-1,2]": attribute values as given (to_string(Shape) would print negatives as unknown dims).
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 bool known(int64_t d) { return d >= 0; }
 
 AutoPad parse_auto_pad(const std::string& s) {
@@ -84,15 +77,15 @@ ConvParams parse_conv(const Node& node) {
   p.pads = node.attrs.get_ints("pads");
 
   require(p.group >= 1, "attribute group must be at least 1, got ", p.group);
-  for (int64_t k : p.kernel_shape) require(k >= 1, "attribute kernel_shape must be positive, got ", list(p.kernel_shape));
-  for (int64_t s : p.strides) require(s >= 1, "attribute strides must be positive, got ", list(p.strides));
-  for (int64_t d : p.dilations) require(d >= 1, "attribute dilations must be positive, got ", list(p.dilations));
-  for (int64_t x : p.pads) require(x >= 0, "attribute pads must not be negative, got ", list(p.pads));
+  for (int64_t k : p.kernel_shape) require(k >= 1, "attribute kernel_shape must be positive, got ", list_string(p.kernel_shape));
+  for (int64_t s : p.strides) require(s >= 1, "attribute strides must be positive, got ", list_string(p.strides));
+  for (int64_t d : p.dilations) require(d >= 1, "attribute dilations must be positive, got ", list_string(p.dilations));
+  for (int64_t x : p.pads) require(x >= 0, "attribute pads must not be negative, got ", list_string(p.pads));
   require(p.pads.size() % 2 == 0, "attribute pads must have 2 values per spatial axis (begins, then ends), got ",
-          list(p.pads));
+          list_string(p.pads));
   if (p.auto_pad != AutoPad::notset)
     for (int64_t x : p.pads)
-      require(x == 0, "attribute pads ", list(p.pads), " cannot be used together with auto_pad ",
+      require(x == 0, "attribute pads ", list_string(p.pads), " cannot be used together with auto_pad ",
               node.attrs.get_string("auto_pad", ""));
 
   // Every attribute given must agree on the number of spatial axes.
@@ -168,7 +161,7 @@ ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueI
   for (size_t i = 0; i < k; ++i) {
     g.kernel[i] = w[2 + i];
     if (!p.kernel_shape.empty()) {
-      require(!known(w[2 + i]) || w[2 + i] == p.kernel_shape[i], "attribute kernel_shape ", list(p.kernel_shape),
+      require(!known(w[2 + i]) || w[2 + i] == p.kernel_shape[i], "attribute kernel_shape ", list_string(p.kernel_shape),
               " disagrees with the spatial dims of weight W ", to_string(w));
       g.kernel[i] = p.kernel_shape[i];
     }

@@ -11,12 +11,6 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 // The ceil_mode cautions of a resolved geometry (explicit pads, concrete sizes), one per kind, naming the axes.
 void ceil_mode_cautions(const PoolParams& p, const PoolGeometry& g, std::vector<std::string>& out) {
   std::ostringstream dropped, overhang;
@@ -49,7 +43,7 @@ std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInf
   for (int64_t v : w.dilations) dilated = dilated || v > 1;
   if (dilated && (w.auto_pad == PoolAutoPad::same_upper || w.auto_pad == PoolAutoPad::same_lower))
     notes.push_back("auto_pad " + std::string(w.auto_pad == PoolAutoPad::same_upper ? "SAME_UPPER" : "SAME_LOWER") +
-                    " with dilations " + list(w.dilations) +
+                    " with dilations " + list_string(w.dilations) +
                     ": ONNX pads for the dilated window (output size ceil(in / stride)) but ONNX Runtime 1.30 pads "
                     "for the undilated kernel and gives a smaller output; PyTorch's average pooling has neither "
                     "SAME padding nor dilations");

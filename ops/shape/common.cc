@@ -68,10 +68,4 @@ int64_t product_or_unknown(const Shape& shape, size_t begin, size_t end) {
   return unknown ? kUnknownDim : n;
 }
 
-std::string list_string(const std::vector<int64_t>& values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i) s += (i ? "," : "") + std::to_string(values[i]);
-  return s + "]";
-}
-
 }  // namespace cnnx::shape_ops

@@ -48,7 +48,4 @@ inline ValueInfo unknown_dims(DType dtype, int64_t rank) {
   return ValueInfo::of(dtype, Shape(size_t(rank), kUnknownDim));
 }
 
-// "[1,-2,3]" for messages (unlike to_string(Shape), negative values are printed as they are).
-std::string list_string(const std::vector<int64_t>& values);
-
 }  // namespace cnnx::shape_ops

@@ -52,13 +52,6 @@ std::vector<ValueInfo> infer_only(const std::string& type, const Attributes& a, 
   return n.def->infer(*n.params, in);
 }
 
-// "[1,-2]" (to_string(Shape) prints negative entries as "?").
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
@@ -86,7 +79,7 @@ TEST_CASE("Reshape resolves 0 and -1 and keeps the elements in order") {
   };
   for (const Case& c : cases) {
     CAPTURE(to_string(c.in));
-    CAPTURE(list(c.shape));
+    CAPTURE(list_string(c.shape));
     CAPTURE(c.allowzero);
     Tensor x = make_tensor(c.in);
     Attributes a;
@@ -110,7 +103,7 @@ TEST_CASE("Reshape refuses impossible shapes") {
   };
   for (const Case& c : cases) {
     CAPTURE(to_string(c.in));
-    CAPTURE(list(c.shape));
+    CAPTURE(list_string(c.shape));
     CAPTURE(c.allowzero);
     Attributes a;
     if (c.allowzero) a.set("allowzero", int_attr(1));
@@ -170,7 +163,7 @@ TEST_CASE("Squeeze and Unsqueeze take axes as an attribute before opset 13 and a
     for (int opset : {11, 13}) {
       CAPTURE(c.op);
       CAPTURE(to_string(c.in));
-      CAPTURE(list(c.axes));
+      CAPTURE(list_string(c.axes));
       CAPTURE(opset);
       const bool no_axes = c.axes.empty();
       Tensor y;
@@ -212,7 +205,7 @@ TEST_CASE("Transpose moves element (i0,i1,i2) to its permuted place") {
   const Shape in{2, 3, 4};
   const std::vector<std::vector<int64_t>> perms = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   for (const auto& perm : perms) {
-    CAPTURE(list(perm));
+    CAPTURE(list_string(perm));
     Tensor y = run_op("Transpose", attrs({{"perm", ints(perm)}}), {make_tensor(in)})[0];
     const Shape want{in[size_t(perm[0])], in[size_t(perm[1])], in[size_t(perm[2])]};
     REQUIRE(y.shape() == want);
@@ -232,7 +225,7 @@ TEST_CASE("Transpose moves element (i0,i1,i2) to its permuted place") {
   CHECK(y.shape() == Shape{3, 2});
   CHECK(values<int64_t>(y) == std::vector<int64_t>{0, 3, 1, 4, 2, 5});
   for (const std::vector<int64_t>& bad : {std::vector<int64_t>{0, 1}, {0, 1, 1}, {0, 1, 3}, {-1, 0, 1}}) {
-    CAPTURE(list(bad));
+    CAPTURE(list_string(bad));
     CHECK_THROWS_AS(run_op("Transpose", attrs({{"perm", ints(bad)}}), {make_tensor(in)}), Error);
   }
 }
@@ -357,7 +350,7 @@ TEST_CASE("Gather picks slices along the axis, negative indices count from the e
   for (const Case& c : cases) {
     for (bool constant : {true, false}) {
       CAPTURE(c.axis);
-      CAPTURE(list(c.idx));
+      CAPTURE(list_string(c.idx));
       CAPTURE(constant);
       Tensor y = run_op("Gather", attrs({{"axis", int_attr(c.axis)}}), {x, make_int_tensor(c.idx_shape, c.idx)}, 13,
                         1, "ref", {false, constant})[0];
@@ -678,7 +671,7 @@ TEST_CASE("Pad refuses what it cannot do") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.mode);
-    CAPTURE(list(c.pads));
+    CAPTURE(list_string(c.pads));
     if (c.pads == std::vector<int64_t>{1, 0, 0, 0}) CHECK_NOTHROW(pad(c.mode, c.pads));
     else CHECK_THROWS_AS(pad(c.mode, c.pads), Error);
   }
