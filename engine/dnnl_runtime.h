@@ -67,7 +67,8 @@ class DnnlReorder {
   dnnl::memory::desc scratchpad_;
 };
 
-// A kernel that copies between layouts with one oneDNN reorder: the moving ops (Transpose, Slice).
+// A kernel that copies between layouts with one oneDNN reorder: the moving ops (Transpose, Slice) and the
+// reorders the plan inserts.
 class ReorderCopy : public CompiledKernel {
  public:
   // `from` describes the input as the output's view (permuted or sub-memory); `to` the output.

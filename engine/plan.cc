@@ -91,27 +91,17 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
   g.nodes = std::move(kept);
 }
 
-// A reorder the plan inserted between two layouts of one value.
-class ReorderKernel : public CompiledKernel {
- public:
-  ReorderKernel(const Layout& from, const Layout& to, const Shape& shape)
-      : from_(dnnl_desc(from, shape)), to_(dnnl_desc(to, shape)), reorder_(from_, to_), layouts_{{from}, {to}} {}
-  void run(const KernelIO& io) const override {
-    reorder_.run(dnnl_wrap(from_, *io.in[0]), dnnl_wrap(to_, *io.out[0]));
-  }
-  const KernelLayouts* layouts() const override { return &layouts_; }
-
- private:
-  dnnl::memory::desc from_, to_;
-  DnnlReorder reorder_;
-  KernelLayouts layouts_;
-};
+// A reorder the plan inserts between two layouts of one value.
+std::unique_ptr<CompiledKernel> reorder_kernel(const Layout& from, const Layout& to, const Shape& shape) {
+  const dnnl::memory::desc input = dnnl_desc(from, shape);
+  return std::make_unique<ReorderCopy>(input, input, dnnl_desc(to, shape), 1);
+}
 
 // A plain copy of a value held in `layout` (for comparing with reference kernels).
 Tensor plain_copy(const Tensor& t, const Layout& layout) {
   if (is_plain(layout)) return t;
   Tensor plain(t.dtype(), t.shape());
-  ReorderKernel(layout, Layout(), t.shape()).run({{&t}, {&plain}});
+  reorder_kernel(layout, Layout(), t.shape())->run({{&t}, {&plain}});
   return plain;
 }
 
@@ -157,7 +147,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     step.one_thread = small_step(step.in, step.out);
     try {
       ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = std::make_unique<ReorderKernel>(from, to, info.shape);
+      step.exec = reorder_kernel(from, to, info.shape);
     } catch (const dnnl::error& e) {
       fail("cannot reorder value '", g.values[size_t(id)].name, "' ", to_string(info.shape), " from ",
            dnnl_layout_name(from), " to ", dnnl_layout_name(to), ": ", e.what());
@@ -191,7 +181,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
       step.one_thread = small_step(step.in, step.out);
       ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = k.compile(node.params, step.in, step.out, arriving);
-      if (k.name != "ref") step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out, {});
+      if (k.name != "ref")
+        step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out,
+                                                         std::vector<Layout>(step.in.size()));
     });
     const KernelLayouts* chosen = step.exec->layouts();
     step.layouts.in.resize(node.inputs.size());
