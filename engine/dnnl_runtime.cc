@@ -83,6 +83,17 @@ dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape) {
   return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, strides);
 }
 
+dnnl::memory::desc channel_blocked_desc(const Shape& shape) {
+  using tag = dnnl::memory::format_tag;
+  require(shape.size() >= 3 && shape.size() <= 5, "channel-blocked layouts need rank 3 to 5, got ", shape.size());
+  const tag t = shape.size() == 3 ? tag::aBc16b : shape.size() == 4 ? tag::aBcd16b : tag::aBcde16b;
+  return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, t);
+}
+
+bool has_inner_blocks(const Layout& layout) {
+  return !is_plain(layout) && layout.data.format_kind == dnnl_blocked && layout.data.format_desc.blocking.inner_nblks > 0;
+}
+
 ReorderCopy::ReorderCopy(const dnnl::memory::desc& input, const dnnl::memory::desc& from,
                          const dnnl::memory::desc& to, size_t inputs)
     : input_(input), from_(from), to_(to), layouts_{std::vector<Layout>(inputs), {layout_of(to)}} {

@@ -45,6 +45,13 @@ Layout layout_of(const dnnl::memory::desc& md);
 // when `like` is channels last); plain when `like` is plain or has inner blocks (nChw16c).
 dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape);
 
+// The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims): nChw16c and its 3-D
+// and 5-D kin. With N = 1 and a multiple of 16 channels, a channel range starting at a multiple of 16 is a
+// contiguous run of bytes in it, as in plain NCHW.
+dnnl::memory::desc channel_blocked_desc(const Shape& shape);
+// True for a layout with inner blocks (nChw16c, ...); false for plain and for permuted dense ones (acdb).
+bool has_inner_blocks(const Layout& layout);
+
 // For kernels that work in whichever layout input 0 arrives in (eltwise, BN, LRN, pooling, binary): the
 // descriptor to run on, the arriving blocked layout, or `plain_view` (the kernel's own view of plain data).
 dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view);

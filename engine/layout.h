@@ -20,4 +20,7 @@ struct KernelLayouts {
   std::vector<Layout> in, out;
 };
 
+// Every one of `inputs` inputs plain, no wish for the outputs: what reference kernels are offered.
+inline KernelLayouts plain_layouts(size_t inputs) { return {std::vector<Layout>(inputs), {}}; }
+
 }  // namespace cnnx

@@ -59,12 +59,13 @@ struct KernelDef {
   std::string name;  // "ref", "dnnl", ...
   // "" when this kernel runs the node; otherwise why it declines (shown by `cnnx inspect`).
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> declines;
-  // `arriving`: the layout each input will arrive in (see engine/layout.h), one per input. A kernel that works on blocked
-  // layouts chooses from it and reports its choice through CompiledKernel::layouts(); the plan reorders
-  // inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
+  // `offered.in`: the layout each input will arrive in (see engine/layout.h), one per input. A kernel that
+  // works on blocked layouts chooses from it and reports its choice through CompiledKernel::layouts(); the
+  // plan reorders inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
+  // `offered.out`: empty, or per output the layout its readers would like (zero: no wish). A kernel that can
+  // write that layout as fast as its own choice should; the plan reorders otherwise.
   std::function<std::unique_ptr<CompiledKernel>(const ParamsPtr&, const std::vector<ValueInfo>& in,
-                                                const std::vector<ValueInfo>& out,
-                                                const std::vector<Layout>& arriving)>
+                                                const std::vector<ValueInfo>& out, const KernelLayouts& offered)>
       compile;
 };
 
@@ -79,6 +80,10 @@ struct OpDef {
   // Output 0 holds input 0's elements in the same order, only the shape differs (Reshape, Flatten,
   // Squeeze, Unsqueeze): the plan may give it input 0's buffer and skip the kernel.
   bool output_views_input = false;
+  // Optional, for ops whose output 0 is their inputs laid end to end along one axis (Concat): that axis,
+  // normalized. Where the layouts allow, the plan has the producers write straight into their part of the
+  // output's buffer and skips the kernel.
+  std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
   // Optional: "" or a warning for settings where engines are known to disagree (run at load, when the
   // inputs' shapes may still be partly unknown; see Graph::warnings).
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
@@ -102,7 +107,7 @@ KernelDef ref_kernel(F run) {
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
   k.compile = [run](const ParamsPtr& p, const std::vector<ValueInfo>&, const std::vector<ValueInfo>&,
-                    const std::vector<Layout>&) {
+                    const KernelLayouts&) {
     return std::unique_ptr<CompiledKernel>(new Compiled(std::static_pointer_cast<const P>(p), run));
   };
   return k;

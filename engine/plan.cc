@@ -91,6 +91,58 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
   g.nodes = std::move(kept);
 }
 
+// Where a Concat joining along `axis` can be joined in place (its inputs written straight into its output's
+// buffer), the byte offset of each input's part in it; empty when it cannot. Each part must be a run of the
+// output's bytes laid out as the input's own: plain with every dim before the axis 1, or channel-blocked
+// (nChw16c) along channels with N = 1 and every part a whole number of blocks.
+std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, const ValueInfo& out,
+                                 const std::vector<Layout>& in_layouts, const Layout& out_layout) {
+  const Shape& y = out.shape;
+  const bool blocked = has_inner_blocks(out_layout);
+  if (blocked) {
+    if (axis != 1 || y.size() < 3 || y.size() > 5 || y[0] != 1 || out_layout != channel_blocked_desc(y)) return {};
+  } else {
+    if (!is_plain(out_layout)) return {};
+    for (size_t a = 0; a < axis; ++a)
+      if (y[a] != 1) return {};
+  }
+  const size_t slice = size_t(numel_range(y, axis + 1, y.size())) * dtype_size(out.dtype);  // bytes per index
+  std::vector<size_t> offsets;
+  size_t along = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (blocked ? in[i].shape[1] % 16 != 0 || in_layouts[i] != channel_blocked_desc(in[i].shape)
+                : !is_plain(in_layouts[i]))
+      return {};
+    offsets.push_back(along * slice);
+    along += size_t(in[i].shape[axis]);
+  }
+  return offsets;
+}
+
+// The layout the plan would like each value in: channel-blocked for the inputs and output of every Concat
+// that can then be joined in place (so their producers write into its buffer in the layout it needs).
+std::vector<Layout> wished_layouts(const Graph& g) {
+  std::vector<Layout> wished(g.values.size());
+  for (const Node& node : g.nodes) {
+    if (!node.def->joins_inputs_along || node.outputs[0] < 0) continue;
+    std::vector<ValueInfo> in;
+    std::vector<Layout> blocked;
+    const ValueInfo& out = g.values[size_t(node.outputs[0])].info;
+    bool eligible = out.dtype == DType::f32 && out.shape.size() >= 3 && out.shape.size() <= 5;
+    for (int id : node.inputs) {
+      in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+      eligible = eligible && id >= 0 && in.back().shape.size() == out.shape.size();
+    }
+    if (!eligible) continue;
+    for (const ValueInfo& v : in) blocked.push_back(channel_blocked_desc(v.shape));
+    const size_t axis = node.def->joins_inputs_along(*node.params, in);
+    if (join_offsets(axis, in, out, blocked, channel_blocked_desc(out.shape)).empty()) continue;
+    for (size_t i = 0; i < in.size(); ++i) wished[size_t(node.inputs[i])] = blocked[i];
+    wished[size_t(node.outputs[0])] = channel_blocked_desc(out.shape);
+  }
+  return wished;
+}
+
 // A reorder the plan inserts between two layouts of one value.
 std::unique_ptr<CompiledKernel> reorder_kernel(const Layout& from, const Layout& to, const Shape& shape) {
   const dnnl::memory::desc input = dnnl_desc(from, shape);
@@ -125,6 +177,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (g.values[i].info.constant) slots[i].kind = ValueSlot::constant;
   for (int id : g.inputs) slots[size_t(id)].kind = ValueSlot::input;
   std::map<std::pair<int, std::string>, int> reordered;  // (value, target layout) -> the copy
+  const std::vector<Layout> wished = backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
 
   // The id of a copy of `id` in layout `to`, adding the reorder step the first time.
   auto in_layout = [&](int id, const Layout& to) -> int {
@@ -162,11 +215,12 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     const Node& node = g.nodes[n];
     PlanStep step;
     step.node = int(n);
-    std::vector<Layout> arriving;
+    KernelLayouts offered;  // inputs as they arrive; outputs as their readers wish
     for (int id : node.inputs) {
       step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-      arriving.push_back(id >= 0 ? slots[size_t(id)].layout : Layout());
+      offered.in.push_back(id >= 0 ? slots[size_t(id)].layout : Layout());
     }
+    for (int id : node.outputs) offered.out.push_back(id >= 0 ? wished[size_t(id)] : Layout());
     with_node_context(node, [&] {
       // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
       step.out = infer_node(node, step.in, limits.max_tensor_bytes);
@@ -180,10 +234,10 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
       step.kernel = k.name;
       step.one_thread = small_step(step.in, step.out);
       ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = k.compile(node.params, step.in, step.out, arriving);
+      step.exec = k.compile(node.params, step.in, step.out, offered);
       if (k.name != "ref")
         step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out,
-                                                         std::vector<Layout>(step.in.size()));
+                                                         plain_layouts(step.in.size()));
     });
     const KernelLayouts* chosen = step.exec->layouts();
     step.layouts.in.resize(node.inputs.size());
@@ -205,11 +259,13 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
   }
 
-  // Step 4: the arena. Lifetimes in steps; a view (Reshape, ...) and a kernel working in place share their
-  // input's buffer (one "root" value per buffer); buffers are placed largest first at the lowest offset
-  // free for their lifetime.
+  // Step 4: the arena. Lifetimes in steps. Values sharing bytes form a group around one "root" value whose
+  // buffer holds them all, each at a byte offset in it (`at`): views (Reshape, ...) and kernels working in
+  // place at offset 0, the inputs of a joined Concat at their part of its output. A root's lifetime covers
+  // its members'; roots are placed largest first at the lowest offset free for their lifetime.
   std::vector<PlanStep>& steps = plan->steps_;
   std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1), root(g.values.size());
+  std::vector<size_t> at(g.values.size(), 0);
   for (size_t s = 0; s < steps.size(); ++s) {
     for (int id : steps[s].outputs)
       if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
@@ -237,24 +293,71 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
            " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
     slot.bytes = aligned(size_t(bytes));
   }
+  // Moves group `from` (a root and its members) into group `to` at byte offset `offset` of its buffer.
+  auto merge = [&](int from, int to, size_t offset) {
+    for (size_t x = 0; x < root.size(); ++x)
+      if (root[x] == from) root[x] = to, at[x] += offset;
+    first[size_t(to)] = std::min(first[size_t(to)], first[size_t(from)]);
+    last[size_t(to)] = std::max(last[size_t(to)], last[size_t(from)]);
+  };
+  auto in_arena = [&](int id) { return id >= 0 && slots[size_t(id)].kind == ValueSlot::arena; };
   // Two values may share a buffer when both live in the arena with one layout and size.
   auto shareable = [&](int in, int out) {
-    return in >= 0 && out >= 0 && slots[size_t(in)].kind == ValueSlot::arena &&
-           slots[size_t(out)].kind == ValueSlot::arena && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
+    return in_arena(in) && in_arena(out) && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
            slots[size_t(in)].layout == slots[size_t(out)].layout;
   };
   // Views first: buffers are never written after their producer ran, so a view may outlive its input.
-  // root[] stays flat (a member's root is a root), and a root's lifetime covers its members'.
   for (size_t s = 0; s < steps.size(); ++s) {
     PlanStep& step = steps[s];
     if (step.node < 0 || !g.nodes[size_t(step.node)].def->output_views_input || !shareable(step.inputs[0], step.outputs[0]))
       continue;
-    const int r = root[size_t(step.inputs[0])];
-    root[size_t(step.outputs[0])] = r;
-    last[size_t(r)] = std::max(last[size_t(r)], last[size_t(step.outputs[0])]);
+    merge(step.outputs[0], root[size_t(step.inputs[0])], at[size_t(step.inputs[0])]);
     step.view = true;
   }
-  // In place: the input's buffer (all its views included) must not be read after this step.
+  // Joins, last Concat first, so that a Concat whose inputs another one already laid out end to end
+  // becomes a view of them (DenseNet's growing Concats are all prefixes of the block's last one). Nothing
+  // writes a joined Concat's output after its inputs' producers, and their parts do not overlap.
+  for (size_t s = steps.size(); s-- > 0;) {
+    PlanStep& step = steps[s];
+    if (step.node < 0 || step.view) continue;
+    const Node& node = g.nodes[size_t(step.node)];
+    const int out = step.outputs[0];
+    if (!node.def->joins_inputs_along || !in_arena(out)) continue;
+    const std::vector<size_t> offsets = join_offsets(node.def->joins_inputs_along(*node.params, step.in),
+                                                     step.in, step.out[0], step.layouts.in, step.layouts.out[0]);
+    std::vector<int> groups;
+    bool arena = !offsets.empty();
+    for (int id : step.inputs) {
+      arena = arena && in_arena(id);
+      if (arena) groups.push_back(root[size_t(id)]);
+    }
+    if (!arena) continue;
+    const int r = root[size_t(out)];
+    auto placed = [&](int group, size_t base) {  // every input at its part of `group`'s buffer from `base`
+      for (size_t i = 0; i < offsets.size(); ++i)
+        if (groups[i] != group || at[size_t(step.inputs[i])] != base + offsets[i]) return false;
+      return true;
+    };
+    if (placed(r, at[size_t(out)])) {
+      step.view = true;
+    } else if (r == out && groups[0] != r && placed(groups[0], at[size_t(step.inputs[0])])) {
+      merge(out, groups[0], at[size_t(step.inputs[0])]);  // the output is a view of inputs laid out already
+      step.view = true;
+    } else {
+      // The inputs move into the output's buffer: each must be the whole of a group of its own.
+      std::vector<int> distinct = groups;
+      std::sort(distinct.begin(), distinct.end());
+      bool movable = std::adjacent_find(distinct.begin(), distinct.end()) == distinct.end();
+      for (size_t i = 0; i < groups.size(); ++i) {
+        const int id = step.inputs[i];
+        movable = movable && groups[i] != r && at[size_t(id)] == 0 && slots[size_t(id)].bytes == slots[size_t(groups[i])].bytes;
+      }
+      if (!movable) continue;
+      for (size_t i = 0; i < groups.size(); ++i) merge(groups[i], r, at[size_t(out)] + offsets[i]);
+      step.view = true;
+    }
+  }
+  // In place: the input's buffer (its whole group) must not be read after this step.
   for (size_t s = 0; s < steps.size(); ++s) {
     const int k = steps[s].exec->in_place_input();
     if (k < 0 || size_t(k) >= steps[s].inputs.size()) continue;
@@ -262,10 +365,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (!shareable(in, out) || last[size_t(root[size_t(in)])] != int(s) || root[size_t(out)] != out ||
         std::count(steps[s].inputs.begin(), steps[s].inputs.end(), in) != 1)
       continue;
-    const int r = root[size_t(in)];
-    for (int& x : root)
-      if (x == out) x = r;
-    last[size_t(r)] = std::max(last[size_t(r)], last[size_t(out)]);
+    merge(out, root[size_t(in)], at[size_t(in)]);
   }
   std::vector<int> order;
   for (size_t id = 0; id < g.values.size(); ++id)
@@ -289,7 +389,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     placed.push_back(id);
   }
   for (size_t id = 0; id < g.values.size(); ++id)
-    if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset;
+    if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset + at[id];
   if (plan->arena_bytes_ > uint64_t(limits.max_arena_bytes))
     fail("the intermediate values of one run need ", plan->arena_bytes_, " bytes, beyond the arena limit of ",
          limits.max_arena_bytes, " (Options::max_arena_bytes)");
@@ -335,7 +435,7 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<T
     if (io.out[i]) want[i] = Tensor(io.out[i]->dtype(), io.out[i]->shape());
     ref_io.out.push_back(io.out[i] ? &want[i] : nullptr);
   }
-  step.ref_exec->run(ref_io);
+  (step.ref_exec ? *step.ref_exec : *step.exec).run(ref_io);  // a view's kernel may be the reference itself
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (!io.out[i]) continue;
     Difference d = compare(plain_copy(*io.out[i], step.layouts.out[i]), want[i], tol);
@@ -389,15 +489,16 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
         if (out) (*out)[s] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       }
     } timer{step_ms, s, start};
-    if (step.view) continue;  // the output already is the input's bytes
+    if (step.view && !checks) continue;  // the output already is the input's bytes
     ThreadScope threads(step.one_thread ? 1 : 0);
     KernelIO io;
     for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
     for (int id : step.outputs) {
       io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
       // Reference kernels were written for zero-filled outputs; oneDNN primitives write every byte.
-      if (id >= 0 && step.kernel == "ref" && slots_[size_t(id)].kind == ValueSlot::arena)
-        std::memset(values[size_t(id)].raw(), 0, slots_[size_t(id)].bytes);
+      if (id >= 0 && step.kernel == "ref" && !step.view && slots_[size_t(id)].kind == ValueSlot::arena)
+        std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());  // not the aligned slot: a joined
+                                                                               // part ends where the next begins
     }
     if (step.node < 0) {
       step.exec->run(io);
@@ -405,6 +506,10 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     }
     const Node& node = g.nodes[size_t(step.node)];
     with_node_context(node, [&] {
+      if (step.view) {  // nothing runs: check that the shared bytes hold what the kernel would have written
+        checks->push_back(check_step(node, step, plain_inputs(step, io), io));
+        return;
+      }
       const bool check = checks && step.ref_exec;
       const std::vector<Tensor> inputs_before = check ? plain_inputs(step, io) : std::vector<Tensor>();
       step.exec->run(io);

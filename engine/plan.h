@@ -5,7 +5,9 @@
 //      kept), compiled once; values take the layouts their kernels chose, with reorder steps inserted
 //      where a reader wants another layout and at the graph outputs;
 //   4. memory: every intermediate value gets an offset in one arena, values whose lifetimes do not overlap
-//      sharing bytes.
+//      sharing bytes. Views share their input's bytes, and a Concat whose parts can be contiguous runs of
+//      its output (plain with N = 1, or nChw16c, which step 3 asks its producers for) is joined in place:
+//      its producers write into their parts of its buffer and the Concat does not run.
 // A Plan is immutable; run() keeps its state per call (arenas are pooled), so many threads may run one plan
 // at once.
 #pragma once
@@ -33,7 +35,8 @@ struct PlanStep {
   KernelLayouts layouts;               // of in and out; plain ones are zero descriptors
   std::unique_ptr<CompiledKernel> exec;
   std::unique_ptr<CompiledKernel> ref_exec;  // the reference kernel, when `exec` is another (for checks)
-  bool view = false;                   // the output shares the input's buffer; nothing runs
+  bool view = false;                   // the output already is its inputs' bytes (a Reshape's view, or a
+                                       // Concat joined in place); nothing runs (verify checks it)
   bool one_thread = false;             // small: compiled and run on the calling thread alone
 };
 

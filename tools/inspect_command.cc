@@ -34,6 +34,13 @@ std::string layout_of_value(const Plan& plan, int id) {
   return is_plain(slot.layout) ? "" : " " + dnnl_layout_name(slot.layout);
 }
 
+// Why nothing runs for a step, if it does not: a view, or a Concat whose producers wrote into its buffer.
+std::string view_note(const Graph& g, const PlanStep& step) {
+  if (!step.view) return "";
+  return g.nodes[size_t(step.node)].def->joins_inputs_along ? " (joined in place: inputs written into it)"
+                                                            : " (view: no copy)";
+}
+
 // The planned graph: one line per step (kernel, output shapes and layouts, what a pass made it from, why
 // faster kernels declined), then the arena.
 void print_plan(const Plan& plan) {
@@ -53,7 +60,7 @@ void print_plan(const Plan& plan) {
     }
     const Node& node = g.nodes[size_t(step.node)];
     std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << " -> "
-              << outs << "  kernel " << step.kernel << (step.view ? " (view: no copy)" : "")
+              << outs << "  kernel " << step.kernel << view_note(g, step)
               << (step.one_thread && !step.view ? " (1 thread)" : "");
     if (!node.note.empty()) std::cout << "  {" << node.note << "}";
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";

@@ -1,13 +1,16 @@
 // oneDNN Conv and FusedConv: convolution_forward (direct algorithm) over the one ConvGeometry the reference
 // kernel uses. The primitive picks its own src/weights/dst layouts (format_tag::any) and reports them: the
 // plan hands src over in the chosen layout (reordering only when it arrives otherwise) and keeps dst in it
-// for the next kernels. Weights with constant data are reordered once at compile time and kept; others are
+// for the next kernels. Two offers are taken when oneDNN has a JIT kernel for them: a src arriving
+// channel-blocked (it came from a chain the plan keeps blocked) and the dst layout the readers wish for
+// (a Concat the plan joins in place). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
 // its activation eltwise post-ops.
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
 #include <cstring>
+#include <string>
 
 #include "engine/dnnl_runtime.h"
 
@@ -46,7 +49,9 @@ post_ops fusion_post_ops(const ConvFusion& f) {
   return ops;
 }
 
-ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}) {
+// `src_layout` / `dst_layout`: zero for the primitive's choice (format_tag::any), else that layout.
+ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const Layout& src_layout = {},
+                  const Layout& dst_layout = {}) {
   const memory::dim N = g.N, IC = g.C, OC = g.M, G = g.group;
   // Spatial dims, outermost first (1 to 3 of D, H, W): input, kernel, output sizes, strides, pads.
   const memory::dims I = g.in, K = g.kernel, O = g.out, S = g.stride;
@@ -67,9 +72,9 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}) {
   d.user_weights_md = plain_f32_desc(weights_dims);
   if (g.has_bias) d.user_bias_md = memory::desc({OC}, dt::f32, tag::x);  // a zero desc means "no bias"
 
-  const memory::desc conv_src_md(src_dims, dt::f32, tag::any);
+  const memory::desc conv_src_md = is_plain(src_layout) ? memory::desc(src_dims, dt::f32, tag::any) : src_layout;
   const memory::desc conv_weights_md(weights_dims, dt::f32, tag::any);
-  const memory::desc conv_dst_md(dst_dims, dt::f32, tag::any);
+  const memory::desc conv_dst_md = is_plain(dst_layout) ? memory::desc(dst_dims, dt::f32, tag::any) : dst_layout;
   const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
@@ -79,10 +84,25 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}) {
   return d;
 }
 
+// The offered layouts (see the file comment) when oneDNN runs them with a JIT kernel; else its own choice.
+ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const KernelLayouts& offered) {
+  const Layout src = has_inner_blocks(offered.in[0]) ? offered.in[0] : Layout();
+  const Layout dst = offered.out.empty() ? Layout() : offered.out[0];
+  if (!is_plain(src) || !is_plain(dst)) {
+    try {
+      ConvDesc d = describe(g, fusion, src, dst);
+      if (std::string(d.pd.impl_info_str()).rfind("ref", 0) != 0) return d;
+    } catch (const dnnl::error&) {
+    }
+  }
+  return describe(g, fusion);
+}
+
 class ConvDnnl : public CompiledKernel {
  public:
-  ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion)
-      : d_(describe(g, fusion)), has_bias_(g.has_bias),
+  ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
+           const KernelLayouts& offered)
+      : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
         residual_(fusion.residual) {
     const auto& pd = d_.pd;
     conv_ = convolution_forward(pd);
@@ -151,9 +171,9 @@ KernelDef conv_dnnl_kernel() {
     return dnnl_refuses([&] { describe(resolve_conv_geometry(static_cast<const ConvParams&>(p), in)); });
   };
   k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts& offered) {
     const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
-    return std::unique_ptr<CompiledKernel>(new ConvDnnl(g, in, ConvFusion{}));
+    return std::unique_ptr<CompiledKernel>(new ConvDnnl(g, in, ConvFusion{}, offered));
   };
   return k;
 }
@@ -171,9 +191,10 @@ KernelDef fused_conv_dnnl_kernel() {
     return dnnl_refuses([&] { describe(resolve_conv_geometry(p.conv, conv_inputs(in)), p.fusion); });
   };
   k.compile = [conv_inputs](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                            const std::vector<Layout>&) {
+                            const KernelLayouts& offered) {
     const auto& p = static_cast<const FusedConvParams&>(*op);
-    return std::unique_ptr<CompiledKernel>(new ConvDnnl(resolve_conv_geometry(p.conv, conv_inputs(in)), in, p.fusion));
+    return std::unique_ptr<CompiledKernel>(
+        new ConvDnnl(resolve_conv_geometry(p.conv, conv_inputs(in)), in, p.fusion, offered));
   };
   return k;
 }

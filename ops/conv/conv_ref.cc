@@ -126,7 +126,7 @@ KernelDef conv_ref_kernel() {
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
   k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
     require(is_concrete(g.output_shape()) && is_concrete(in[0].shape) && is_concrete(in[1].shape),
             "Conv needs concrete shapes to run, got X ", to_string(in[0].shape), " and W ", to_string(in[1].shape));

@@ -61,7 +61,7 @@ KernelDef fused_conv_ref_kernel() {
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
   k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     return std::unique_ptr<CompiledKernel>(
         new FusedConvRef(std::static_pointer_cast<const FusedConvParams>(p), in, out));
   };

@@ -111,12 +111,12 @@ KernelDef binary_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>& arriving) {
+                 const KernelLayouts& offered) {
     const auto& p = static_cast<const BinaryParams&>(*op);
     BinaryOperands ops;
     const std::string why = arrange(p, in, ops);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new BinaryDnnl(p, std::move(ops), arriving));
+    return std::unique_ptr<CompiledKernel>(new BinaryDnnl(p, std::move(ops), offered.in));
   };
   return k;
 }

@@ -75,11 +75,11 @@ KernelDef eltwise_kernel(EltwisePlanner plan) {
     return why;
   };
   k.compile = [plan](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                     const std::vector<Layout>& arriving) {
+                     const KernelLayouts& offered) {
     std::vector<EltwiseStep> steps;
     const std::string why = plan(*p, in, steps);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), arriving[0], in.size()));
+    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), offered.in[0], in.size()));
   };
   return k;
 }

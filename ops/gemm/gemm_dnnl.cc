@@ -81,7 +81,7 @@ KernelDef gemm_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     const auto& p = static_cast<const GemmParams&>(*op);
     return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, resolve_gemm_geometry(p, in)));
   };

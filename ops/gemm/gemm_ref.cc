@@ -48,7 +48,7 @@ KernelDef gemm_ref_kernel() {
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
   k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     auto params = std::static_pointer_cast<const GemmParams>(p);
     GemmGeometry g = resolve_gemm_geometry(*params, in);
     require(g.M >= 0 && g.N >= 0 && g.K >= 0 && (!g.has_c || is_concrete(g.c_shape)),

@@ -73,7 +73,7 @@ KernelDef matmul_dnnl_kernel() {
     return dnnl_refuses([&] { describe(g); });
   };
   k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     return std::unique_ptr<CompiledKernel>(new MatMulDnnl(resolve_matmul_geometry(in)));
   };
   return k;

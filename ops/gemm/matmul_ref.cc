@@ -43,7 +43,7 @@ KernelDef matmul_ref_kernel() {
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
   k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     MatMulGeometry g = resolve_matmul_geometry(in);
     require(is_concrete(g.output_shape()) && g.K >= 0, "MatMul needs concrete shapes to run");
     return std::unique_ptr<CompiledKernel>(new MatMulRef(std::move(g)));

@@ -72,9 +72,9 @@ KernelDef batch_norm_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>& arriving) {
+                 const KernelLayouts& offered) {
     return std::unique_ptr<CompiledKernel>(
-        new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape, arriving[0]));
+        new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape, offered.in[0]));
   };
   return k;
 }

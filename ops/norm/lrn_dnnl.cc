@@ -64,8 +64,8 @@ KernelDef lrn_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>& arriving) {
-    return std::unique_ptr<CompiledKernel>(new LrnDnnl(static_cast<const LrnParams&>(*op), in[0].shape, arriving[0]));
+                 const KernelLayouts& offered) {
+    return std::unique_ptr<CompiledKernel>(new LrnDnnl(static_cast<const LrnParams&>(*op), in[0].shape, offered.in[0]));
   };
   return k;
 }

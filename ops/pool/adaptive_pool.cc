@@ -155,7 +155,7 @@ KernelDef adaptive_kernel(const char* name) {
     return "";
   };
   k.compile = [fast](const ParamsPtr& params, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
-                     const std::vector<Layout>&) {
+                     const KernelLayouts&) {
     const auto& p = static_cast<const AdaptivePoolParams&>(*params);
     require(input(in, 0).concrete() && out.at(0).concrete(), "shapes are not known: ", to_string(input(in, 0).shape),
             " -> ", to_string(out.at(0).shape), " (is output_size a constant?)");

@@ -278,8 +278,8 @@ KernelDef global_mean_kernel() {
     return "";
   };
   k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>& arriving) {
-    const Layout layout = arriving.empty() ? Layout() : arriving[0];
+                 const KernelLayouts& offered) {
+    const Layout layout = offered.in.empty() ? Layout() : offered.in[0];
     return std::unique_ptr<CompiledKernel>(new GlobalMean(input(in, 0).shape, layout));
   };
   return k;

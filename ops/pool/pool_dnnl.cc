@@ -134,13 +134,13 @@ KernelDef pool_dnnl_kernel() {
     return dnnl_refuses([&] { describe(algo, in[0].shape, g); });
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>& arriving) {
+                 const KernelLayouts& offered) {
     const auto& p = static_cast<const PoolParams&>(*op);
     const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
     algorithm algo{};
     const std::string why = choose_algorithm(p, g, algo);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, g, arriving[0]));
+    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, g, offered.in[0]));
   };
   return k;
 }
@@ -156,9 +156,9 @@ KernelDef global_pool_dnnl_kernel(bool is_max) {
     return dnnl_refuses([&] { describe(algo, in[0].shape, global_geometry(spatial_of(in[0]))); });
   };
   k.compile = [algo](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                     const std::vector<Layout>& arriving) {
+                     const KernelLayouts& offered) {
     return std::unique_ptr<CompiledKernel>(
-        new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0])), arriving[0]));
+        new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0])), offered.in[0]));
   };
   return k;
 }

@@ -161,7 +161,7 @@ KernelDef pool_ref_kernel() {
   k.name = "ref";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
   k.compile = [](const ParamsPtr& params, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     auto c = std::make_unique<CompiledPool>();
     c->params = std::static_pointer_cast<const PoolParams>(params);
     const ValueInfo& x = input(in, 0);

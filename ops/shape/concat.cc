@@ -80,8 +80,12 @@ void concat_ref(const ConcatParams& p, const KernelIO& io) {
 }  // namespace
 
 void shape_ops::register_concat_ops(OpRegistry& r) {
-  r.add(define_op<ConcatParams>("Concat", 1, parse_concat, infer_concat, kExact,
-                                {concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)}));
+  OpDef concat = define_op<ConcatParams>("Concat", 1, parse_concat, infer_concat, kExact,
+                                         {concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)});
+  concat.joins_inputs_along = [](const OpParams& p, const std::vector<ValueInfo>& in) {
+    return size_t(normalize_axis(static_cast<const ConcatParams&>(p).axis, input(in, 0).rank(), "axis"));
+  };
+  r.add(std::move(concat));
 }
 
 }  // namespace cnnx

@@ -1,6 +1,7 @@
 // oneDNN Concat: the concat primitive over float32 inputs as they arrive (plain or blocked; a blocked
 // input keeps its layout, so the Concat of convolution outputs costs one copy and no reorders). The
-// primitive picks dst's layout (format_tag::any), which follows its sources. Empty inputs (0 along the
+// primitive picks dst's layout (format_tag::any), which follows its sources. When the plan wishes dst
+// channel-blocked (a Concat it means to join in place), dst and every input take that layout. Empty inputs (0 along the
 // axis, allowed by ONNX) decline: oneDNN refuses zero-sized sources.
 #include "engine/dnnl_runtime.h"
 #include "ops/shape/concat.h"
@@ -11,19 +12,27 @@ namespace {
 
 using namespace dnnl;
 
-concat::primitive_desc describe(const ConcatParams& p, const std::vector<ValueInfo>& in,
-                                const std::vector<Layout>& arriving) {
+// The layouts to take: as the inputs arrive with dst chosen by oneDNN, or all channel-blocked as wished.
+KernelLayouts concat_layouts(const std::vector<ValueInfo>& in, const KernelLayouts& offered) {
+  KernelLayouts l{offered.in, {offered.out.empty() ? Layout() : offered.out[0]}};
+  l.in.resize(in.size());
+  if (has_inner_blocks(l.out[0]))
+    for (size_t i = 0; i < in.size(); ++i) l.in[i] = channel_blocked_desc(in[i].shape);
+  return l;
+}
+
+concat::primitive_desc describe(const ConcatParams& p, const std::vector<ValueInfo>& in, const KernelLayouts& l) {
   const int axis = int(normalize_axis(p.axis, in[0].rank(), "axis"));
   std::vector<memory::desc> srcs;
-  for (size_t i = 0; i < in.size(); ++i)
-    srcs.push_back(dnnl_desc(i < arriving.size() ? arriving[i] : Layout(), in[i].shape));
-  return concat::primitive_desc(axis, srcs, dnnl_engine(), dnnl_attr());
+  for (size_t i = 0; i < in.size(); ++i) srcs.push_back(dnnl_desc(l.in[i], in[i].shape));
+  if (is_plain(l.out[0])) return concat::primitive_desc(axis, srcs, dnnl_engine(), dnnl_attr());
+  return concat::primitive_desc(l.out[0], axis, srcs, dnnl_engine(), dnnl_attr());
 }
 
 class ConcatDnnl : public CompiledKernel {
  public:
-  ConcatDnnl(const ConcatParams& p, const std::vector<ValueInfo>& in, const std::vector<Layout>& arriving)
-      : pd_(describe(p, in, arriving)), concat_(pd_), layouts_{arriving, {layout_of(pd_.dst_desc())}} {}
+  ConcatDnnl(const ConcatParams& p, const std::vector<ValueInfo>& in, const KernelLayouts& l)
+      : pd_(describe(p, in, l)), concat_(pd_), layouts_{l.in, {layout_of(pd_.dst_desc())}} {}
 
   const KernelLayouts* layouts() const override { return &layouts_; }
 
@@ -48,12 +57,12 @@ KernelDef concat_dnnl_kernel() {
   k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
     std::string why = dnnl_declines_inputs(in);
     if (why.empty())
-      why = dnnl_refuses([&] { describe(static_cast<const ConcatParams&>(op), in, std::vector<Layout>(in.size())); });
+      why = dnnl_refuses([&] { describe(static_cast<const ConcatParams&>(op), in, concat_layouts(in, {})); });
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>& arriving) {
-    return std::unique_ptr<CompiledKernel>(new ConcatDnnl(static_cast<const ConcatParams&>(*op), in, arriving));
+                 const KernelLayouts& offered) {
+    return std::unique_ptr<CompiledKernel>(new ConcatDnnl(static_cast<const ConcatParams&>(*op), in, concat_layouts(in, offered)));
   };
   return k;
 }

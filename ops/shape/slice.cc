@@ -168,10 +168,10 @@ KernelDef slice_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
-                 const std::vector<Layout>& arriving) {
+                 const KernelLayouts& offered) {
     SliceGeometry g;
     require(constant_geometry(static_cast<const SliceParams&>(*op), in, g), "slice arguments are not constant");
-    dnnl::memory::desc input = dnnl_desc(arriving[0], in[0].shape), view;
+    dnnl::memory::desc input = dnnl_desc(offered.in[0], in[0].shape), view;
     try {
       view = input.submemory_desc(g.out, g.start);
     } catch (const dnnl::error&) {  // offsets inside a block (nChw16c): take the input plain

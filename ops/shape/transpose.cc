@@ -72,12 +72,12 @@ KernelDef transpose_dnnl_kernel() {
   k.name = "dnnl";
   k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) { return dnnl_declines_inputs(in); };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
-                 const std::vector<Layout>& arriving) {
+                 const KernelLayouts& offered) {
     const std::vector<int64_t> perm = resolve_perm(static_cast<const TransposeParams&>(*op), in[0].rank());
     // oneDNN's permute_axes sends input axis a to position inverse[a]; ONNX's output axis i is input axis perm[i].
     std::vector<int> inverse(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) inverse[size_t(perm[i])] = int(i);
-    dnnl::memory::desc input = dnnl_desc(arriving[0], in[0].shape);
+    dnnl::memory::desc input = dnnl_desc(offered.in[0], in[0].shape);
     if (in[0].rank() == 0) input = plain_f32_desc(in[0].shape);
     dnnl::memory::desc view;
     try {

@@ -61,7 +61,7 @@ KernelDef softmax_dnnl_kernel() {
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const std::vector<Layout>&) {
+                 const KernelLayouts&) {
     return std::unique_ptr<CompiledKernel>(new SoftmaxDnnl(static_cast<const SoftmaxParams&>(*op), in[0].shape));
   };
   return k;

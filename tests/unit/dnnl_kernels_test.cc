@@ -82,7 +82,7 @@ TEST_CASE("dnnl Conv runs one compiled kernel from many threads at once") {
   const std::vector<ValueInfo> out = n.def->infer(*n.params, infos);
   const KernelDef& dnnl = n.def->kernels.front();
   REQUIRE(dnnl.name == "dnnl");
-  const std::unique_ptr<CompiledKernel> kernel = dnnl.compile(n.params, infos, out, {Layout(), Layout()});
+  const std::unique_ptr<CompiledKernel> kernel = dnnl.compile(n.params, infos, out, {{Layout(), Layout()}, {}});
   const Tensor want = run_op("Conv", a, in, 11, 1, "ref", constant)[0];
   std::vector<Tensor> got(4);
   std::vector<std::thread> threads;

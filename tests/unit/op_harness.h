@@ -112,7 +112,7 @@ inline std::vector<Tensor> run_op(const std::string& type, const Attributes& att
   require(why.empty(), "kernel ", kernel, " declines: ", why);
   std::vector<Tensor> results;
   for (const ValueInfo& v : out) results.push_back(v.dtype == DType::undefined ? Tensor() : Tensor(v.dtype, v.shape));
-  with_node_context(n, [&] { run_compiled(*k->compile(n.params, in, out, std::vector<Layout>(in.size())), inputs, results); });
+  with_node_context(n, [&] { run_compiled(*k->compile(n.params, in, out, plain_layouts(in.size())), inputs, results); });
   return results;
 }
 

@@ -48,7 +48,7 @@ Tensor run_mean(const Tensor& x, const Layout& layout = Layout(), const Tensor* 
   Tensor y(DType::f32, y_shape);
   const KernelDef k = global_mean_kernel();
   REQUIRE(k.declines(NoParams(), in) == "");
-  auto compiled = k.compile(std::make_shared<NoParams>(), in, {ValueInfo::of(DType::f32, y_shape)}, {layout});
+  auto compiled = k.compile(std::make_shared<NoParams>(), in, {ValueInfo::of(DType::f32, y_shape)}, {{layout}, {}});
   if (!is_plain(layout)) {
     REQUIRE(compiled->layouts() != nullptr);
     CHECK(compiled->layouts()->in.at(0) == layout);
@@ -152,7 +152,7 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     CHECK(readable == (c.format != tag::chwn));
     if (!readable) {
       const KernelDef k = global_mean_kernel();
-      auto compiled = k.compile(std::make_shared<NoParams>(), {ValueInfo::of(DType::f32, c.shape)}, {}, {layout});
+      auto compiled = k.compile(std::make_shared<NoParams>(), {ValueInfo::of(DType::f32, c.shape)}, {}, {{layout}, {}});
       CHECK(compiled->layouts() == nullptr);  // plain: the plan reorders
       continue;
     }

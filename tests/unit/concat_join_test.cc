@@ -1,0 +1,200 @@
+// Concats joined in place (engine/plan.cc, step 4): where a Concat's parts can be contiguous runs of its
+// output, the producers write into them and the Concat does not run. Every graph here is compared with the
+// same graph evaluated node by node on plain tensors of its own (no plan, no arena), run with verify on
+// (which checks a joined Concat's bytes against its kernel), and the number of joined Concats is checked.
+#include <doctest/doctest.h>
+
+#include "engine/compare.h"
+#include "engine/node_eval.h"
+#include "engine/plan.h"
+#include "ops/conv/conv.h"
+#include "tests/unit/graph_builder.h"
+#include "tests/unit/op_harness.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+// The oracle: every node run by its reference kernel through constant folding, inputs being constants.
+std::vector<Tensor> node_by_node(const Graph& g, const std::vector<Tensor>& inputs) {
+  std::vector<ValueInfo> info(g.values.size());
+  for (size_t id = 0; id < g.values.size(); ++id) info[id] = g.values[id].info;
+  for (size_t i = 0; i < inputs.size(); ++i) info[size_t(g.inputs[i])] = ValueInfo::of(inputs[i]);
+  for (const Node& node : g.nodes) {
+    std::vector<ValueInfo> in;
+    for (int id : node.inputs) in.push_back(id >= 0 ? info[size_t(id)] : ValueInfo{});
+    const std::vector<ValueInfo> out = infer_node(node, in);
+    for (size_t i = 0; i < out.size(); ++i) info[size_t(node.outputs[i])] = out[i];
+  }
+  std::vector<Tensor> outputs;
+  for (int id : g.outputs) {
+    REQUIRE(info[size_t(id)].constant);
+    outputs.push_back(*info[size_t(id)].constant);
+  }
+  return outputs;
+}
+
+int joined_concats(const Plan& plan) {
+  int n = 0;
+  for (const PlanStep& s : plan.steps())
+    n += s.node >= 0 && s.view && plan.graph().nodes[size_t(s.node)].op_type == "Concat";
+  return n;
+}
+
+Attributes axis_attr(int64_t axis) {
+  Attributes a;
+  a.set("axis", int_attr(axis));
+  return a;
+}
+
+// A 3x3 convolution (pads 1) from value `in` with `ci` channels to `co` channels, named `out`.
+void conv(GraphBuilder& b, const std::string& in, int64_t ci, int64_t co, const std::string& out, uint32_t seed) {
+  Attributes pads;
+  pads.set("pads", ints({1, 1, 1, 1}));
+  b.initializer(out + ".w", random_tensor({co, ci, 3, 3}, seed, -0.3f, 0.3f))
+      .node("Conv", {in, out + ".w"}, {out}, out, pads);
+}
+
+// DenseNet's block: every layer reads the Concat of all before it; the block ends with the Concat of all.
+GraphBuilder dense_block(int64_t n, int64_t c, int64_t growth) {
+  GraphBuilder b;
+  b.input("x", {n, c, 6, 6}).node("Relu", {"x"}, {"x0"});
+  std::vector<std::string> parts{"x0"};
+  for (int layer = 1; layer <= 3; ++layer) {
+    const std::string cat = "cat" + std::to_string(layer), f = "f" + std::to_string(layer);
+    b.node("Concat", parts, {cat}, cat, axis_attr(1));
+    conv(b, cat, c + growth * (layer - 1), growth, f, uint32_t(layer));
+    parts.push_back(f);
+  }
+  b.node("Concat", parts, {"block"}, "block", axis_attr(1)).node("Relu", {"block"}, {"y"}).output("y");
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("Concats are joined in place where their parts are runs of the output's bytes, and stay right") {
+  struct Case {
+    std::string what;
+    GraphBuilder graph;
+    int joined_dnnl, joined_ref;  // Concats that must be joined with each backend
+  };
+  std::vector<Case> cases;
+  // N = 1, 16-channel parts: nChw16c on dnnl (convolutions write into the block's buffer), plain on ref.
+  cases.push_back({"dense block, N=1, 16-channel parts", dense_block(1, 16, 16), 4, 4});
+  // 8-channel parts are not whole nChw16c blocks: dnnl keeps its layouts and copies, but for the first
+  // Concat, whose one part arrives plain; plain N=1 joins on ref.
+  cases.push_back({"dense block, N=1, 8-channel parts", dense_block(1, 8, 8), 1, 4});
+  // With N = 2 no channel range is contiguous in either layout.
+  cases.push_back({"dense block, N=2", dense_block(2, 16, 16), 0, 0});
+  {
+    GraphBuilder b;  // b sits at offset 16 channels in c1 and at 0 in c2: one of the two must copy
+    b.input("x", {1, 16, 4, 4}).node("Relu", {"x"}, {"a"}).node("Sigmoid", {"x"}, {"b"});
+    conv(b, "a", 16, 16, "ca", 1);
+    conv(b, "b", 16, 16, "cb", 2);
+    b.node("Concat", {"ca", "cb"}, {"c1"}, "c1", axis_attr(1))
+        .node("Concat", {"cb", "ca"}, {"c2"}, "c2", axis_attr(1))
+        .node("Add", {"c1", "c2"}, {"y"})
+        .output("y");
+    cases.push_back({"parts shared by two Concats in other orders", b, 1, 1});
+  }
+  {
+    GraphBuilder b;
+    b.input("x", {1, 16, 4, 4});
+    conv(b, "x", 16, 16, "a", 1);
+    b.node("Concat", {"a", "a"}, {"y"}, "twice", axis_attr(1)).node("Relu", {"y"}, {"z"}).output("z");
+    cases.push_back({"one value twice in a Concat", b, 0, 0});
+  }
+  {
+    GraphBuilder b;  // dnnl reorders x to nChw16c and that copy can be joined; ref cannot move a graph input
+    b.input("x", {1, 16, 4, 4});
+    conv(b, "x", 16, 16, "a", 1);
+    b.node("Concat", {"x", "a"}, {"y"}, "cat", axis_attr(1)).node("Relu", {"y"}, {"z"}).output("z");
+    cases.push_back({"a graph input as a part", b, 1, 0});
+  }
+  {
+    GraphBuilder b;  // the Concat's output is a graph output: plain outputs live outside the arena
+    b.input("x", {1, 16, 4, 4});
+    conv(b, "x", 16, 16, "a", 1);
+    conv(b, "x", 16, 16, "b", 2);
+    b.node("Concat", {"a", "b"}, {"y"}, "cat", axis_attr(1)).output("y");
+    cases.push_back({"Concat output is a graph output", b, 1, 0});
+  }
+  {
+    GraphBuilder b;  // along H with N = C = 1 the parts are runs of plain bytes
+    b.input("x", {1, 1, 3, 5}).node("Relu", {"x"}, {"a"}).node("Sigmoid", {"x"}, {"b"}).node("Tanh", {"x"}, {"t"});
+    b.node("Concat", {"a", "b", "t"}, {"y"}, "cat", axis_attr(2)).node("Relu", {"y"}, {"z"}).output("z");
+    cases.push_back({"plain, along H", b, 1, 1});
+  }
+  {
+    GraphBuilder b;  // a Concat of a Concat: the inner one's whole group moves into the outer one
+    b.input("x", {1, 16, 4, 4});
+    conv(b, "x", 16, 16, "a", 1);
+    conv(b, "x", 16, 16, "b", 2);
+    conv(b, "x", 16, 32, "c", 3);
+    b.node("Concat", {"a", "b"}, {"ab"}, "inner", axis_attr(1))
+        .node("Concat", {"c", "ab"}, {"y"}, "outer", axis_attr(1))
+        .node("Relu", {"y"}, {"z"})
+        .output("z");
+    cases.push_back({"nested Concats", b, 2, 2});
+  }
+  {
+    GraphBuilder b;  // a is a part of cat (read at the end) and the residual of a fused Add: no writing over it
+    b.input("x", {1, 16, 4, 4});
+    conv(b, "x", 16, 16, "a", 1);
+    conv(b, "a", 16, 16, "b", 2);
+    conv(b, "a", 16, 16, "r", 3);
+    b.node("Concat", {"a", "b"}, {"cat"}, "cat", axis_attr(1))
+        .node("Add", {"r", "a"}, {"s"})
+        .node("Concat", {"s", "s"}, {"ss"}, "ss", axis_attr(1))
+        .node("Add", {"cat", "ss"}, {"y"})
+        .output("y");
+    cases.push_back({"a joined part is a fused residual", b, 1, 1});
+  }
+
+  for (Case& c : cases) {
+    build_graph(c.graph.g);
+    auto graph = std::make_shared<const Graph>(c.graph.g);
+    std::vector<ValueInfo> infos;
+    std::vector<Tensor> inputs;
+    for (int id : graph->inputs) {
+      infos.push_back(graph->value(id).info);
+      inputs.push_back(random_tensor(graph->value(id).info.shape, 7, -2.f, 2.f));
+    }
+    const std::vector<Tensor> want = node_by_node(*graph, inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(std::string(backend_name(backend)));
+      auto plan = Plan::build(graph, infos, backend);
+      CHECK(joined_concats(*plan) == (backend == Backend::dnnl ? c.joined_dnnl : c.joined_ref));
+      std::vector<NodeCheck> checks;
+      const std::vector<Tensor> got = plan->run(inputs, &checks);
+      for (const NodeCheck& nc : checks) {
+        CAPTURE(nc.node);
+        CHECK_MESSAGE(nc.within, nc.detail);
+      }
+      REQUIRE(got.size() == want.size());
+      for (size_t i = 0; i < got.size(); ++i) CHECK(compare(got[i], want[i], kConvTolerance).detail == "");
+      // A second run over the same (pooled) arena gives the same bytes.
+      const std::vector<Tensor> again = plan->run(inputs);
+      for (size_t i = 0; i < got.size(); ++i) CHECK(compare(again[i], got[i], {0, 0}).detail == "");
+    }
+  }
+}
+
+TEST_CASE("a joined DenseNet block puts every part where the last Concat reads it") {
+  GraphBuilder b = dense_block(1, 16, 16);
+  build_graph(b.g);
+  auto graph = std::make_shared<const Graph>(b.g);
+  for (Backend backend : {Backend::dnnl, Backend::ref}) {
+    CAPTURE(std::string(backend_name(backend)));
+    auto plan = Plan::build(graph, {graph->value(graph->inputs[0]).info}, backend);
+    const Graph& g = plan->graph();
+    const size_t block = plan->slot(g.find_value("block")).offset, part = 16 * 6 * 6 * sizeof(float);
+    for (int layer = 1; layer <= 3; ++layer) {
+      CAPTURE(layer);
+      CHECK(plan->slot(g.find_value("cat" + std::to_string(layer))).offset == block);
+      CHECK(plan->slot(g.find_value("f" + std::to_string(layer))).offset == block + size_t(layer) * part);
+    }
+  }
+}
