@@ -80,6 +80,8 @@ class BinaryDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
+  // src0 has dst's shape and layout, and oneDNN binary may write dst over it.
+  int in_place_input() const override { return ops_.swapped ? 1 : 0; }
 
   void run(const KernelIO& io) const override {
     const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];

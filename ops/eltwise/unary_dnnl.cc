@@ -45,6 +45,8 @@ class EltwiseDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
+  // Elementwise: dst may be src's buffer (oneDNN eltwise runs in place).
+  int in_place_input() const override { return 0; }
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->numel() != io.out[0]->numel()) fail("input and output sizes differ");

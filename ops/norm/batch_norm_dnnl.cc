@@ -40,6 +40,8 @@ class BatchNormDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
+  // oneDNN normalizes in place: dst may be src's buffer.
+  int in_place_input() const override { return 0; }
 
   void run(const KernelIO& io) const override {
     const memory::desc& c = d_.channel_md;

@@ -193,3 +193,40 @@ TEST_CASE("a Reshape shares its input's buffer, and a view read later keeps the 
     CHECK(compare(plan->run(x)[0], want, kConvTolerance).detail == "");
   }
 }
+
+TEST_CASE("elementwise, binary and BatchNormalization steps write over an input nothing reads later") {
+  GraphBuilder b;
+  b.input("x", {1, 8, 10, 10})
+      .initializer("s", random_tensor({1, 8, 1, 1}, 3))
+      .initializer("scale", random_tensor({8}, 4, 0.5f, 2.f))
+      .initializer("shift", random_tensor({8}, 5))
+      .initializer("mean", random_tensor({8}, 6))
+      .initializer("var", random_tensor({8}, 7, 0.5f, 2.f))
+      .node("Tanh", {"x"}, {"a"})
+      .node("Sigmoid", {"a"}, {"e"})           // a dies here: e over a
+      .node("Mul", {"e", "s"}, {"m"})          // broadcast Mul: m over e
+      .node("BatchNormalization", {"m", "scale", "shift", "mean", "var"}, {"n"})  // n over m
+      .node("Add", {"n", "m2"}, {"y"})
+      .node("Relu", {"x"}, {"m2"})             // read by the Add with n: y over n (input 0)
+      .node("Sub", {"y", "x"}, {"z"})
+      .output("z");
+  build_graph(b.g);
+  auto graph = std::make_shared<const Graph>(b.g);
+  const std::vector<ValueInfo> in{graph->value(graph->inputs[0]).info};
+  const std::vector<Tensor> x{random_tensor({1, 8, 10, 10}, 11, -2.f, 2.f)};
+  const Tensor want = Plan::build(graph, in, Backend::ref, all_passes())->run(x)[0];
+  auto plan = Plan::build(graph, in, Backend::dnnl);
+  const Graph& pg = plan->graph();
+  auto offset = [&](const char* name) { return plan->slot(pg.find_value(name)).offset; };
+  CHECK(offset("e") == offset("a"));
+  CHECK(offset("m") == offset("e"));
+  CHECK(offset("n") == offset("m"));
+  CHECK(offset("y") == offset("n"));
+  CHECK(offset("m2") != offset("n"));  // alive together
+  std::vector<NodeCheck> checks;
+  CHECK(compare(plan->run(x, &checks)[0], want, {1e-5, 1e-5}).detail == "");
+  for (const NodeCheck& nc : checks) {
+    CAPTURE(nc.node);
+    CHECK_MESSAGE(nc.within, nc.detail);
+  }
+}
