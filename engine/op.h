@@ -21,6 +21,9 @@
 
 namespace cnnx {
 
+// The domain of ops that graph passes make (FusedConv, ChannelShuffle, ...); models cannot use them.
+constexpr const char* kInternalDomain = "cnnx.internal";
+
 struct OpParams {
   virtual ~OpParams() = default;
 };

@@ -16,8 +16,6 @@ namespace cnnx {
 
 class OpRegistry;
 
-constexpr const char* kInternalDomain = "cnnx.internal";
-
 enum class Activation { none, relu, leaky_relu, clip, sigmoid, tanh, hard_sigmoid, hard_swish, swish };
 
 struct ConvFusion {

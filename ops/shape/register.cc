@@ -14,6 +14,7 @@ void register_shape_ops(OpRegistry& r) {
   shape_ops::register_constant_ops(r);
   shape_ops::register_identity_ops(r);
   shape_ops::register_pad_ops(r);
+  shape_ops::register_channel_shuffle_ops(r);
 }
 
 }  // namespace cnnx

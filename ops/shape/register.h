@@ -16,5 +16,6 @@ void register_cast_ops(OpRegistry& r);       // Cast (cast.cc)
 void register_constant_ops(OpRegistry& r);   // Constant (constant.cc)
 void register_identity_ops(OpRegistry& r);   // Identity, Dropout (identity.cc)
 void register_pad_ops(OpRegistry& r);        // Pad (pad.cc)
+void register_channel_shuffle_ops(OpRegistry& r);  // cnnx.internal ChannelShuffle (channel_shuffle.cc)
 
 }  // namespace cnnx::shape_ops

@@ -226,6 +226,12 @@ def opset_cases(c):
     unimported = make_model([n("Relu", ["x"], ["y"], name="custom", domain="com.other")], [vi("x", [1, 3])],
                             [vi("y", [1, 3])])
     c.add("domain_not_imported", unimported, [x13()], contains=["node 'custom' (com.other:Relu)", "com.other"])
+    for op in ("FusedConv", "ChannelShuffle"):  # made by cnnx's graph passes only
+        internal = make_model([n(op, ["x"], ["y"], name="inside", domain="cnnx.internal")], [vi("x", [1, 2, 3])],
+                              [vi("y", [1, 2, 3])],
+                              opsets=[helper.make_opsetid("", 19), helper.make_opsetid("cnnx.internal", 1)])
+        c.add(f"internal_{op}", internal, [np.zeros((1, 2, 3), np.float32)],
+              contains=[f"node 'inside' (cnnx.internal:{op})", "not read from models"])
     c.add("opset_20", relu_model(opset=20), [x13()], contains=["opset 20"])
     c.add("opset_0", relu_model(opset=0), [x13()], contains=["opset 0"])
     c.add("opset_imported_twice", relu_model(opsets=[helper.make_opsetid("", 13), helper.make_opsetid("", 14)]),

@@ -103,6 +103,24 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
     cases.push_back({"BatchNormalization-Relu (not after a Conv)", b, "BatchNormalization,FusedConv"});
   }
   {
+    GraphBuilder b = conv_graph();  // channels-last from the Conv through the shuffle on dnnl
+    Attributes perm;
+    perm.set("perm", ints({0, 2, 1, 3, 4}));
+    b.initializer("grouped", make_int_tensor({5}, {1, 2, 4, 10, 10})).initializer("merged", make_int_tensor({4}, {1, 8, 10, 10}));
+    b.node("Reshape", {"c", "grouped"}, {"g"}).node("Transpose", {"g"}, {"t"}, "", perm)
+        .node("Reshape", {"t", "merged"}, {"s"}).node("Relu", {"s"}, {"y"}).output("y");
+    cases.push_back({"channel shuffle", b, "Conv,ChannelShuffle,Relu"});
+  }
+  {
+    GraphBuilder b = conv_graph();  // the Transpose swaps the wrong dims: no shuffle
+    Attributes perm;
+    perm.set("perm", ints({0, 1, 2, 4, 3}));
+    b.initializer("grouped", make_int_tensor({5}, {1, 2, 4, 10, 10})).initializer("merged", make_int_tensor({4}, {1, 8, 10, 10}));
+    b.node("Reshape", {"c", "grouped"}, {"g"}).node("Transpose", {"g"}, {"t"}, "", perm)
+        .node("Reshape", {"t", "merged"}, {"s"}).node("Relu", {"s"}, {"y"}).output("y");
+    cases.push_back({"not a channel shuffle", b, "Conv,Reshape,Transpose,Reshape,Relu"});
+  }
+  {
     GraphBuilder b;
     b.input("x", {2, 3}).node("Identity", {"x"}, {"i"}).node("Dropout", {"i"}, {"d"}).node("Relu", {"d"}, {"y"}).output("y");
     cases.push_back({"Identity and Dropout dropped", b, "Relu"});
