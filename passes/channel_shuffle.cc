@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <numeric>
 
 #include "engine/op_registry.h"
 #include "ops/shape/channel_shuffle.h"
+#include "ops/shape/concat.h"
 #include "ops/shape/transpose.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -15,6 +17,11 @@ bool is_op(const Node& node, const char* type) { return node.domain.empty() && n
 // The node reading `value` when it is the only reader (and `value` is no graph output), else nullptr.
 const Node* sole_reader(const Graph& g, const std::vector<std::vector<int>>& consumers, int value) {
   return used_once(g, consumers, value) ? &g.nodes[size_t(consumers[size_t(value)][0])] : nullptr;
+}
+
+int64_t concat_axis(const Node& concat, int64_t rank) {
+  const int64_t axis = static_cast<const ConcatParams&>(*concat.params).axis;
+  return axis < 0 ? axis + rank : axis;
 }
 
 }  // namespace
@@ -39,6 +46,18 @@ void fuse_channel_shuffle(Graph& g, Backend) {
     const Node* merge = sole_reader(g, consumers, swap->outputs[0]);
     if (!merge || !is_op(*merge, "Reshape") || merge->outputs[0] < 0 || g.value(merge->outputs[0]).info.shape != x)
       continue;
+    // A Concat of g parts of C/g channels read only here is absorbed: the shuffle reads the parts.
+    std::vector<int> inputs{split.inputs[0]};
+    const int producer = g.value(split.inputs[0]).producer;
+    if (producer >= 0 && used_once(g, consumers, split.inputs[0])) {
+      const Node& cat = g.nodes[size_t(producer)];
+      const bool parts = is_op(cat, "Concat") && int64_t(cat.inputs.size()) == grouped[1] &&
+                         concat_axis(cat, int64_t(x.size())) == 1 &&
+                         std::all_of(cat.inputs.begin(), cat.inputs.end(), [&](int id) {
+                           return id >= 0 && g.value(id).info.shape[1] == grouped[2];
+                         });
+      if (parts) inputs = cat.inputs;
+    }
     auto params = std::make_shared<ChannelShuffleParams>();
     params->groups = grouped[1];
     Node shuffle;
@@ -47,13 +66,14 @@ void fuse_channel_shuffle(Graph& g, Backend) {
     shuffle.domain = kInternalDomain;
     shuffle.opset = 1;
     shuffle.def = &def;
-    shuffle.inputs = {split.inputs[0]};
+    shuffle.inputs = inputs;
     shuffle.outputs = {merge->outputs[0]};
-    shuffle.note = "channel shuffle (" + std::to_string(grouped[1]) + " groups) from '" + split.name + "' '" +
-                   swap->name + "' '" + merge->name + "'";
+    shuffle.note = "channel shuffle (" + std::to_string(grouped[1]) + " groups) from " +
+                   (inputs.size() > 1 ? "'" + g.nodes[size_t(producer)].name + "' " : std::string()) + "'" + split.name +
+                   "' '" + swap->name + "' '" + merge->name + "'";
     shuffle.params = std::move(params);
-    // The shuffle takes the last node's place (its output's readers come after it); the first two are
-    // left without readers and removed.
+    // The shuffle takes the last node's place (its output's readers come after it); the nodes before it
+    // are left without readers and removed.
     g.nodes[size_t(merge - g.nodes.data())] = std::move(shuffle);
   }
 }

@@ -13,7 +13,7 @@ const std::vector<GraphPass>& graph_passes() {
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
       {"fold-batchnorm", "folds a BatchNormalization with constant statistics into the Conv before it",
        fold_batch_norm},
-      {"channel-shuffle", "Reshape [N, g, C/g, ...] -> Transpose -> Reshape [N, C, ...] as one ChannelShuffle that keeps channels-last",
+      {"channel-shuffle", "[Concat ->] Reshape [N, g, C/g, ...] -> Transpose -> Reshape [N, C, ...] as one ChannelShuffle that keeps channels-last",
        fuse_channel_shuffle},
       {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it; BatchNormalization with its Relu",
        fuse_conv},

@@ -19,8 +19,9 @@ void fuse_conv(Graph& graph, Backend backend);
 // AveragePool / ReduceMean (also over a Reshape or Flatten view) / adaptive_avg_pool to 1 that compute a
 // global average pool, as one GlobalAveragePool (+ Reshape to the original shape); passes/global_average_pool.cc.
 void rewrite_global_average_pool(Graph& graph, Backend backend);
-// Reshape [N, g, C/g, ...] -> Transpose (dims 1, 2 swapped) -> Reshape [N, C, ...] (ShuffleNet), the
-// intermediate values read only by the next node: one ChannelShuffle (ops/shape/channel_shuffle.h).
+// [Concat of g parts ->] Reshape [N, g, C/g, ...] -> Transpose (dims 1, 2 swapped) -> Reshape [N, C, ...]
+// (ShuffleNet), the intermediate values read only by the next node: one ChannelShuffle
+// (ops/shape/channel_shuffle.h) reading the parts.
 void fuse_channel_shuffle(Graph& graph, Backend backend);
 
 }  // namespace cnnx

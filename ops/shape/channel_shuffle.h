@@ -1,12 +1,13 @@
 // ChannelShuffle (domain cnnx.internal): ShuffleNet's channel shuffle, made only by the channel-shuffle
-// graph pass (passes/channel_shuffle.cc) from Reshape [N, g, C/g, ...] -> Transpose (dims 1 and 2 swapped)
-// -> Reshape [N, C, ...]; never read from a model.
+// graph pass (passes/channel_shuffle.cc) from [Concat ->] Reshape [N, g, C/g, ...] -> Transpose (dims 1 and
+// 2 swapped) -> Reshape [N, C, ...]; never read from a model.
 //
+//   X = the one input, or the Concat of g inputs of C/g channels each along dim 1
 //   Y[n, k * g + i, ...] = X[n, i * (C / g) + k, ...]      i < g, k < C / g
 //
-// The oneDNN kernel is one reorder between two strided views of X's and Y's buffers in the layout X arrives
-// in (plain or channels-last), so channels-last convolutions around it need no reorder; the Reshapes need
-// plain data.
+// The oneDNN kernel is one reorder per input, between strided views of its buffer and Y's in the layout
+// the inputs arrive in (plain or channels-last), so channels-last convolutions around it need no reorder
+// (the Reshapes need plain data) and the Concat is never copied.
 #pragma once
 
 #include "engine/op.h"
@@ -14,7 +15,7 @@
 namespace cnnx {
 
 struct ChannelShuffleParams : OpParams {
-  int64_t groups = 1;  // g: C is a multiple of it
+  int64_t groups = 1;  // g: C is a multiple of it; the node has 1 or g inputs
 };
 
 }  // namespace cnnx

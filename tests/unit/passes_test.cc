@@ -111,6 +111,19 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
         .node("Reshape", {"t", "merged"}, {"s"}).node("Relu", {"s"}, {"y"}).output("y");
     cases.push_back({"channel shuffle", b, "Conv,ChannelShuffle,Relu"});
   }
+  for (int64_t groups : {2, 4}) {
+    GraphBuilder b = conv_graph();  // the shuffle reads the Concat's parts when there are `groups` of them
+    Attributes perm, axis;
+    perm.set("perm", ints({0, 2, 1, 3, 4}));
+    axis.set("axis", int_attr(-3));
+    b.initializer("grouped", make_int_tensor({5}, {1, groups, 16 / groups, 10, 10}))
+        .initializer("merged", make_int_tensor({4}, {1, 16, 10, 10}));
+    b.node("Relu", {"c"}, {"r"}).node("Concat", {"c", "r"}, {"cat"}, "", axis)
+        .node("Reshape", {"cat", "grouped"}, {"g"}).node("Transpose", {"g"}, {"t"}, "", perm)
+        .node("Reshape", {"t", "merged"}, {"s"}).node("Relu", {"s"}, {"y"}).output("y");
+    cases.push_back({"channel shuffle of a Concat, " + std::to_string(groups) + " groups", b,
+                     groups == 2 ? "Conv,Relu,ChannelShuffle,Relu" : "Conv,Relu,Concat,ChannelShuffle,Relu"});
+  }
   {
     GraphBuilder b = conv_graph();  // the Transpose swaps the wrong dims: no shuffle
     Attributes perm;
