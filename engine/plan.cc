@@ -291,7 +291,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (bytes > limits.max_tensor_bytes)
       fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
            " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
-    slot.bytes = aligned(size_t(bytes));
+    slot.bytes = size_t(bytes);
   }
   // Moves group `from` (a root and its members) into group `to` at byte offset `offset` of its buffer.
   auto merge = [&](int from, int to, size_t offset) {
@@ -306,7 +306,8 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     return in_arena(in) && in_arena(out) && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
            slots[size_t(in)].layout == slots[size_t(out)].layout;
   };
-  // Views first: buffers are never written after their producer ran, so a view may outlive its input.
+  // Views first: a view is its input's bytes, written once by the input's producer, so it may outlive the
+  // input (the group's lifetime covers both).
   for (size_t s = 0; s < steps.size(); ++s) {
     PlanStep& step = steps[s];
     if (step.node < 0 || !g.nodes[size_t(step.node)].def->output_views_input || !shareable(step.inputs[0], step.outputs[0]))
@@ -351,41 +352,49 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
       for (size_t i = 0; i < groups.size(); ++i) {
         const int id = step.inputs[i];
         movable = movable && groups[i] != r && at[size_t(id)] == 0 && slots[size_t(id)].bytes == slots[size_t(groups[i])].bytes;
+        // (exact sizes: a group root larger than the part would spill over the next part)
       }
       if (!movable) continue;
       for (size_t i = 0; i < groups.size(); ++i) merge(groups[i], r, at[size_t(out)] + offsets[i]);
       step.view = true;
     }
   }
-  // In place: the input's buffer (its whole group) must not be read after this step.
+  // In place: the input's buffer (its whole group) must not be read after this step, nor by this step
+  // through another input (a joined Concat holding it, a view of it, or the value itself twice).
   for (size_t s = 0; s < steps.size(); ++s) {
     const int k = steps[s].exec->in_place_input();
     if (k < 0 || size_t(k) >= steps[s].inputs.size()) continue;
     const int in = steps[s].inputs[size_t(k)], out = steps[s].outputs[0];
-    if (!shareable(in, out) || last[size_t(root[size_t(in)])] != int(s) || root[size_t(out)] != out ||
-        std::count(steps[s].inputs.begin(), steps[s].inputs.end(), in) != 1)
+    if (!shareable(in, out) || last[size_t(root[size_t(in)])] != int(s) || root[size_t(out)] != out)
       continue;
+    bool shared = false;
+    for (size_t j = 0; j < steps[s].inputs.size(); ++j) {
+      const int other = steps[s].inputs[j];
+      shared = shared || (j != size_t(k) && other >= 0 && in_arena(other) && root[size_t(other)] == root[size_t(in)]);
+    }
+    if (shared) continue;
     merge(out, root[size_t(in)], at[size_t(in)]);
   }
   std::vector<int> order;
   for (size_t id = 0; id < g.values.size(); ++id)
     if (slots[id].kind == ValueSlot::arena && root[id] == int(id)) order.push_back(int(id));
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return slots[size_t(a)].bytes > slots[size_t(b)].bytes; });
+  // Roots start 64-byte aligned: each takes its size rounded up.
   std::vector<int> placed;
   for (int id : order) {
     ValueSlot& slot = slots[size_t(id)];
     std::vector<std::pair<size_t, size_t>> taken;  // [begin, end) of values alive at the same time
     for (int other : placed)
       if (first[size_t(other)] <= last[size_t(id)] && first[size_t(id)] <= last[size_t(other)])
-        taken.push_back({slots[size_t(other)].offset, slots[size_t(other)].offset + slots[size_t(other)].bytes});
+        taken.push_back({slots[size_t(other)].offset, slots[size_t(other)].offset + aligned(slots[size_t(other)].bytes)});
     std::sort(taken.begin(), taken.end());
     size_t offset = 0;
     for (const auto& [begin, end] : taken) {
-      if (offset + slot.bytes <= begin) break;
+      if (offset + aligned(slot.bytes) <= begin) break;
       offset = std::max(offset, end);
     }
     slot.offset = offset;
-    plan->arena_bytes_ = std::max(plan->arena_bytes_, offset + slot.bytes);
+    plan->arena_bytes_ = std::max(plan->arena_bytes_, offset + aligned(slot.bytes));
     placed.push_back(id);
   }
   for (size_t id = 0; id < g.values.size(); ++id)
@@ -497,8 +506,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
       io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
       // Reference kernels were written for zero-filled outputs; oneDNN primitives write every byte.
       if (id >= 0 && step.kernel == "ref" && !step.view && slots_[size_t(id)].kind == ValueSlot::arena)
-        std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());  // not the aligned slot: a joined
-                                                                               // part ends where the next begins
+        std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());
     }
     if (step.node < 0) {
       step.exec->run(io);

@@ -36,14 +36,15 @@ struct PlanStep {
   std::unique_ptr<CompiledKernel> exec;
   std::unique_ptr<CompiledKernel> ref_exec;  // the reference kernel, when `exec` is another (for checks)
   bool view = false;                   // the output already is its inputs' bytes (a Reshape's view, or a
-                                       // Concat joined in place); nothing runs (verify checks it)
+                                       // Concat joined in place); nothing runs. Verify checks those bytes
+                                       // against the kernel, which cannot see parts that overlap.
   bool one_thread = false;             // small: compiled and run on the calling thread alone
 };
 
 // Where a value lives while a plan runs.
 struct ValueSlot {
   enum Kind { none, constant, input, output, arena } kind = none;
-  size_t offset = 0, bytes = 0;  // within the arena
+  size_t offset = 0, bytes = 0;  // within the arena; bytes exact (layout.get_size() when blocked)
   Layout layout;                 // zero: plain
 };
 

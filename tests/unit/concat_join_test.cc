@@ -151,6 +151,28 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
         .output("y");
     cases.push_back({"a joined part is a fused residual", b, 1, 1});
   }
+  {
+    GraphBuilder b;  // a (40 bytes) and c2 (48) take one 64-byte slot each: c1 must not move c2 over e's part
+    b.input("x", {1, 10}).input("u", {1, 2}).input("v", {1, 2});
+    b.node("Relu", {"x"}, {"a"}).node("Sigmoid", {"u"}, {"b"}).node("Tanh", {"v"}, {"e"});
+    b.node("Concat", {"a", "e"}, {"c1"}, "c1", axis_attr(1))
+        .node("Concat", {"a", "b"}, {"c2"}, "c2", axis_attr(1))
+        .node("Relu", {"c1"}, {"y1"})
+        .node("Relu", {"c2"}, {"y2"})
+        .output("y1")
+        .output("y2");
+    cases.push_back({"a part shared by two plain Concats of sizes that round alike", b, 1, 1});
+  }
+  {
+    GraphBuilder b;  // a is the fused residual and a part of the convolution's own source: not in place
+    b.input("x", {1, 16, 4, 4});
+    conv(b, "x", 16, 16, "a", 1);
+    conv(b, "x", 16, 16, "b", 2);
+    b.node("Concat", {"a", "b"}, {"cat"}, "cat", axis_attr(1));
+    conv(b, "cat", 32, 16, "k", 3);
+    b.node("Add", {"k", "a"}, {"y"}).node("Relu", {"y"}, {"z"}).output("z");
+    cases.push_back({"a fused residual that is a part of the convolution's source", b, 1, 1});
+  }
 
   for (Case& c : cases) {
     build_graph(c.graph.g);
