@@ -101,7 +101,9 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
         return it->second;
       }
   }
-  // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly.
+  // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly. It runs
+  // under Options::threads: oneDNN fixes a primitive's thread count when it is created.
+  ThreadScope threads(state_->options.threads);
   std::shared_ptr<const Plan> plan = Plan::build(state_->graph, infos, state_->options.backend,
                                                   state_->options.disabled_passes,
                                                   {state_->options.max_tensor_bytes, state_->options.max_arena_bytes});

@@ -1,6 +1,9 @@
 // One loaded model, many threads: every run gives the bits a single-threaded run gives.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -30,4 +33,31 @@ TEST_CASE("8 threads x 50 runs on one model match a single-threaded run bit for 
     CAPTURE(t);
     CHECK(mismatched_runs[size_t(t)] == 0);
   }
+}
+
+// CPU time of this process, all threads.
+static double process_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return (double(u.ru_utime.tv_sec) + double(u.ru_stime.tv_sec)) * 1e3 + (double(u.ru_utime.tv_usec) + double(u.ru_stime.tv_usec)) / 1e3;
+}
+
+TEST_CASE("Options::threads = 1 holds for plans made through plan_for too (oneDNN fixes threads at creation)") {
+  cnnx::Options options;
+  options.threads = 1;
+  cnnx::Model model = cnnx::Model::load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx", options);
+  cnnx::Shape shape = model.inputs()[0].shape;
+  for (int64_t& d : shape) d = d < 0 ? 32 : d;  // a batch of 32: steps large enough to split across threads
+  cnnx::Tensor x(cnnx::DType::f32, shape);
+  model.plan_for({x});  // as `cnnx bench` and `inspect` do, outside any run
+  model.run({x});
+  const double cpu0 = process_cpu_ms();
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 50; ++i) model.run({x});
+  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double cpu = process_cpu_ms() - cpu0;
+  CAPTURE(wall);
+  CAPTURE(cpu);
+  // One thread cannot use more CPU time than wall time (a few ms of slack for the clocks' granularity).
+  CHECK(cpu <= 1.2 * wall + 5);
 }
