@@ -95,8 +95,8 @@ bool has_inner_blocks(const Layout& layout) {
 }
 
 ReorderCopy::ReorderCopy(const dnnl::memory::desc& input, const dnnl::memory::desc& from,
-                         const dnnl::memory::desc& to, size_t inputs, const dnnl::memory::desc* output)
-    : input_(input), from_(from), to_(to), layouts_{std::vector<Layout>(inputs), {layout_of(output ? *output : to)}} {
+                         const dnnl::memory::desc& to, size_t inputs)
+    : input_(input), from_(from), to_(to), layouts_{std::vector<Layout>(inputs), {layout_of(to)}} {
   layouts_.in[0] = layout_of(input);
   reorder_ = DnnlReorder(from_, to_);
 }

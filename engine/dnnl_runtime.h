@@ -78,10 +78,9 @@ class DnnlReorder {
 // reorders the plan inserts.
 class ReorderCopy : public CompiledKernel {
  public:
-  // `from` describes the input as the output's view (permuted or sub-memory); `to` the output, or a view
-  // of the output's buffer whose own layout is then `output` (ChannelShuffle: both views 5-D of 4-D values).
+  // `from` describes the input as the output's view (permuted or sub-memory); `to` the output.
   ReorderCopy(const dnnl::memory::desc& input, const dnnl::memory::desc& from, const dnnl::memory::desc& to,
-              size_t inputs, const dnnl::memory::desc* output = nullptr);
+              size_t inputs);
   void run(const KernelIO& io) const override;
   const KernelLayouts* layouts() const override { return &layouts_; }
 

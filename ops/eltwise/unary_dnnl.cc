@@ -1,7 +1,7 @@
 // oneDNN kernels of the unary ops: eltwise_forward on the tensor viewed as 1-D [numel] (an elementwise op
-// does not care about the shape, and a 1-D view has no rank limit), or in the blocked layout it arrives in. An op is one or more eltwise steps: the
-// first reads the input, the next ones work in place on the output (the engine's input and output buffers
-// never alias, so src and dst of the first step are separate).
+// does not care about the shape, and a 1-D view has no rank limit), or in the blocked layout it arrives in. An op
+// is one or more eltwise steps: the first reads the input, the next ones work in place on the output. The plan
+// may give the output the input's buffer (in_place_input): oneDNN eltwise runs with src == dst.
 //
 // Known difference (data-dependent, so it cannot decline): oneDNN's relu and clip turn a NaN input into a
 // number (relu 0, clip its lower bound; HardSigmoid 0), where the reference kernels keep NaN (HardSigmoid's

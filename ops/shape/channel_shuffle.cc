@@ -92,7 +92,14 @@ class ChannelShuffleDnnl : public CompiledKernel {
 KernelDef channel_shuffle_dnnl_kernel() {
   KernelDef k;
   k.name = "dnnl";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) { return dnnl_declines_inputs(in); };
+  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) {
+    std::string why = dnnl_declines_inputs(in);
+    // One input is viewed with a dim more ([N, g, C/g, ...]).
+    if (why.empty() && in.size() == 1 && in[0].rank() + 1 > DNNL_MAX_NDIMS)
+      why = "rank " + std::to_string(in[0].rank()) + " viewed with a dim more is beyond oneDNN's " +
+            std::to_string(DNNL_MAX_NDIMS);
+    return why;
+  };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
                  const KernelLayouts& offered) {
     const int64_t g = static_cast<const ChannelShuffleParams&>(*op).groups;

@@ -125,6 +125,19 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
                      groups == 2 ? "Conv,Relu,ChannelShuffle,Relu" : "Conv,Relu,Concat,ChannelShuffle,Relu"});
   }
   {
+    GraphBuilder b;  // N = 2, rank 3, a Concat of plain parts
+    Attributes perm, axis;
+    perm.set("perm", ints({0, 2, 1, 3}));
+    axis.set("axis", int_attr(1));
+    b.input("x", {2, 6, 5})
+        .initializer("grouped", make_int_tensor({4}, {2, 2, 6, 5}))
+        .initializer("merged", make_int_tensor({3}, {2, 12, 5}));
+    b.node("Relu", {"x"}, {"a"}).node("Sigmoid", {"x"}, {"s"}).node("Concat", {"a", "s"}, {"cat"}, "", axis)
+        .node("Reshape", {"cat", "grouped"}, {"g"}).node("Transpose", {"g"}, {"t"}, "", perm)
+        .node("Reshape", {"t", "merged"}, {"y"}).output("y");
+    cases.push_back({"channel shuffle of a Concat, N=2, rank 3", b, "Relu,Sigmoid,ChannelShuffle"});
+  }
+  {
     GraphBuilder b = conv_graph();  // the Transpose swaps the wrong dims: no shuffle
     Attributes perm;
     perm.set("perm", ints({0, 1, 2, 4, 3}));
