@@ -12,8 +12,6 @@ namespace cnnx {
 
 namespace {
 
-bool is_op(const Node& node, const char* type) { return node.domain.empty() && node.op_type == type; }
-
 // The node reading `value` when it is the only reader (and `value` is no graph output), else nullptr.
 const Node* sole_reader(const Graph& g, const std::vector<std::vector<int>>& consumers, int value) {
   return used_once(g, consumers, value) ? &g.nodes[size_t(consumers[size_t(value)][0])] : nullptr;

@@ -9,8 +9,6 @@ namespace cnnx {
 
 namespace {
 
-bool is_op(const Node& node, const char* type) { return node.domain.empty() && node.op_type == type; }
-
 // The activation `node` computes on its input 0, or false when it is not one FusedConv takes.
 bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
   if (!node.domain.empty() || node.outputs.size() != 1) return false;

@@ -147,8 +147,8 @@ bool match_adaptive(const Graph& g, const Node& node, Match& m) {
 
 bool match(const Graph& g, const Node& node, Match& m) {
   if (node.outputs.empty() || node.outputs[0] < 0 || node.inputs.empty() || node.inputs[0] < 0) return false;
-  if (node.domain.empty() && node.op_type == "AveragePool") return match_average_pool(g, node, m);
-  if (node.domain.empty() && node.op_type == "ReduceMean") return match_reduce_mean(g, node, m);
+  if (is_op(node, "AveragePool")) return match_average_pool(g, node, m);
+  if (is_op(node, "ReduceMean")) return match_reduce_mean(g, node, m);
   if (node.domain == kAtenDomain && node.op_type.rfind("adaptive_avg_pool", 0) == 0) return match_adaptive(g, node, m);
   return false;
 }

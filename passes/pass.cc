@@ -51,6 +51,8 @@ bool is_graph_output(const Graph& graph, int value) {
   return std::find(graph.outputs.begin(), graph.outputs.end(), value) != graph.outputs.end();
 }
 
+bool is_op(const Node& node, const char* type) { return node.domain.empty() && node.op_type == type; }
+
 bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value) {
   return consumers[size_t(value)].size() == 1 && !is_graph_output(graph, value);
 }

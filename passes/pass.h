@@ -34,6 +34,8 @@ void run_graph_passes(Graph& graph, Backend backend, const std::vector<std::stri
 // For every value id, the indices of the nodes that read it (once per node).
 std::vector<std::vector<int>> consumers_of(const Graph& graph);
 bool is_graph_output(const Graph& graph, int value);
+// True when the node is the default-domain op `type`.
+bool is_op(const Node& node, const char* type);
 // True when the value is read by exactly one node and is not a graph output: a pass may then absorb the
 // node reading it.
 bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
