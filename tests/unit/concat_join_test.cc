@@ -175,14 +175,7 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
   }
 
   for (Case& c : cases) {
-    build_graph(c.graph.g);
-    auto graph = std::make_shared<const Graph>(c.graph.g);
-    std::vector<ValueInfo> infos;
-    std::vector<Tensor> inputs;
-    for (int id : graph->inputs) {
-      infos.push_back(graph->value(id).info);
-      inputs.push_back(random_tensor(graph->value(id).info.shape, 7, -2.f, 2.f));
-    }
+    const auto [graph, infos, inputs] = build(c.graph, 7);
     const std::vector<Tensor> want = node_by_node(*graph, inputs);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {
       CAPTURE(c.what);

@@ -1,10 +1,12 @@
 // A tiny graph builder for tests: values by name, nodes in the order given (build_graph sorts them).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/graph.h"
+#include "tests/unit/op_harness.h"
 
 namespace cnnx::testing {
 
@@ -43,5 +45,23 @@ struct GraphBuilder {
     return *this;
   }
 };
+
+// A builder's graph, built (sorted, inferred), with its inputs' infos and random inputs uniform in [-2, 2)
+// (every input drawn from `seed`): what a test plans and runs.
+struct BuiltGraph {
+  std::shared_ptr<const Graph> graph;
+  std::vector<ValueInfo> infos;
+  std::vector<Tensor> inputs;
+};
+
+inline BuiltGraph build(GraphBuilder& b, uint32_t seed) {
+  build_graph(b.g);
+  BuiltGraph r{std::make_shared<const Graph>(b.g), {}, {}};
+  for (int id : r.graph->inputs) {
+    r.infos.push_back(r.graph->value(id).info);
+    r.inputs.push_back(random_tensor(r.graph->value(id).info.shape, seed, -2.f, 2.f));
+  }
+  return r;
+}
 
 }  // namespace cnnx::testing

@@ -153,14 +153,7 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
   }
 
   for (Case& c : cases) {
-    build_graph(c.graph.g);
-    auto graph = std::make_shared<const Graph>(c.graph.g);
-    std::vector<ValueInfo> infos;
-    std::vector<Tensor> inputs;
-    for (int id : graph->inputs) {
-      infos.push_back(graph->value(id).info);
-      inputs.push_back(random_tensor(graph->value(id).info.shape, 9, -2.f, 2.f));
-    }
+    const auto [graph, infos, inputs] = build(c.graph, 9);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {
       CAPTURE(c.what);
       CAPTURE(backend_name(backend));
@@ -222,10 +215,7 @@ TEST_CASE("a Reshape shares its input's buffer, and a view read later keeps the 
       .node("Reshape", {"y", "flat"}, {"yv"})
       .node("Add", {"yv", "v"}, {"z"})
       .output("z");
-  build_graph(b.g);
-  auto graph = std::make_shared<const Graph>(b.g);
-  const std::vector<ValueInfo> in{graph->value(graph->inputs[0]).info};
-  const std::vector<Tensor> x{random_tensor({1, 8, 10, 10}, 11, -2.f, 2.f)};
+  const auto [graph, in, x] = build(b, 11);
   const Tensor want = Plan::build(graph, in, Backend::ref, all_passes())->run(x)[0];
   for (Backend backend : {Backend::dnnl, Backend::ref}) {
     CAPTURE(backend_name(backend));
@@ -254,10 +244,7 @@ TEST_CASE("elementwise, binary and BatchNormalization steps write over an input 
       .node("Relu", {"x"}, {"m2"})             // read by the Add with n: y over n (input 0)
       .node("Sub", {"y", "x"}, {"z"})
       .output("z");
-  build_graph(b.g);
-  auto graph = std::make_shared<const Graph>(b.g);
-  const std::vector<ValueInfo> in{graph->value(graph->inputs[0]).info};
-  const std::vector<Tensor> x{random_tensor({1, 8, 10, 10}, 11, -2.f, 2.f)};
+  const auto [graph, in, x] = build(b, 11);
   const Tensor want = Plan::build(graph, in, Backend::ref, all_passes())->run(x)[0];
   auto plan = Plan::build(graph, in, Backend::dnnl);
   const Graph& pg = plan->graph();
