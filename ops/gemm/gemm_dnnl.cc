@@ -1,6 +1,11 @@
-// oneDNN Gemm: the matmul primitive on A' [M, K] x B' [K, N]. Transposes are strides of the memory
-// descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
-// post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
+// oneDNN Gemm, two ways.
+// - A layer (B constant, A not transposed, C absent or a constant row): the inner product primitive. B is
+//   reordered once, scaled by alpha, into the layout the primitive picks, and beta * C is its bias. With a
+//   batch of 1 this is a matrix-vector product bound by reading B, and the picked layout reads B 2-4x faster
+//   than B as stored (a classifier's 1280x1000 Gemm: 0.28 -> 0.07 ms in efficientnet_b0).
+// - Anything else: the matmul primitive on A' [M, K] x B' [K, N]. Transposes are strides of the memory
+//   descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
+//   post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
 #include "ops/eltwise/broadcast.h"
 #include "engine/dnnl_runtime.h"
 #include "ops/gemm/gemm.h"
@@ -35,6 +40,62 @@ GemmDesc describe(const GemmParams& p, const GemmGeometry& g) {
   d.pd = matmul::primitive_desc(matmul::desc(d.a_md, d.b_md, d.dst_md), attr, dnnl_engine());
   return d;
 }
+
+// C broadcasts along rows: one value per output column (or a single value).
+bool c_is_row(const GemmGeometry& g) {
+  const Shape& c = g.c_shape;
+  return c.empty() || (c.size() == 1 && (c[0] == 1 || c[0] == g.N)) || (c.size() == 2 && c[0] == 1);
+}
+
+bool is_layer(const GemmParams& p, const GemmGeometry& g, const std::vector<ValueInfo>& in) {
+  return in[1].constant && !p.trans_a && (!g.has_c || (in[2].constant && c_is_row(g)));
+}
+
+class GemmLayer : public CompiledKernel {
+ public:
+  GemmLayer(const GemmParams& p, const GemmGeometry& g, const std::vector<ValueInfo>& in) {
+    const memory::dim M = g.M, N = g.N, K = g.K;
+    src_md_ = plain_f32_desc({M, K});
+    dst_md_ = plain_f32_desc({M, N});
+    const memory::desc bias_md = plain_f32_desc({N});
+    const memory::desc any_weights_md({N, K}, dt::f32, memory::format_tag::any);
+    pd_ = inner_product_forward::primitive_desc(
+        inner_product_forward::desc(prop_kind::forward_inference, src_md_, any_weights_md, bias_md, dst_md_),
+        dnnl_attr(), dnnl_engine());
+    ip_ = inner_product_forward(pd_);
+    scratchpad_md_ = pd_.scratchpad_desc();
+
+    // alpha * B' as [N, K] (B transposed unless transB), then into the primitive's layout.
+    const float* b = in[1].constant->data<float>();
+    std::vector<float> scaled(size_t(N * K));
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t k = 0; k < K; ++k) scaled[n * K + k] = p.alpha * b[p.trans_b ? n * K + k : k * N + n];
+    memory user_weights(plain_f32_desc({N, K}), dnnl_engine(), scaled.data());
+    weights_ = memory(pd_.weights_desc(), dnnl_engine());
+    reorder(user_weights, weights_).execute(dnnl_stream(), user_weights, weights_);
+    dnnl_stream().wait();
+
+    bias_ = memory(bias_md, dnnl_engine());
+    float* bias = static_cast<float*>(bias_.get_data_handle());
+    const float* c = g.has_c ? in[2].constant->data<float>() : nullptr;
+    const bool one_c = g.has_c && in[2].constant->numel() == 1;
+    for (int64_t n = 0; n < N; ++n) bias[n] = c ? p.beta * c[one_c ? 0 : n] : 0.f;
+  }
+
+  void run(const KernelIO& io) const override {
+    dnnl_execute(ip_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},
+                  {DNNL_ARG_WEIGHTS, weights_},
+                  {DNNL_ARG_BIAS, bias_},
+                  {DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}});
+  }
+
+ private:
+  memory::desc src_md_, dst_md_, scratchpad_md_;
+  inner_product_forward::primitive_desc pd_;
+  inner_product_forward ip_;
+  memory weights_, bias_;  // prepared at compile time
+};
 
 class GemmDnnl : public CompiledKernel {
  public:
@@ -77,13 +138,22 @@ KernelDef gemm_dnnl_kernel() {
   k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
     const auto& p = static_cast<const GemmParams&>(op);
     std::string why = dnnl_declines_inputs(in);
+    // The inner product is tried at compile time; the matmul, which takes every case, is what must exist.
     if (why.empty()) why = dnnl_refuses([&] { describe(p, resolve_gemm_geometry(p, in)); });
     return why;
   };
   k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
                  const KernelLayouts&) {
     const auto& p = static_cast<const GemmParams&>(*op);
-    return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, resolve_gemm_geometry(p, in)));
+    GemmGeometry g = resolve_gemm_geometry(p, in);
+    if (is_layer(p, g, in)) {
+      try {
+        return std::unique_ptr<CompiledKernel>(new GemmLayer(p, g, in));
+      } catch (const dnnl::error&) {
+        // No inner product for this case: the matmul below runs it.
+      }
+    }
+    return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, std::move(g)));
   };
   return k;
 }

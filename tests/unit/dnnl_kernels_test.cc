@@ -133,6 +133,8 @@ TEST_CASE("dnnl Gemm matches the reference for transposes, alpha, beta and every
       {8, 64, 2048, false, true, 1.f, 1.f, true, {64}, 13},
       {17, 9, 33, true, false, 1.5f, 0.5f, true, {17, 9}, 6},
       {4, 6, 1, false, false, 1.f, 1.f, true, {6}, 7},
+      {2, 37, 70, false, false, -0.5f, 3.f, true, {1, 37}, 13},
+      {2, 37, 70, false, true, 1.f, 0.5f, true, {1, 1}, 13},
   };
   uint32_t seed = 100;
   for (const Case& c : cases) {
@@ -157,7 +159,12 @@ TEST_CASE("dnnl Gemm matches the reference for transposes, alpha, beta and every
     std::vector<Tensor> in{random_tensor(c.trans_a ? Shape{c.K, c.M} : Shape{c.M, c.K}, seed++),
                            random_tensor(c.trans_b ? Shape{c.N, c.K} : Shape{c.K, c.N}, seed++, -w, w)};
     if (c.has_c) in.push_back(random_tensor(c.c, seed++));
-    CHECK(dnnl_vs_ref("Gemm", a, in, c.opset) == "");
+    // Constant B and C (a layer's weights and bias) take the inner product where A is not transposed and
+    // C is a row; everything else the matmul.
+    for (bool constant_b_c : {false, true}) {
+      CAPTURE(constant_b_c);
+      CHECK(dnnl_vs_ref("Gemm", a, in, c.opset, {false, constant_b_c, constant_b_c}) == "");
+    }
   }
 }
 
