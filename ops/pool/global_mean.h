@@ -25,7 +25,7 @@
 namespace cnnx {
 
 // Floats summed per work item. Fixed: part of the result's definition (see above), not a tuning knob.
-constexpr int64_t kMeanChunk = int64_t(1) << 15;
+constexpr int64_t kMeanChunk = int64_t(1) << 13;
 
 // How the [N, C, spatial...] elements of a float32 buffer are laid out, as the mean kernel reads them.
 struct MeanLayout {
