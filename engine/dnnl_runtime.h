@@ -94,6 +94,12 @@ class ReorderCopy : public CompiledKernel {
 // rank <= DNNL_MAX_NDIMS; otherwise why a oneDNN f32 kernel declines them.
 std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first = 0, size_t count = size_t(-1));
 
+// True when oneDNN picked its reference implementation ("ref:any", ...): correct, and often 10-100x slower
+// than a JIT one, so a kernel offered a choice of layouts takes another.
+inline bool is_reference(const dnnl::primitive_desc_base& pd) {
+  return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
+}
+
 // Calls `make` (which creates oneDNN descriptors) and returns "" or why oneDNN refused.
 template <class F>
 std::string dnnl_refuses(F make) {

@@ -91,7 +91,7 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
   if (!is_plain(src) || !is_plain(dst)) {
     try {
       ConvDesc d = describe(g, fusion, src, dst);
-      if (std::string(d.pd.impl_info_str()).rfind("ref", 0) != 0) return d;
+      if (!is_reference(d.pd)) return d;
     } catch (const dnnl::error&) {
     }
   }

@@ -303,6 +303,42 @@ TEST_CASE("dnnl binary ops match the reference for broadcasting patterns") {
     }
 }
 
+TEST_CASE("dnnl binary ops keep an arriving nChw16c layout only where oneDNN has a JIT kernel for it") {
+  // oneDNN 2.6 runs a broadcast src1 (per channel, or one scalar) over nChw16c with its reference
+  // implementation only: the kernel takes such inputs plain (the plan reorders) instead.
+  struct Case {
+    Shape a, b;
+    bool keeps_blocked;
+  };
+  const Case cases[] = {
+      {{1, 32, 9, 9}, {1, 32, 9, 9}, true},   // same shapes: blocked src1 too
+      {{1, 32, 9, 9}, {1, 32, 1, 1}, false},  // per channel (squeeze-excitation)
+      {{1, 32, 9, 9}, {1}, false},            // one scalar
+  };
+  for (const Case& c : cases)
+    for (const std::string op : {"Add", "Mul"}) {
+      CAPTURE(op);
+      CAPTURE(str(c.a));
+      CAPTURE(str(c.b));
+      const Node n = make_node(op, {}, 2, 1, 14);
+      const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, c.a), ValueInfo::of(DType::f32, c.b)};
+      const Layout blocked = channel_blocked_desc(c.a);
+      const KernelLayouts offered{{blocked, c.b == c.a ? blocked : Layout()}, {}};
+      const KernelDef* dnnl = nullptr;
+      for (const KernelDef& k : n.def->kernels)
+        if (k.name == "dnnl") dnnl = &k;
+      REQUIRE(dnnl != nullptr);
+      const auto kernel = dnnl->compile(n.params, in, {ValueInfo::of(DType::f32, c.a)}, offered);
+      REQUIRE(kernel->layouts() != nullptr);
+      CHECK(!is_plain(kernel->layouts()->in[0]) == c.keeps_blocked);
+      CHECK(!is_plain(kernel->layouts()->out[0]) == c.keeps_blocked);
+      const std::vector<Tensor> x{random_tensor(c.a, 7), random_tensor(c.b, 8)};
+      std::vector<Tensor> got{Tensor(DType::f32, c.a)};
+      run_compiled(*kernel, x, got);
+      CHECK(within_tolerance(op, 14, got[0], run_op(op, {}, x, 14)[0]) == "");
+    }
+}
+
 TEST_CASE("dnnl binary ops decline when both inputs broadcast, and non-float32") {
   for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
     CAPTURE(op);
