@@ -81,7 +81,18 @@ KernelDef eltwise_kernel(EltwisePlanner plan) {
     std::vector<EltwiseStep> steps;
     const std::string why = plan(*p, in, steps);
     require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), offered.in[0], in.size()));
+    // A blocked layout whose channels are padded (not a multiple of 16) gets oneDNN 2.6's reference logistic:
+    // such an input is taken plain instead.
+    Layout arriving = offered.in[0];
+    if (!is_plain(arriving)) {
+      try {
+        for (const auto& pd : describe(steps, arriving))
+          if (is_reference(pd)) arriving = Layout();
+      } catch (const dnnl::error&) {
+        arriving = Layout();
+      }
+    }
+    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), arriving, in.size()));
   };
   return k;
 }

@@ -90,6 +90,13 @@ inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>
   }
 }
 
+// The kernel of the node's op named `name` ("ref", "dnnl"); throws cnnx::Error when there is none.
+inline const KernelDef& kernel_named(const Node& n, const std::string& name) {
+  for (const KernelDef& k : n.def->kernels)
+    if (k.name == name) return k;
+  fail("op ", n.op_type, " has no kernel '", name, "'");
+}
+
 // Runs the op with the kernel named `kernel` ("ref" by default). Inputs flagged in `constant_inputs` are
 // presented to infer as constants (as initializers would be). Throws cnnx::Error like the engine does.
 inline std::vector<Tensor> run_op(const std::string& type, const Attributes& attrs, const std::vector<Tensor>& inputs,
@@ -104,10 +111,7 @@ inline std::vector<Tensor> run_op(const std::string& type, const Attributes& att
   }
   std::vector<ValueInfo> out = with_node_context(n, [&] { return n.def->infer(*n.params, in); });
   out.resize(num_outputs);
-  const KernelDef* k = nullptr;
-  for (const KernelDef& d : n.def->kernels)
-    if (d.name == kernel) k = &d;
-  require(k != nullptr, "op ", type, " has no kernel '", kernel, "'");
+  const KernelDef* k = &kernel_named(n, kernel);
   std::string why = k->declines(*n.params, in);
   require(why.empty(), "kernel ", kernel, " declines: ", why);
   std::vector<Tensor> results;
