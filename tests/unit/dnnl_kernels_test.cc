@@ -133,8 +133,10 @@ TEST_CASE("dnnl Gemm matches the reference for transposes, alpha, beta and every
       {8, 64, 2048, false, true, 1.f, 1.f, true, {64}, 13},
       {17, 9, 33, true, false, 1.5f, 0.5f, true, {17, 9}, 6},
       {4, 6, 1, false, false, 1.f, 1.f, true, {6}, 7},
-      {2, 37, 70, false, false, -0.5f, 3.f, true, {1, 37}, 13},
+      {2, 37, 70, false, false, 1.f, 3.f, true, {1, 37}, 13},
       {2, 37, 70, false, true, 1.f, 0.5f, true, {1, 1}, 13},
+      {3, 4, 5, false, true, 1.f, -1.5f, true, {}, 13},
+      {5, 1, 7, false, false, 1.f, 1.f, true, {1}, 13},
   };
   uint32_t seed = 100;
   for (const Case& c : cases) {
