@@ -125,8 +125,10 @@ CNNX_MEAN_CLONES void sum_rows_any(const float* x, int64_t rows, int64_t lanes, 
     for (int64_t j = 0; j < lanes; ++j)
       out[j] = (((out[j] + double(x0[j])) + double(x1[j])) + double(x2[j])) + double(x3[j]);
   }
-  for (; r < rows; ++r)
+  for (; r < rows; ++r) {
+    for (int64_t j = 0; j < lanes; j += 16) prefetch(x, r * row_stride + j + kAheadFloats);
     for (int64_t j = 0; j < lanes; ++j) out[j] += double(x[r * row_stride + j]);
+  }
 }
 
 void sum_rows(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) {
@@ -169,7 +171,9 @@ void mean_of_planes(const float* x, const MeanLayout& L, float* y) {
 }
 
 void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
-  const int64_t groups = ceil_div(L.C, L.lanes), rows_per_chunk = std::max<int64_t>(1, kMeanChunk / L.lanes);
+  // At least 4 rows a chunk: wide rows (C > 2048) still take the 4-row loop, and the partial sums stay at
+  // most half the input's size.
+  const int64_t groups = ceil_div(L.C, L.lanes), rows_per_chunk = std::max<int64_t>(4, kMeanChunk / L.lanes);
   const int64_t chunks = ceil_div(L.plane, rows_per_chunk), items = L.N * groups * chunks;
   std::vector<double> partial(static_cast<size_t>(items * L.lanes));
   const bool parallel = L.N * L.C * L.plane >= kParallelFloats;

@@ -24,7 +24,10 @@
 
 namespace cnnx {
 
-// Floats summed per work item. Fixed: part of the result's definition (see above), not a tuning knob.
+// Floats summed per work item (channels-last: rows of C floats, at least 4 rows). Fixed: part of the result's
+// definition (see above), not a tuning knob. Changed once, from 32768 (2026-11-21, so that the 7x7 and
+// 14x14 planes of a model's squeeze-excitation blocks split over threads); results may differ from earlier
+// builds in the last bit in rare near-ties, never between thread counts.
 constexpr int64_t kMeanChunk = int64_t(1) << 13;
 
 // How the [N, C, spatial...] elements of a float32 buffer are laid out, as the mean kernel reads them.

@@ -77,8 +77,8 @@ auto with_threads(int threads, F f) {
 TEST_CASE("the global mean kernel equals the float64 mean over shapes, 1D to 3D") {
   const std::vector<Shape> shapes = {
       {1, 1, 1},        {2, 3, 5},       {1, 1, 7, 7},   {4, 16, 14, 14}, {2, 5, 3, 4, 5},
-      {1, 1, 300001},   // one plane of 10 chunks with a tail: N*C = 1, more work items than threads
-      {3, 2, 65537},    // planes just over 2 chunks
+      {1, 1, 300001},   // one plane of 37 chunks with a tail: N*C = 1, more work items than threads
+      {3, 2, 65537},    // planes just over 8 chunks
       {1, 3, 256, 256},  {0, 3, 4, 4},  {2, 0, 4},
   };
   for (const Shape& shape : shapes) {
@@ -130,6 +130,7 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     Shape shape;
     tag format;
     const char* name;
+    dnnl::memory::dims strides = {};  // instead of `format` when given
   };
   const std::vector<Case> cases = {
       {{2, 20, 7, 7}, tag::nChw16c, "nChw16c, C not a multiple of 16"},
@@ -138,6 +139,9 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
       {{2, 5, 6, 7}, tag::nhwc, "nhwc"},
       {{1, 3, 200, 200}, tag::nhwc, "nhwc, several chunks"},
       {{1, 40, 64, 64}, tag::nChw16c, "nChw16c, several chunks"},
+      {{1, 2500, 3, 3}, tag::nhwc, "nhwc, rows wider than a chunk"},
+      {{1, 7, 5, 7}, tag::nhwc, "nhwc, 35 rows: a tail of 3 after the 4-row steps"},
+      {{1, 5, 4, 7}, tag::undef, "channels-last rows of 8 floats for 5 channels", {4 * 7 * 8, 1, 7 * 8, 8}},
       {{2, 17, 3, 4, 5}, tag::nCdhw16c, "nCdhw16c (3D)"},
       {{2, 9, 30}, tag::nCw8c, "nCw8c (1D)"},
       {{2, 6, 5, 5}, tag::chwn, "chwn (not read: taken plain)"},
@@ -146,7 +150,9 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     CAPTURE(std::string(c.name));
     CAPTURE(to_string(c.shape));
     Tensor x = random_tensor(c.shape, 11, 0.5f, 1.5f);
-    const Layout layout(dnnl::memory::dims(c.shape.begin(), c.shape.end()), dnnl::memory::data_type::f32, c.format);
+    const dnnl::memory::dims dims(c.shape.begin(), c.shape.end());
+    const Layout layout = c.strides.empty() ? Layout(dims, dnnl::memory::data_type::f32, c.format)
+                                            : Layout(dims, dnnl::memory::data_type::f32, c.strides);
     MeanLayout read;
     const bool readable = mean_layout_of(layout, c.shape, read);
     CHECK(readable == (c.format != tag::chwn));
