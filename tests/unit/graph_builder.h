@@ -12,7 +12,7 @@ namespace cnnx::testing {
 
 struct GraphBuilder {
   Graph g;
-  GraphBuilder() { g.opsets[""] = 13; }
+  explicit GraphBuilder(int opset = 13) { g.opsets[""] = opset; }
   int value(const std::string& name) {
     int id = g.find_value(name);
     if (id >= 0) return id;
@@ -29,10 +29,15 @@ struct GraphBuilder {
     g.values[size_t(value(name))].info = ValueInfo::of(t);
     return *this;
   }
+  // A 1-D int64 initializer (shapes, axes, pads).
+  GraphBuilder& ints(const std::string& name, std::vector<int64_t> v) {
+    return initializer(name, make_int_tensor({int64_t(v.size())}, v));
+  }
   GraphBuilder& node(const std::string& type, std::vector<std::string> ins, std::vector<std::string> outs,
-                     const std::string& name = "", Attributes attrs = {}) {
+                     const std::string& name = "", Attributes attrs = {}, const std::string& domain = "") {
     Node n;
     n.op_type = type;
+    n.domain = domain;
     n.attrs = std::move(attrs);
     n.name = name.empty() ? type + std::to_string(g.nodes.size()) : name;
     for (const auto& s : ins) n.inputs.push_back(s.empty() ? -1 : value(s));

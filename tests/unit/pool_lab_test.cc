@@ -14,6 +14,7 @@
 #include "engine/plan.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
+#include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -187,43 +188,6 @@ TEST_CASE("GlobalAveragePool runs the mean kernel first; --backend ref runs the 
 
 namespace {
 
-struct GraphBuilder {
-  Graph g;
-  explicit GraphBuilder(int opset = 13) { g.opsets[""] = opset; }
-  int value(const std::string& name) {
-    int id = g.find_value(name);
-    if (id >= 0) return id;
-    g.values.push_back(Value{name, {}, -1});
-    return int(g.values.size() - 1);
-  }
-  GraphBuilder& input(const std::string& name, Shape shape) {
-    const int id = value(name);
-    g.values[size_t(id)].info = ValueInfo::of(DType::f32, shape);
-    g.inputs.push_back(id);
-    return *this;
-  }
-  GraphBuilder& ints(const std::string& name, std::vector<int64_t> v) {
-    g.values[size_t(value(name))].info = ValueInfo::of(make_int_tensor({int64_t(v.size())}, v));
-    return *this;
-  }
-  GraphBuilder& node(const std::string& type, std::vector<std::string> ins, std::vector<std::string> outs,
-                     Attributes attrs = {}, const std::string& domain = "") {
-    Node n;
-    n.op_type = type;
-    n.domain = domain;
-    n.name = type + std::to_string(g.nodes.size());
-    n.attrs = std::move(attrs);
-    for (const auto& s : ins) n.inputs.push_back(s.empty() ? -1 : value(s));
-    for (const auto& s : outs) n.outputs.push_back(value(s));
-    g.nodes.push_back(std::move(n));
-    return *this;
-  }
-  GraphBuilder& output(const std::string& name) {
-    g.outputs.push_back(value(name));
-    return *this;
-  }
-};
-
 Attributes attrs(std::initializer_list<std::pair<const char*, Attribute>> list) {
   Attributes a;
   for (const auto& [name, value] : list) a.set(name, value);
@@ -267,13 +231,13 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
   };
   {
     GraphBuilder b;
-    b.input("x", x_shape).node("AveragePool", {"x"}, {"y"}, attrs({{"kernel_shape", testing::ints({6, 5})}})).output("y");
+    b.input("x", x_shape).node("AveragePool", {"x"}, {"y"}, "", attrs({{"kernel_shape", testing::ints({6, 5})}})).output("y");
     add("AveragePool kernel = spatial dims", b, "GlobalAveragePool", "AveragePool(kernel_shape=[6,5])");
   }
   {
     GraphBuilder b(19);
     b.input("x", x_shape)
-        .node("AveragePool", {"x"}, {"y"},
+        .node("AveragePool", {"x"}, {"y"}, "",
               attrs({{"kernel_shape", testing::ints({6, 5})}, {"ceil_mode", int_attr(1)}, {"count_include_pad", int_attr(1)},
                      {"strides", testing::ints({2, 2})}}))
         .output("y");
@@ -283,27 +247,27 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
   {
     GraphBuilder b;
     b.input("x", x_shape)
-        .node("AveragePool", {"x"}, {"y"}, attrs({{"kernel_shape", testing::ints({7, 5})}, {"pads", testing::ints({0, 0, 1, 0})}}))
+        .node("AveragePool", {"x"}, {"y"}, "", attrs({{"kernel_shape", testing::ints({7, 5})}, {"pads", testing::ints({0, 0, 1, 0})}}))
         .output("y");
     add("AveragePool over one padded row excluded from the divisor", b, "GlobalAveragePool",
         "AveragePool(kernel_shape=[7,5], pads=[0,0,1,0])");
   }
   {
     GraphBuilder b;
-    b.input("x", x_shape).node("ReduceMean", {"x"}, {"y"}, attrs({{"axes", testing::ints({2, 3})}})).output("y");
+    b.input("x", x_shape).node("ReduceMean", {"x"}, {"y"}, "", attrs({{"axes", testing::ints({2, 3})}})).output("y");
     add("ReduceMean axes [2,3]", b, "GlobalAveragePool", "ReduceMean(axes=[2,3], keepdims=1)");
   }
   {
     GraphBuilder b;
     b.input("x", x_shape)
-        .node("ReduceMean", {"x"}, {"y"}, attrs({{"axes", testing::ints({-1, -2})}, {"keepdims", int_attr(0)}}))
+        .node("ReduceMean", {"x"}, {"y"}, "", attrs({{"axes", testing::ints({-1, -2})}, {"keepdims", int_attr(0)}}))
         .output("y");
     add("ReduceMean axes [-1,-2], keepdims 0", b, "GlobalAveragePool Reshape", "ReduceMean(axes=[-1,-2], keepdims=0)");
   }
   {
     GraphBuilder b(18);
     b.input("x", x_shape).ints("axes", {2, 3})
-        .node("ReduceMean", {"x", "axes"}, {"y"}, attrs({{"keepdims", int_attr(0)}}))
+        .node("ReduceMean", {"x", "axes"}, {"y"}, "", attrs({{"keepdims", int_attr(0)}}))
         .output("y");
     add("ReduceMean opset 18, axes input, keepdims 0", b, "GlobalAveragePool Reshape",
         "ReduceMean(axes input [2,3], keepdims=0)");
@@ -311,7 +275,7 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
   {
     GraphBuilder b;
     b.input("x", x_shape).ints("shape", {2, 3, 1, 1})
-        .node("ReduceMean", {"x"}, {"m"}, attrs({{"axes", testing::ints({2, 3})}, {"keepdims", int_attr(0)}}))
+        .node("ReduceMean", {"x"}, {"m"}, "", attrs({{"axes", testing::ints({2, 3})}, {"keepdims", int_attr(0)}}))
         .node("Reshape", {"m", "shape"}, {"y"})
         .output("y");
     add("ReduceMean keepdims 0 then Reshape back to [N,C,1,1]", b, "GlobalAveragePool",
@@ -321,7 +285,7 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
     GraphBuilder b;
     b.input("x", x_shape).ints("shape", {0, 0, -1})
         .node("Reshape", {"x", "shape"}, {"f"})
-        .node("ReduceMean", {"f"}, {"y"}, attrs({{"axes", testing::ints({2})}, {"keepdims", int_attr(0)}}))
+        .node("ReduceMean", {"f"}, {"y"}, "", attrs({{"axes", testing::ints({2})}, {"keepdims", int_attr(0)}}))
         .output("y");
     add("Reshape to [N,C,H*W], ReduceMean last axis", b, "GlobalAveragePool Reshape",
         "Reshape to [2,3,30] -> ReduceMean(axes=[2], keepdims=0)");
@@ -329,8 +293,8 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
   {
     GraphBuilder b;
     b.input("x", x_shape)
-        .node("Flatten", {"x"}, {"f"}, attrs({{"axis", int_attr(2)}}))
-        .node("ReduceMean", {"f"}, {"y"}, attrs({{"axes", testing::ints({1})}}))
+        .node("Flatten", {"x"}, {"f"}, "", attrs({{"axis", int_attr(2)}}))
+        .node("ReduceMean", {"f"}, {"y"}, "", attrs({{"axes", testing::ints({1})}}))
         .output("y");
     add("Flatten to [N*C,H*W], ReduceMean axis 1", b, "GlobalAveragePool Reshape",
         "Flatten to [6,30] -> ReduceMean(axes=[1], keepdims=1)");
@@ -339,7 +303,7 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
     GraphBuilder b;
     b.input("x", x_shape).ints("pads", {0, 0, 0, 0, 0, 0, 0, 0})
         .node("Pad", {"x", "pads"}, {"p"})
-        .node("AveragePool", {"p"}, {"y"}, attrs({{"kernel_shape", testing::ints({6, 5})}}))
+        .node("AveragePool", {"p"}, {"y"}, "", attrs({{"kernel_shape", testing::ints({6, 5})}}))
         .output("y");
     add("Pad of zeros (dropped by drop-identity) then AveragePool: torch.onnx's F.avg_pool2d", b,
         "GlobalAveragePool", "AveragePool(kernel_shape=[6,5])");
@@ -348,7 +312,7 @@ TEST_CASE("the global-average-pool pass rewrites every spelling and keeps the re
     GraphBuilder b;
     b.g.opsets[kAtenDomain] = 1;
     b.input("x", x_shape).ints("size", {1, 1})
-        .node("adaptive_avg_pool2d", {"x", "size"}, {"y"}, {}, kAtenDomain)
+        .node("adaptive_avg_pool2d", {"x", "size"}, {"y"}, "", {}, kAtenDomain)
         .output("y");
     add("adaptive_avg_pool2d to 1x1", b, "GlobalAveragePool", "adaptive_avg_pool2d(output_size=[1,1])");
   }
@@ -379,31 +343,31 @@ TEST_CASE("the global-average-pool pass refuses near misses") {
   {
     GraphBuilder b;
     b.input("x", x_shape)
-        .node("AveragePool", {"x"}, {"y"}, attrs({{"kernel_shape", testing::ints({6, 5})}, {"pads", testing::ints({1, 1, 1, 1})}}))
+        .node("AveragePool", {"x"}, {"y"}, "", attrs({{"kernel_shape", testing::ints({6, 5})}, {"pads", testing::ints({1, 1, 1, 1})}}))
         .output("y");
     cases.push_back({"AveragePool kernel = spatial dims with pads (3x3 windows)", b});
   }
   {
     GraphBuilder b;
     b.input("x", x_shape)
-        .node("AveragePool", {"x"}, {"y"},
+        .node("AveragePool", {"x"}, {"y"}, "",
               attrs({{"kernel_shape", testing::ints({7, 5})}, {"pads", testing::ints({0, 0, 1, 0})}, {"count_include_pad", int_attr(1)}}))
         .output("y");
     cases.push_back({"AveragePool whose divisor counts a padded row", b});
   }
   {
     GraphBuilder b;
-    b.input("x", x_shape).node("AveragePool", {"x"}, {"y"}, attrs({{"kernel_shape", testing::ints({6, 4})}})).output("y");
+    b.input("x", x_shape).node("AveragePool", {"x"}, {"y"}, "", attrs({{"kernel_shape", testing::ints({6, 4})}})).output("y");
     cases.push_back({"AveragePool one column short", b});
   }
   {
     GraphBuilder b;
-    b.input("x", x_shape).node("ReduceMean", {"x"}, {"y"}, attrs({{"axes", testing::ints({1, 2})}})).output("y");
+    b.input("x", x_shape).node("ReduceMean", {"x"}, {"y"}, "", attrs({{"axes", testing::ints({1, 2})}})).output("y");
     cases.push_back({"ReduceMean over axes [1,2]", b});
   }
   {
     GraphBuilder b;
-    b.input("x", x_shape).node("ReduceMean", {"x"}, {"y"}, attrs({{"axes", testing::ints({3})}})).output("y");
+    b.input("x", x_shape).node("ReduceMean", {"x"}, {"y"}, "", attrs({{"axes", testing::ints({3})}})).output("y");
     cases.push_back({"ReduceMean over W only", b});
   }
   {
@@ -415,7 +379,7 @@ TEST_CASE("the global-average-pool pass refuses near misses") {
     GraphBuilder b;
     b.input("x", x_shape).ints("shape", {2, 3, 30})
         .node("Reshape", {"x", "shape"}, {"f"})
-        .node("ReduceMean", {"f"}, {"y"}, attrs({{"axes", testing::ints({1, 2})}}))
+        .node("ReduceMean", {"f"}, {"y"}, "", attrs({{"axes", testing::ints({1, 2})}}))
         .output("y");
     cases.push_back({"Reshape to [N,C,H*W], ReduceMean over axes [1,2]", b});
   }
@@ -423,7 +387,7 @@ TEST_CASE("the global-average-pool pass refuses near misses") {
     GraphBuilder b;
     b.input("x", x_shape).ints("shape", {2, 90})
         .node("Reshape", {"x", "shape"}, {"f"})
-        .node("ReduceMean", {"f"}, {"y"}, attrs({{"axes", testing::ints({1})}}))
+        .node("ReduceMean", {"f"}, {"y"}, "", attrs({{"axes", testing::ints({1})}}))
         .output("y");
     cases.push_back({"Reshape to [N,C*H*W], ReduceMean axis 1", b});
   }
@@ -431,7 +395,7 @@ TEST_CASE("the global-average-pool pass refuses near misses") {
     GraphBuilder b;
     b.input("x", x_shape).ints("pads", {0, 0, 1, 0, 0, 0, 1, 0})
         .node("Pad", {"x", "pads"}, {"p"})
-        .node("AveragePool", {"p"}, {"y"}, attrs({{"kernel_shape", testing::ints({6, 5})}}))
+        .node("AveragePool", {"p"}, {"y"}, "", attrs({{"kernel_shape", testing::ints({6, 5})}}))
         .output("y");
     cases.push_back({"a Pad that pads, then AveragePool of the old size", b});
   }
@@ -439,7 +403,7 @@ TEST_CASE("the global-average-pool pass refuses near misses") {
     GraphBuilder b;
     b.g.opsets[kAtenDomain] = 1;
     b.input("x", x_shape).ints("size", {2, 1})
-        .node("adaptive_avg_pool2d", {"x", "size"}, {"y"}, {}, kAtenDomain)
+        .node("adaptive_avg_pool2d", {"x", "size"}, {"y"}, "", {}, kAtenDomain)
         .output("y");
     cases.push_back({"adaptive_avg_pool2d to 2x1", b});
   }
@@ -455,7 +419,7 @@ TEST_CASE("the pass keeps a Reshape that something else reads") {
   GraphBuilder b;
   b.input("x", {1, 4, 3, 3}).ints("shape", {1, 4, 9})
       .node("Reshape", {"x", "shape"}, {"f"})
-      .node("ReduceMean", {"f"}, {"y"}, attrs({{"axes", testing::ints({2})}}))
+      .node("ReduceMean", {"f"}, {"y"}, "", attrs({{"axes", testing::ints({2})}}))
       .output("y")
       .output("f");
   auto g = std::make_shared<Graph>(b.g);
@@ -501,7 +465,7 @@ TEST_CASE("AveragePool settings engines disagree on are warned about once per no
   for (const Case& c : cases) {
     CAPTURE(std::string(c.what));
     GraphBuilder b(19);
-    b.input("x", c.x).node("AveragePool", {"x"}, {"y"}, c.a).output("y");
+    b.input("x", c.x).node("AveragePool", {"x"}, {"y"}, "", c.a).output("y");
     build_graph(b.g);
     if (std::string(c.want).empty()) {
       CHECK(b.g.warnings.empty());
