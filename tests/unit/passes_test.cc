@@ -102,15 +102,18 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
         .node("Add", {"c", "r"}, {"y"}).output("y");
     cases.push_back({"BatchNormalization-Relu (not after a Conv)", b, "BatchNormalization,FusedConv"});
   }
-  {
-    GraphBuilder b = conv_graph();  // channels-last from the Conv through the shuffle on dnnl
+  // Conv -> Reshape [1, 2, 4, 10, 10] -> Transpose(perm) -> Reshape [1, 8, 10, 10] -> Relu: channels-last from
+  // the Conv through the shuffle on dnnl.
+  auto reshape_transpose_reshape = [&](std::vector<int64_t> perm_dims) {
+    GraphBuilder b = conv_graph();
     Attributes perm;
-    perm.set("perm", ints({0, 2, 1, 3, 4}));
+    perm.set("perm", ints(std::move(perm_dims)));
     b.initializer("grouped", make_int_tensor({5}, {1, 2, 4, 10, 10})).initializer("merged", make_int_tensor({4}, {1, 8, 10, 10}));
     b.node("Reshape", {"c", "grouped"}, {"g"}).node("Transpose", {"g"}, {"t"}, "", perm)
         .node("Reshape", {"t", "merged"}, {"s"}).node("Relu", {"s"}, {"y"}).output("y");
-    cases.push_back({"channel shuffle", b, "Conv,ChannelShuffle,Relu"});
-  }
+    return b;
+  };
+  cases.push_back({"channel shuffle", reshape_transpose_reshape({0, 2, 1, 3, 4}), "Conv,ChannelShuffle,Relu"});
   for (int64_t groups : {2, 4}) {
     GraphBuilder b = conv_graph();  // the shuffle reads the Concat's parts when there are `groups` of them
     Attributes perm, axis;
@@ -137,15 +140,8 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
         .node("Reshape", {"t", "merged"}, {"y"}).output("y");
     cases.push_back({"channel shuffle of a Concat, N=2, rank 3", b, "Relu,Sigmoid,ChannelShuffle"});
   }
-  {
-    GraphBuilder b = conv_graph();  // the Transpose swaps the wrong dims: no shuffle
-    Attributes perm;
-    perm.set("perm", ints({0, 1, 2, 4, 3}));
-    b.initializer("grouped", make_int_tensor({5}, {1, 2, 4, 10, 10})).initializer("merged", make_int_tensor({4}, {1, 8, 10, 10}));
-    b.node("Reshape", {"c", "grouped"}, {"g"}).node("Transpose", {"g"}, {"t"}, "", perm)
-        .node("Reshape", {"t", "merged"}, {"s"}).node("Relu", {"s"}, {"y"}).output("y");
-    cases.push_back({"not a channel shuffle", b, "Conv,Reshape,Transpose,Reshape,Relu"});
-  }
+  // The Transpose swaps the wrong dims: no shuffle.
+  cases.push_back({"not a channel shuffle", reshape_transpose_reshape({0, 1, 2, 4, 3}), "Conv,Reshape,Transpose,Reshape,Relu"});
   {
     GraphBuilder b;
     b.input("x", {2, 3}).node("Identity", {"x"}, {"i"}).node("Dropout", {"i"}, {"d"}).node("Relu", {"d"}, {"y"}).output("y");
