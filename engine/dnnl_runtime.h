@@ -99,6 +99,24 @@ std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first 
 inline bool is_reference(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
 }
+template <class PD>
+bool is_reference(const std::vector<PD>& pds) {
+  for (const PD& pd : pds)
+    if (is_reference(pd)) return true;
+  return false;
+}
+
+// True when `make` (which returns one primitive descriptor, or a vector of them) succeeds without oneDNN's
+// reference implementation; false when oneDNN refuses or would run its reference one. A kernel offered a
+// blocked layout asks this before taking it.
+template <class F>
+bool runs_without_reference(F make) {
+  try {
+    return !is_reference(make());
+  } catch (const dnnl::error&) {
+    return false;
+  }
+}
 
 // Calls `make` (which creates oneDNN descriptors) and returns "" or why oneDNN refused.
 template <class F>

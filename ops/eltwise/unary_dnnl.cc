@@ -84,14 +84,7 @@ KernelDef eltwise_kernel(EltwisePlanner plan) {
     // A blocked layout whose channels are padded (not a multiple of 16) gets oneDNN 2.6's reference logistic:
     // such an input is taken plain instead.
     Layout arriving = offered.in[0];
-    if (!is_plain(arriving)) {
-      try {
-        for (const auto& pd : describe(steps, arriving))
-          if (is_reference(pd)) arriving = Layout();
-      } catch (const dnnl::error&) {
-        arriving = Layout();
-      }
-    }
+    if (!is_plain(arriving) && !runs_without_reference([&] { return describe(steps, arriving); })) arriving = Layout();
     return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), arriving, in.size()));
   };
   return k;
