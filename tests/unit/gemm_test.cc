@@ -164,13 +164,15 @@ TEST_CASE("MatMul follows numpy: 1-D promotion and batch broadcasting") {
     a2.insert(a2.begin(), batch_rank + 2 - a2.size(), 1);
     b2.insert(b2.begin(), batch_rank + 2 - b2.size(), 1);
     const int64_t M = a2[batch_rank], K = a2[batch_rank + 1], N = b2[batch_rank + 1];
+    // A batch dim of 1 takes the other's extent (which may be 0); otherwise both are equal.
+    auto extent_of = [&](size_t d) { return a2[d] == 1 ? b2[d] : a2[d]; };
     int64_t batch = 1;
-    for (size_t d = 0; d < batch_rank; ++d) batch *= std::max(a2[d], b2[d]);
+    for (size_t d = 0; d < batch_rank; ++d) batch *= extent_of(d);
     for (int64_t o = 0; o < batch; ++o) {
       // Unravel o over the broadcast batch dims, then ravel into A's and B's own batch dims.
       int64_t rest = o, ai = 0, bi = 0, a_scale = 1, b_scale = 1;
       for (size_t d = batch_rank; d-- > 0;) {
-        const int64_t extent = std::max(a2[d], b2[d]), idx = rest % extent;
+        const int64_t extent = extent_of(d), idx = rest % extent;
         rest /= extent;
         ai += (a2[d] == 1 ? 0 : idx) * a_scale;
         bi += (b2[d] == 1 ? 0 : idx) * b_scale;
