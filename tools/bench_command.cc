@@ -1,12 +1,13 @@
 // cnnx bench MODEL: times Model::run on seeded random inputs. Prints median, min and p90 of --iters runs after
 // --warmup runs, plus load time, the first run (planning included, and shown alone as plan_ms) and peak RSS;
-// --json prints one object.
+// --json prints one object (with --profile, also "steps": every plan step's op, name, kernel and mean ms).
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -87,9 +88,10 @@ std::vector<Tensor> bench_inputs(const Model& model, const BenchOptions& o) {
   return inputs;
 }
 
-// Per-step times (median over runs would need every sample; the mean over `iters` runs is shown) by op
-// and the slowest steps, to see where a model's time goes.
-void print_profile(const Model& model, const std::vector<Tensor>& inputs, int iters) {
+// Per-step times (the mean over `iters` runs; a median would need every sample), to see where a model's time
+// goes: a summary by op and the slowest steps on stderr, and every step in plan order as the returned JSON array
+// ({op, name, kernel, ms}; a reorder's name is the value it converts).
+nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inputs, int iters) {
   std::shared_ptr<const Plan> plan = model.plan_for(inputs);
   std::vector<double> step_ms;
   {
@@ -97,14 +99,21 @@ void print_profile(const Model& model, const std::vector<Tensor>& inputs, int it
     for (int i = 0; i < iters; ++i) plan->run(inputs, nullptr, &step_ms);
   }
   const Graph& g = plan->graph();
-  auto op_of = [&](const PlanStep& s) { return s.node < 0 ? std::string("(reorder)") : g.nodes[size_t(s.node)].op_type; };
+  nlohmann::json steps = nlohmann::json::array();
   std::map<std::string, std::pair<double, int>> by_op;
   double total = 0;
   for (size_t s = 0; s < step_ms.size(); ++s) {
-    auto& [ms, count] = by_op[op_of(plan->steps()[s])];
-    ms += step_ms[s] / iters;
-    ++count;
-    total += step_ms[s] / iters;
+    const PlanStep& step = plan->steps()[s];
+    const bool reorder = step.node < 0;
+    const std::string op = reorder ? "(reorder)" : g.nodes[size_t(step.node)].op_type;
+    const double ms = step_ms[s] / iters;
+    steps.push_back({{"op", op},
+                     {"name", reorder ? g.value(step.inputs[0]).name : g.nodes[size_t(step.node)].name},
+                     {"kernel", step.kernel},
+                     {"ms", ms}});
+    by_op[op].first += ms;
+    ++by_op[op].second;
+    total += ms;
   }
   std::vector<std::pair<double, std::string>> ops;
   for (const auto& [op, v] : by_op) ops.push_back({v.first, op + " x" + std::to_string(v.second)});
@@ -112,15 +121,16 @@ void print_profile(const Model& model, const std::vector<Tensor>& inputs, int it
   std::cerr << std::fixed << std::setprecision(3) << "profile (mean of " << iters << " runs, " << total
             << " ms in steps):\n";
   for (const auto& [ms, what] : ops) std::cerr << "  " << std::setw(9) << ms << " ms  " << what << "\n";
-  std::vector<size_t> order(step_ms.size());
+  std::vector<size_t> order(steps.size());
   for (size_t s = 0; s < order.size(); ++s) order[s] = s;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return step_ms[a] > step_ms[b]; });
-  std::cerr << "slowest steps:\n";
+  std::cerr << "slowest steps (--json --profile lists every step):\n";
   for (size_t i = 0; i < std::min<size_t>(10, order.size()); ++i) {
-    const PlanStep& s = plan->steps()[order[i]];
-    std::cerr << "  " << std::setw(9) << step_ms[order[i]] / iters << " ms  " << op_of(s) << " "
-              << (s.node < 0 ? g.value(s.inputs[0]).name : g.nodes[size_t(s.node)].name) << "  " << s.kernel << "\n";
+    const nlohmann::json& s = steps[order[i]];
+    std::cerr << "  " << std::setw(9) << s["ms"].get<double>() << " ms  " << s["op"].get<std::string>() << " "
+              << s["name"].get<std::string>() << "  " << s["kernel"].get<std::string>() << "\n";
   }
+  return steps;
 }
 
 int bench(const BenchOptions& o) {
@@ -145,7 +155,8 @@ int bench(const BenchOptions& o) {
     model.run(inputs);
     times.push_back(ms_since(start));
   }
-  if (o.profile) print_profile(model, inputs, o.iters);
+  nlohmann::json steps;
+  if (o.profile) steps = profile_steps(model, inputs, o.iters);
   std::sort(times.begin(), times.end());
   auto at = [&](double q) { return times[std::min(times.size() - 1, size_t(q * double(times.size() - 1) + 0.5))]; };
   nlohmann::json j{{"model", o.model},           {"backend", o.backend},     {"threads", o.threads},
@@ -153,6 +164,7 @@ int bench(const BenchOptions& o) {
                    {"p90_ms", at(0.9)},          {"max_ms", times.back()},   {"load_ms", load_ms},
                    {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()}};
   for (size_t i = 0; i < inputs.size(); ++i) j["inputs"][model.inputs()[i].name] = inputs[i].shape();
+  if (o.profile) j["steps"] = steps;
   if (o.json) {
     std::cout << j.dump() << "\n";
     return 0;
@@ -178,7 +190,7 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
   sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--json", o->json, "Print one JSON object");
-  sub->add_flag("--profile", o->profile, "Also print where the time goes, per op and slowest steps (stderr)");
+  sub->add_flag("--profile", o->profile, "Also show where the time goes: per op and slowest steps on stderr; with --json, every step");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
   return {sub, [o] { return bench(*o); }};
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""`cnnx bench` keeps the contract other tools parse (DESIGN.md): --json prints one object with median_ms, min_ms,
+p90_ms, load_ms, first_run_ms and peak_rss_mb, ordered as statistics of one sample; --batch and --shape set the
+input shape; --profile --json adds every plan step (op, name, kernel, ms) in plan order; bad options exit non-zero
+with a message. Usage: bench_contract_test.py CNNX MODEL"""
+import json
+import subprocess
+import sys
+
+import onnx
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def bench(*args):
+    return subprocess.run([CNNX, "bench", MODEL, "--iters", "5", "--warmup", "1", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def bench_json(*args):
+    r = bench("--json", *args)
+    check(r.returncode == 0, f"bench --json {' '.join(args)} exits 0" + (f" (stderr: {r.stderr.strip()[-300:]})" if r.returncode else ""))
+    lines = r.stdout.strip().splitlines()
+    check(len(lines) == 1, f"bench --json {' '.join(args)} prints one line, got {len(lines)}")
+    return json.loads(lines[0]) if lines else {}
+
+
+def main():
+    graph = onnx.load(MODEL).graph
+    input_name = graph.input[0].name
+
+    j = bench_json()
+    for key in ("median_ms", "min_ms", "p90_ms", "load_ms", "first_run_ms", "peak_rss_mb"):
+        check(isinstance(j.get(key), (int, float)) and j[key] > 0, f"{key} is a positive number: {j.get(key)}")
+    check(j["min_ms"] <= j["median_ms"] <= j["p90_ms"] <= j["max_ms"],
+          f"min <= median <= p90 <= max: {j['min_ms']} {j['median_ms']} {j['p90_ms']} {j['max_ms']}")
+    check(j["iters"] == 5, f"iters echoed: {j['iters']}")
+    check(j["inputs"][input_name][0] == 1, f"batch 1 by default: {j['inputs']}")
+    check("steps" not in j, "no steps without --profile")
+
+    j = bench_json("--batch", "3")
+    check(j["inputs"][input_name][0] == 3, f"--batch 3 sets the unknown batch dim: {j['inputs']}")
+    j = bench_json("--shape", f"{input_name}=2,3,64,64")
+    check(j["inputs"][input_name] == [2, 3, 64, 64], f"--shape sets the input shape: {j['inputs']}")
+
+    j = bench_json("--profile")
+    steps = j.get("steps", [])
+    node_names = {n.name for n in graph.node}
+    value_names = {v.name for v in graph.input} | {o for n in graph.node for o in n.output}
+    check(len(steps) > 0, f"--profile --json lists steps: {len(steps)}")
+    for s in steps:
+        named = s["name"] in (value_names if s["op"] == "(reorder)" else node_names)
+        check(named and s["kernel"] and s["ms"] >= 0, f"step names a model node or value, a kernel, ms >= 0: {s}")
+    convs = [s for s in steps if s["op"] in ("Conv", "FusedConv")]
+    check(len(convs) == sum(n.op_type == "Conv" for n in graph.node), f"one step per Conv: {len(convs)}")
+    check(sum(s["ms"] for s in steps) <= j["max_ms"] * 1.5 + 1,
+          f"steps add up to no more than a run: {sum(s['ms'] for s in steps)} vs max {j['max_ms']}")
+
+    for args, want in ((["--shape", "nope=1,3,64,64"], "no input named 'nope'"), (["--iters", "0"], "--iters"),
+                       (["--backend", "gpu"], "--backend")):
+        r = bench(*args)
+        check(r.returncode != 0 and want in r.stderr, f"bench {' '.join(args)}: exit {r.returncode}, names {want!r}: "
+              f"{r.stderr.strip()[:200]}")
+
+    print(f"{0 if failures else 1} passed, {len(failures)} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    CNNX, MODEL = sys.argv[1:3]
+    main()
