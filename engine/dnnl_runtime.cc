@@ -1,6 +1,7 @@
 #include "engine/dnnl_runtime.h"
 
 #include "engine/error.h"
+#include "engine/hot_buffer.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -50,6 +51,9 @@ void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratch
   prim.execute(stream, args);
   stream.wait();
 }
+
+OwnedMemory::OwnedMemory(const dnnl::memory::desc& md)
+    : buffer(allocate_hot_buffer(md.get_size())), memory(md, dnnl_engine(), buffer.get()) {}
 
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
   const bool fits = md.get_size() == t.bytes() || (layout_of(md) != Layout() && md.get_size() >= t.bytes());

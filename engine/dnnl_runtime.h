@@ -7,6 +7,7 @@
 // created it, so every cnnx primitive is made with scratchpad_mode::user and gets a fresh scratchpad per run.
 #pragma once
 
+#include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <string>
@@ -36,6 +37,15 @@ void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratch
 // A memory object over the tensor's own buffer (no copy). A plain `md` must describe exactly its bytes; a
 // blocked one may need more (padded channels): the plan allocates blocked values with md.get_size() bytes.
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
+
+// oneDNN memory over a hot buffer of its own (engine/hot_buffer.h: in huge pages), for data a kernel
+// prepares once at compile time and keeps, such as reordered weights. Default-constructed: empty.
+struct OwnedMemory {
+  OwnedMemory() = default;
+  explicit OwnedMemory(const dnnl::memory::desc& md);
+  std::shared_ptr<void> buffer;
+  dnnl::memory memory;
+};
 
 // The oneDNN descriptor of a float32 value of `shape` held in `layout` (plain: plain_f32_desc(shape)).
 dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape);

@@ -6,6 +6,7 @@
 
 #include "engine/compare.h"
 #include "engine/dnnl_runtime.h"
+#include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
 #include "engine/thread_scope.h"
 #include "passes/pass.h"
@@ -22,10 +23,8 @@ Backend parse_backend(const std::string& name) {
 
 // One run's memory for the intermediate values: 64-byte aligned, reused by later runs.
 struct Plan::Arena {
-  explicit Arena(size_t bytes) : data(static_cast<char*>(std::aligned_alloc(64, std::max<size_t>(64, bytes)))) {
-    if (!data) throw std::bad_alloc();
-  }
-  ~Arena() { std::free(data); }
+  explicit Arena(size_t bytes) : buffer(allocate_hot_buffer(bytes)), data(static_cast<char*>(buffer.get())) {}
+  std::shared_ptr<void> buffer;
   char* data;
 };
 

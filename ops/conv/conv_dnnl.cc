@@ -115,8 +115,8 @@ class ConvDnnl : public CompiledKernel {
     if (in[1].constant) {
       // Constant weights: into the primitive's layout once (a plain copy when it kept the plain layout).
       memory user_weights = dnnl_wrap(d_.user_weights_md, *in[1].constant);
-      const_weights_ = memory(pd.weights_desc(), dnnl_engine());
-      reorder(user_weights, const_weights_).execute(dnnl_stream(), user_weights, const_weights_);
+      const_weights_ = OwnedMemory(pd.weights_desc());
+      reorder(user_weights, const_weights_.memory).execute(dnnl_stream(), user_weights, const_weights_.memory);
       dnnl_stream().wait();
     } else {
       weights_in_ = DnnlReorder(d_.user_weights_md, pd.weights_desc());
@@ -136,7 +136,7 @@ class ConvDnnl : public CompiledKernel {
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
       std::memcpy(io.out[0]->raw(), io.in[3]->raw(), pd.dst_desc().get_size());
-    memory conv_weights = const_weights_;
+    memory conv_weights = const_weights_.memory;
     if (!conv_weights) {
       const memory user_weights = dnnl_wrap(d_.user_weights_md, W);
       conv_weights = user_weights;
@@ -157,7 +157,7 @@ class ConvDnnl : public CompiledKernel {
   convolution_forward conv_;
   memory::desc scratchpad_md_;
   DnnlReorder weights_in_;
-  memory const_weights_;  // empty unless W was constant at compile time
+  OwnedMemory const_weights_;  // empty unless W was constant at compile time
 };
 
 }  // namespace

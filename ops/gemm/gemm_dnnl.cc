@@ -69,12 +69,12 @@ class GemmLayer : public CompiledKernel {
     // B' as [N, K]: B itself when transB, else B read transposed (strides), into the primitive's layout.
     const memory::desc user_weights_md({N, K}, dt::f32, p.trans_b ? memory::dims{K, 1} : memory::dims{1, N});
     memory user_weights = dnnl_wrap(user_weights_md, *in[1].constant);
-    weights_ = memory(pd_.weights_desc(), dnnl_engine());
-    reorder(user_weights, weights_).execute(dnnl_stream(), user_weights, weights_);
+    weights_ = OwnedMemory(pd_.weights_desc());
+    reorder(user_weights, weights_.memory).execute(dnnl_stream(), user_weights, weights_.memory);
     dnnl_stream().wait();
 
-    bias_ = memory(bias_md, dnnl_engine());
-    float* bias = static_cast<float*>(bias_.get_data_handle());
+    bias_ = OwnedMemory(bias_md);
+    float* bias = static_cast<float*>(bias_.buffer.get());
     const float* c = g.has_c ? in[2].constant->data<float>() : nullptr;
     const bool one_c = g.has_c && in[2].constant->numel() == 1;
     for (int64_t n = 0; n < N; ++n) bias[n] = c ? p.beta * c[one_c ? 0 : n] : 0.f;
@@ -83,8 +83,8 @@ class GemmLayer : public CompiledKernel {
   void run(const KernelIO& io) const override {
     dnnl_execute(ip_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},
-                  {DNNL_ARG_WEIGHTS, weights_},
-                  {DNNL_ARG_BIAS, bias_},
+                  {DNNL_ARG_WEIGHTS, weights_.memory},
+                  {DNNL_ARG_BIAS, bias_.memory},
                   {DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}});
   }
 
@@ -92,7 +92,7 @@ class GemmLayer : public CompiledKernel {
   memory::desc src_md_, dst_md_, scratchpad_md_;
   inner_product_forward::primitive_desc pd_;
   inner_product_forward ip_;
-  memory weights_, bias_;  // prepared at compile time
+  OwnedMemory weights_, bias_;  // prepared at compile time
 };
 
 class GemmDnnl : public CompiledKernel {
