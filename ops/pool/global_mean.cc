@@ -139,6 +139,11 @@ void sum_rows(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, d
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// sum[j] += x[j], j < n.
+CNNX_MEAN_CLONES void add_lanes(const double* x, int64_t n, double* sum) {
+  for (int64_t j = 0; j < n; ++j) sum[j] += x[j];
+}
+
 // Below this many floats one thread does it all (a parallel region costs more than it saves). Inside a model
 // the input was just written by a parallel kernel, half of it in each core's cache: one thread reading all
 // of it pulls the other half across, and the next kernel (the squeeze-excitation Mul) pulls it back.
@@ -184,14 +189,18 @@ void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
     const float* base = x + L.offset + n * L.n_stride + g * L.c_stride + first_row * L.row_stride;
     sum_rows(base, rows, L.lanes, L.row_stride, partial.data() + i * L.lanes);
   }
+  // Each lane's chunk sums in chunk order, all lanes at once (a loop per lane would be one long chain of
+  // dependent adds: 19 us for 672 lanes x 17 chunks).
   const double scale = 1.0 / double(L.plane);
+  std::vector<double> sum(static_cast<size_t>(L.lanes));
   for (int64_t n = 0; n < L.N; ++n)
-    for (int64_t g = 0; g < groups; ++g)
-      for (int64_t j = 0; j < L.lanes && g * L.lanes + j < L.C; ++j) {
-        double sum = 0;
-        for (int64_t k = 0; k < chunks; ++k) sum += partial[size_t(((n * groups + g) * chunks + k) * L.lanes + j)];
-        y[n * L.C + g * L.lanes + j] = float(sum * scale);
-      }
+    for (int64_t g = 0; g < groups; ++g) {
+      const double* first = partial.data() + (n * groups + g) * chunks * L.lanes;
+      std::fill(sum.begin(), sum.end(), 0.0);
+      for (int64_t k = 0; k < chunks; ++k) add_lanes(first + k * L.lanes, L.lanes, sum.data());
+      for (int64_t j = 0; j < L.lanes && g * L.lanes + j < L.C; ++j)
+        y[n * L.C + g * L.lanes + j] = float(sum[size_t(j)] * scale);
+    }
 }
 
 // True when spatial dims [2, rank) of `dims` / `strides` form one contiguous run of positions `unit` floats
