@@ -1,23 +1,47 @@
 // Buffers every run streams through and that live as long as a plan: its arenas and the weights its kernels
-// prepare once.
-// They live in transparent huge pages (madvise MADV_HUGEPAGE): with 4 KiB pages each page read costs a TLB miss,
-// and a run reads all of a model's weights (resnet50: ~100 MB; huge pages took it from 36.3 to 35.7 ms).
-// A buffer of kHugePageBytes or more is aligned to a huge page and has its own (its last partial huge page stays
-// in small pages: no rounding waste). Smaller ones are packed, 64-byte aligned, into shared huge pages: the
-// first of the last 16 with room, else a new one. A shared page is freed with the last buffer in it. Where the
-// kernel has no THP the advice is ignored. Tensors (a model's initializers, a run's outputs) are not hot: they
-// use ordinary pages.
+// prepare once. They live in transparent huge pages (madvise MADV_HUGEPAGE): with 4 KiB pages each page read
+// costs a TLB miss, and a run reads all of a model's weights (resnet50: ~100 MB; huge pages took it from 36.3
+// to 35.9 ms). Where the kernel has no THP the advice is refused and nothing changes. Tensors (a model's
+// initializers, a run's outputs) are not hot: they use ordinary pages.
+//
+// A buffer of kHugePageBytes or more is a mapping of its own, aligned to a huge page (its last partial huge page
+// stays in small pages), unmapped when the buffer is freed. A smaller one is packed into huge pages shared with
+// the other small buffers allocated on the same thread while the same HotBufferPacking lives (the planner holds
+// one while it compiles a plan, so a plan's pages hold only its own buffers and go with the plan); without one
+// it is an ordinary 64-byte-aligned allocation. Under AddressSanitizer every buffer is an ordinary allocation of
+// exactly its size, so overflows stay visible.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace cnnx {
 
 inline constexpr size_t kHugePageBytes = size_t(2) << 20;
 
-// At least `bytes` (0 gives a small non-null buffer), uninitialized. Throws cnnx::Error when out of memory.
-// Thread-safe.
+// At least `bytes` (0 gives a small non-null buffer), 64-byte aligned, uninitialized. Throws cnnx::Error when
+// out of memory.
 std::shared_ptr<void> allocate_hot_buffer(size_t bytes);
+
+// While one lives, small hot buffers allocated on this thread share huge pages (scopes nest: the innermost
+// packs). A page is freed with the last buffer in it, whether or not the scope still lives.
+class HotBufferPacking {
+ public:
+  HotBufferPacking();
+  ~HotBufferPacking();
+  HotBufferPacking(const HotBufferPacking&) = delete;
+  HotBufferPacking& operator=(const HotBufferPacking&) = delete;
+
+  struct Page {
+    std::weak_ptr<void> bytes;
+    size_t used;
+  };
+
+ private:
+  friend std::shared_ptr<void> allocate_hot_buffer(size_t bytes);
+  std::vector<Page> open_;  // pages with room left, oldest first
+  HotBufferPacking* outer_;
+};
 
 }  // namespace cnnx

@@ -162,6 +162,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
                                         Backend backend, const std::vector<std::string>& disabled_passes,
                                         const PlanLimits& limits) {
   auto plan = std::make_shared<Plan>();
+  HotBufferPacking packing;  // the plan's small prepared weights share huge pages with each other only
   plan->graph_ = std::make_shared<Graph>(*model_graph);
   plan->backend_ = backend;
   Graph& g = *plan->graph_;

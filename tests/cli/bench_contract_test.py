@@ -10,16 +10,16 @@ import sys
 import onnx
 
 failures = []
+passes = []
 
 
 def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+    (passes if ok else failures).append(what)
 
 
 def bench(*args):
-    return subprocess.run([CNNX, "bench", MODEL, "--iters", "5", "--warmup", "1", *args], capture_output=True,
+    return subprocess.run([CNNX, "bench", MODEL, "--iters", "20", "--warmup", "1", *args], capture_output=True,
                           text=True, timeout=300)
 
 
@@ -40,7 +40,7 @@ def main():
         check(isinstance(j.get(key), (int, float)) and j[key] > 0, f"{key} is a positive number: {j.get(key)}")
     check(j["min_ms"] <= j["median_ms"] <= j["p90_ms"] <= j["max_ms"],
           f"min <= median <= p90 <= max: {j['min_ms']} {j['median_ms']} {j['p90_ms']} {j['max_ms']}")
-    check(j["iters"] == 5, f"iters echoed: {j['iters']}")
+    check(j["iters"] == 20, f"iters echoed: {j['iters']}")
     check(j["inputs"][input_name][0] == 1, f"batch 1 by default: {j['inputs']}")
     check("steps" not in j, "no steps without --profile")
 
@@ -59,8 +59,10 @@ def main():
         check(named and s["kernel"] and s["ms"] >= 0, f"step names a model node or value, a kernel, ms >= 0: {s}")
     convs = [s for s in steps if s["op"] in ("Conv", "FusedConv")]
     check(len(convs) == sum(n.op_type == "Conv" for n in graph.node), f"one step per Conv: {len(convs)}")
-    check(sum(s["ms"] for s in steps) <= j["max_ms"] * 1.5 + 1,
-          f"steps add up to no more than a run: {sum(s['ms'] for s in steps)} vs max {j['max_ms']}")
+    # Each step's time is a mean per run: together they are about one run (3x the slowest timed run allows
+    # for a noisy machine; a sum over all runs instead of a mean would be 20x).
+    check(sum(s["ms"] for s in steps) <= j["max_ms"] * 3,
+          f"steps add up to about one run: {sum(s['ms'] for s in steps)} vs max {j['max_ms']}")
 
     for args, want in ((["--shape", "nope=1,3,64,64"], "no input named 'nope'"), (["--iters", "0"], "--iters"),
                        (["--backend", "gpu"], "--backend")):
@@ -68,7 +70,7 @@ def main():
         check(r.returncode != 0 and want in r.stderr, f"bench {' '.join(args)}: exit {r.returncode}, names {want!r}: "
               f"{r.stderr.strip()[:200]}")
 
-    print(f"{0 if failures else 1} passed, {len(failures)} failed")
+    print(f"{len(passes)} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)
 
 

@@ -125,6 +125,28 @@ TEST_CASE("the global mean kernel gives the same bits for any thread count") {
   }
 }
 
+TEST_CASE("the global mean kernel adds a channels-last plane's chunk sums in chunk order") {
+  // 2048 channels: chunks of 4 rows. Channel 0's chunk sums are 1, then x, then -x, with x = 1e17 (a float,
+  // whose float64 ulp is 16): in chunk order 1 + x rounds to x and the mean is exactly 0; any order that adds
+  // x and -x first gives 1 / 12.
+  const Shape shape{1, 2048, 12};
+  Tensor x(DType::f32, shape);
+  const float big = 1e17f;
+  x.data<float>()[0] = 1.f;
+  x.data<float>()[4] = big;
+  x.data<float>()[8] = -big;
+  const Layout layout = dnnl::memory::desc({1, 2048, 12}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::nwc);
+  std::vector<float> buffer(layout.get_size() / sizeof(float), 0.f);
+  Tensor channels_last = Tensor::borrow(DType::f32, shape, buffer.data());
+  DnnlReorder(plain_f32_desc(shape), layout).run(dnnl_wrap(plain_f32_desc(shape), x), dnnl_wrap(layout, channels_last));
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    const Tensor y = with_threads(threads, [&] { return run_mean(x, layout, &channels_last); });
+    CHECK(y.data<float>()[0] == 0.f);
+    CHECK(y.data<float>()[1] == 0.f);
+  }
+}
+
 TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layouts where they arrive") {
   using tag = dnnl::memory::format_tag;
   struct Case {
