@@ -33,13 +33,12 @@ class HotBufferPacking {
   HotBufferPacking(const HotBufferPacking&) = delete;
   HotBufferPacking& operator=(const HotBufferPacking&) = delete;
 
-  struct Page {
-    std::weak_ptr<void> bytes;
-    size_t used;
-  };
-
  private:
   friend std::shared_ptr<void> allocate_hot_buffer(size_t bytes);
+  struct Page {
+    std::weak_ptr<void> bytes;  // the page is freed with the last buffer in it
+    size_t used;
+  };
   std::vector<Page> open_;  // pages with room left, oldest first
   HotBufferPacking* outer_;
 };
