@@ -1,8 +1,9 @@
 // Buffers every run streams through and that live as long as a plan: its arenas and the weights its kernels
 // prepare once. They live in transparent huge pages (madvise MADV_HUGEPAGE): with 4 KiB pages each page read
 // costs a TLB miss, and a run reads all of a model's weights (resnet50: ~100 MB; huge pages took it from 36.3
-// to 35.9 ms). Where the kernel has no THP the advice is refused and nothing changes. Tensors (a model's
-// initializers, a run's outputs) are not hot: they use ordinary pages.
+// to 35.8 ms). Where the kernel has no THP the advice is refused and nothing changes; where its THP defrag
+// setting is "madvise" a first touch may wait for the kernel to compact memory (on a fragmented host, a slower
+// load). Tensors (a model's initializers, a run's outputs) are not hot: they use ordinary pages.
 //
 // A buffer of kHugePageBytes or more is a mapping of its own, aligned to a huge page (its last partial huge page
 // stays in small pages), unmapped when the buffer is freed. A smaller one is packed into huge pages shared with
