@@ -7,14 +7,7 @@
 #include <new>
 
 #include "engine/error.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CNNX_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CNNX_ASAN 1
-#endif
-#endif
+#include "engine/sanitizers.h"
 
 namespace cnnx {
 
@@ -41,7 +34,8 @@ std::shared_ptr<void> huge_mapping(size_t n) {
   require(raw != MAP_FAILED, "out of memory allocating ", n, " bytes");
   const uintptr_t start = uintptr_t(raw), aligned = round_up(start, kHugePageBytes);
   if (aligned > start) munmap(raw, aligned - start);
-  if (start + kHugePageBytes > aligned) munmap(reinterpret_cast<void*>(aligned + length), start + kHugePageBytes - aligned);
+  if (start + kHugePageBytes > aligned)
+    munmap(reinterpret_cast<void*>(aligned + length), start + kHugePageBytes - aligned);
   void* p = reinterpret_cast<void*>(aligned);
   madvise(p, length, MADV_HUGEPAGE);  // advice only: a kernel without THP refuses it, which is fine
   return std::shared_ptr<void>(p, [length](void* q) { munmap(q, length); });
@@ -54,9 +48,7 @@ HotBufferPacking::~HotBufferPacking() { packing = outer_; }
 
 std::shared_ptr<void> allocate_hot_buffer(size_t bytes) {
   require(bytes <= size_t(-1) / 2, "out of memory allocating ", bytes, " bytes");
-#ifdef CNNX_ASAN
-  return ordinary(std::max<size_t>(bytes, 1));
-#else
+  if (CNNX_ASAN) return ordinary(std::max<size_t>(bytes, 1));  // exact, so the sanitizer sees overflows
   const size_t n = bytes == 0 ? kAlign : round_up(bytes, kAlign);
   if (n >= kHugePageBytes) return huge_mapping(n);
   if (!packing) return ordinary(n);
@@ -69,13 +61,11 @@ std::shared_ptr<void> allocate_hot_buffer(size_t bytes) {
     return std::shared_ptr<void>(shared, p);  // owns a share of the page
   }
   std::shared_ptr<void> shared = huge_mapping(kHugePageBytes);
-  open.erase(std::remove_if(open.begin(), open.end(),
-                            [](const HotBufferPacking::Page& p) { return p.bytes.expired() || p.used + kAlign > kHugePageBytes; }),
-             open.end());
+  auto spent = [](const HotBufferPacking::Page& p) { return p.bytes.expired() || p.used + kAlign > kHugePageBytes; };
+  open.erase(std::remove_if(open.begin(), open.end(), spent), open.end());
   if (open.size() == kMaxOpen) open.erase(open.begin());
   open.push_back({shared, n});
   return shared;
-#endif
 }
 
 }  // namespace cnnx

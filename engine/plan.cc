@@ -23,9 +23,9 @@ Backend parse_backend(const std::string& name) {
 
 // One run's memory for the intermediate values: 64-byte aligned, reused by later runs.
 struct Plan::Arena {
-  explicit Arena(size_t bytes) : buffer(allocate_hot_buffer(bytes)), data(static_cast<char*>(buffer.get())) {}
+  explicit Arena(size_t bytes) : buffer(allocate_hot_buffer(bytes)) {}
+  char* data() const { return static_cast<char*>(buffer.get()); }
   std::shared_ptr<void> buffer;
-  char* data;
 };
 
 Plan::Plan() = default;
@@ -483,7 +483,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     const ValueInfo& vi = g.values[id].info;
     if (slot.kind == ValueSlot::constant) values[id] = *vi.constant;
     if (slot.kind == ValueSlot::output) values[id] = Tensor(vi.dtype, vi.shape);
-    if (slot.kind == ValueSlot::arena) values[id] = Tensor::borrow(vi.dtype, vi.shape, arena->data + slot.offset);
+    if (slot.kind == ValueSlot::arena) values[id] = Tensor::borrow(vi.dtype, vi.shape, arena->data() + slot.offset);
   }
 
   if (step_ms) step_ms->resize(steps_.size());

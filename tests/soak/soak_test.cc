@@ -38,17 +38,7 @@
 
 #include "engine/cnnx.h"
 #include "engine/plan.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CNNX_SOAK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CNNX_SOAK_ASAN 1
-#endif
-#endif
-#ifndef CNNX_SOAK_ASAN
-#define CNNX_SOAK_ASAN 0
-#endif
+#include "engine/sanitizers.h"
 
 namespace {
 
@@ -135,7 +125,7 @@ bool check_rss(int64_t before, int64_t after, int64_t runs_between, double slack
   std::printf("RSS after warm-up %.1f MiB, at the end %.1f MiB: %+.2f MiB over %lld %s (%+.1f bytes each)\n",
               mib(before), mib(after), mib(after - before), (long long)runs_between, what,
               runs_between ? double(after - before) / double(runs_between) : 0.0);
-  if (CNNX_SOAK_ASAN) {
+  if (CNNX_ASAN) {
     std::printf("RSS check skipped: AddressSanitizer's quarantine keeps freed memory resident (LeakSanitizer "
                 "checks leaks at exit)\n");
     return true;

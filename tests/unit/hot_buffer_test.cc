@@ -14,14 +14,7 @@
 #include <vector>
 
 #include "engine/hot_buffer.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CNNX_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CNNX_TEST_ASAN 1
-#endif
-#endif
+#include "engine/sanitizers.h"
 
 namespace {
 
@@ -66,14 +59,12 @@ TEST_CASE("hot buffers are 64-byte aligned; large ones start on a huge page and 
     REQUIRE(p != nullptr);
     CHECK(address(p) % 64 == 0);
     std::memset(p.get(), 0xA5, bytes);  // every byte is ours (ASan checks)
-#ifndef CNNX_TEST_ASAN
-    if (bytes < cnnx::kHugePageBytes) continue;
+    if (CNNX_ASAN || bytes < cnnx::kHugePageBytes) continue;
     CHECK(address(p) % cnnx::kHugePageBytes == 0);
     const std::string flags = vm_flags_of(p.get());
     CAPTURE(flags);
     CAPTURE(advice);
     CHECK((!advice || flags.find(" hg") != std::string::npos));
-#endif
   }
 }
 
@@ -99,17 +90,17 @@ TEST_CASE("small hot buffers share pages within a packing scope, disjoint, freed
     const auto* b = static_cast<const unsigned char*>(kept[i].get());
     for (size_t k = 0; k < sizes[i]; k += 61) REQUIRE(b[k] == (i + 1) % 251);
   }
-#ifndef CNNX_TEST_ASAN
-  // Packed: the huge pages they occupy are more than half full (one page each would be 300).
-  size_t total = 0;
-  std::set<uintptr_t> pages;
-  for (size_t i = 0; i < kept.size(); ++i) {
-    total += sizes[i];
-    pages.insert(address(kept[i]) / cnnx::kHugePageBytes);
+  if (!CNNX_ASAN) {
+    // Packed: the huge pages they occupy are more than half full (one page each would be 300).
+    size_t total = 0;
+    std::set<uintptr_t> pages;
+    for (size_t i = 0; i < kept.size(); ++i) {
+      total += sizes[i];
+      pages.insert(address(kept[i]) / cnnx::kHugePageBytes);
+    }
+    CAPTURE(total);
+    CHECK(pages.size() <= total * 2 / cnnx::kHugePageBytes + 1);
   }
-  CAPTURE(total);
-  CHECK(pages.size() <= total * 2 / cnnx::kHugePageBytes + 1);
-#endif
   // Drop all but the last buffer of the first page: the page lives on (the survivor stays writable), and is
   // freed with it.
   const uintptr_t first_page = address(kept[0]) / cnnx::kHugePageBytes;
