@@ -5,7 +5,7 @@
 // channel-blocked (it came from a chain the plan keeps blocked) and the dst layout the readers wish for
 // (a Concat the plan joins in place). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
-// its activation eltwise post-ops.
+// its activation eltwise post-ops, except Swish: that runs after the primitive (ops/eltwise/swish.h says why).
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "engine/dnnl_runtime.h"
+#include "ops/eltwise/swish.h"
 
 namespace cnnx {
 
@@ -22,14 +23,23 @@ using namespace dnnl;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-// The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor.
+// The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor, and whether
+// Swish is left to run() (swish_in_place over dst).
 struct ConvDesc {
   memory::desc user_weights_md, user_bias_md;
   convolution_forward::primitive_desc pd;
+  bool swish_after = false;
 };
 
-// The fusion as post-ops: sum first (dst holds the residual), then the activation.
-post_ops fusion_post_ops(const ConvFusion& f) {
+// True when `md` is one dense buffer from its first byte: then run() can sweep all of it.
+bool dense(const memory::desc& md) {
+  memory::dim elements = 1;
+  for (int d = 0; d < md.data.ndims; ++d) elements *= md.data.padded_dims[d];
+  return md.data.offset0 == 0 && md.get_size() == size_t(elements) * sizeof(float);
+}
+
+// The fusion as post-ops: sum first (dst holds the residual), then the activation unless it is left to run().
+post_ops fusion_post_ops(const ConvFusion& f, bool swish_after) {
   post_ops ops;
   if (f.residual) ops.append_sum(1.f);
   switch (f.activation) {
@@ -44,7 +54,9 @@ post_ops fusion_post_ops(const ConvFusion& f) {
       ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
       break;
     case Activation::hard_swish: ops.append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f); break;
-    case Activation::swish: ops.append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f); break;
+    case Activation::swish:
+      if (!swish_after) ops.append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f);
+      break;
   }
   return ops;
 }
@@ -78,8 +90,11 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const La
   const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
+  // Swish after the primitive needs a dst run() may sweep whole: oneDNN's own choice, or a dense offer (not
+  // a part of a Concat's buffer).
+  d.swish_after = fusion.activation == Activation::swish && (is_plain(dst_layout) || dense(dst_layout));
   primitive_attr attr = dnnl_attr();
-  attr.set_post_ops(fusion_post_ops(fusion));
+  attr.set_post_ops(fusion_post_ops(fusion, d.swish_after));
   d.pd = convolution_forward::primitive_desc(conv_desc, attr, dnnl_engine());
   return d;
 }
@@ -148,6 +163,8 @@ class ConvDnnl : public CompiledKernel {
     DnnlArgs args{{DNNL_ARG_SRC, conv_src}, {DNNL_ARG_WEIGHTS, conv_weights}, {DNNL_ARG_DST, conv_dst}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
     dnnl_execute(conv_, scratchpad_md_, std::move(args));
+    // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
+    if (d_.swish_after) swish_in_place(io.out[0]->data<float>(), int64_t(pd.dst_desc().get_size() / sizeof(float)));
   }
 
  private:

@@ -139,6 +139,18 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
     cases.push_back({"nested Concats", b, 2, 2});
   }
   {
+    GraphBuilder b;  // Swish convolutions: on dnnl the Swish runs after the primitive, over the part it wrote only
+    b.input("x", {1, 16, 6, 6});
+    conv(b, "x", 16, 16, "a", 1);
+    conv(b, "x", 16, 16, "b", 2);
+    b.node("Sigmoid", {"a"}, {"as"}).node("Mul", {"a", "as"}, {"sa"})
+        .node("Sigmoid", {"b"}, {"bs"}).node("Mul", {"bs", "b"}, {"sb"})
+        .node("Concat", {"sb", "sa"}, {"cat"}, "cat", axis_attr(1))
+        .node("Relu", {"cat"}, {"y"})
+        .output("y");
+    cases.push_back({"parts written by Swish convolutions", b, 1, 1});
+  }
+  {
     GraphBuilder b;  // a is a part of cat (read at the end) and the residual of a fused Add: no writing over it
     b.input("x", {1, 16, 4, 4});
     conv(b, "x", 16, 16, "a", 1);

@@ -1,0 +1,88 @@
+// Swish in place: see swish.h for why this exists beside oneDNN's post-op and how exact it is.
+#include "ops/eltwise/swish.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace cnnx {
+
+namespace {
+
+// Below this many floats one thread does it (a parallel region costs more than it saves).
+constexpr int64_t kParallelFloats = int64_t(1) << 14;
+
+void swish_generic(float* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    x[i] = float(v / (1 + std::exp(-v)));
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CNNX_SWISH_AVX512 1
+// GCC 12's rcp14/min/max/scalef intrinsics pass _mm512_undefined_ps() as the unused merge source, which it
+// then reports as maybe uninitialized.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// x * sigmoid(x) = x / (1 + e), e = exp(-x) = 2^n * exp(r), n = round(-x log2 e), r = -x - n ln2 (ln2 in a
+// high and a low part, so r is exact enough), exp(r) by its Taylor-like minimax polynomial of degree 5.
+__attribute__((target("avx512f"))) inline __m512 swish16(__m512 v) {
+  const __m512 x = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-87.f)), _mm512_set1_ps(87.f));
+  const __m512 round = _mm512_set1_ps(12582912.f);  // 1.5 * 2^23: adding it rounds to an integer
+  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(-1.44269504088896341f), round), round);
+  __m512 r = _mm512_fnmsub_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(1.9875691500e-4f), r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
+  const __m512 d = _mm512_add_ps(_mm512_scalef_ps(p, n), _mm512_set1_ps(1.f));
+  const __m512 rcp = _mm512_rcp14_ps(d);
+  const __m512 y = _mm512_mul_ps(_mm512_mul_ps(v, rcp), _mm512_fnmadd_ps(d, rcp, _mm512_set1_ps(2.f)));
+  // Below -87: x * 0, so that -inf gives NaN as Sigmoid then Mul would.
+  return _mm512_mask_mul_ps(y, _mm512_cmp_ps_mask(v, _mm512_set1_ps(-87.f), _CMP_LT_OQ), v, _mm512_setzero_ps());
+}
+
+__attribute__((target("avx512f"))) void swish_avx512(float* x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(x + i, swish16(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 tail = __mmask16((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(x + i, tail, swish16(_mm512_maskz_loadu_ps(tail, x + i)));
+  }
+}
+#pragma GCC diagnostic pop
+#endif
+
+void swish_range(float* x, int64_t n) {
+#ifdef CNNX_SWISH_AVX512
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) return swish_avx512(x, n);
+#endif
+  swish_generic(x, n);
+}
+
+}  // namespace
+
+void swish_in_place(float* x, int64_t n) {
+  if (n < kParallelFloats) return swish_range(x, n);
+#pragma omp parallel
+  {
+    // Contiguous halves (thirds, ...) in 16-float units: a thread mostly reads what it just wrote when the
+    // producer split its output the same way.
+    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t units = (n + 15) / 16, first = units * t / threads * 16, last = std::min(n, units * (t + 1) / threads * 16);
+    if (first < last) swish_range(x + first, last - first);
+  }
+}
+
+}  // namespace cnnx
