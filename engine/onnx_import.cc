@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <onnx/onnx_pb.h>
 
@@ -32,9 +33,11 @@ struct Context {
   ImportLimits limits;
 };
 
-// Reads `m` from a CodedInputStream over the whole input: bounded total size and nesting.
+// Reads `m` from a CodedInputStream over the whole input: bounded total size and nesting. Protobuf's own log
+// line for a tripped limit is silenced: the caller's error is the one a user sees.
 template <class Message>
 bool parse_stream(Message& m, google::protobuf::io::CodedInputStream& stream, int64_t max_bytes) {
+  google::protobuf::LogSilencer silence;
   stream.SetTotalBytesLimit(int(std::min<int64_t>(max_bytes, std::numeric_limits<int>::max())));
   stream.SetRecursionLimit(64);
   return m.ParseFromCodedStream(&stream) && stream.ConsumedEntireMessage();

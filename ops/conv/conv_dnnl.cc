@@ -23,23 +23,16 @@ using namespace dnnl;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-// The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor, and whether
-// Swish is left to run() (swish_in_place over dst).
+// The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor.
 struct ConvDesc {
   memory::desc user_weights_md, user_bias_md;
   convolution_forward::primitive_desc pd;
-  bool swish_after = false;
 };
 
-// True when `md` is one dense buffer from its first byte: then run() can sweep all of it.
-bool dense(const memory::desc& md) {
-  memory::dim elements = 1;
-  for (int d = 0; d < md.data.ndims; ++d) elements *= md.data.padded_dims[d];
-  return md.data.offset0 == 0 && md.get_size() == size_t(elements) * sizeof(float);
-}
-
-// The fusion as post-ops: sum first (dst holds the residual), then the activation unless it is left to run().
-post_ops fusion_post_ops(const ConvFusion& f, bool swish_after) {
+// The fusion as post-ops: sum first (dst holds the residual), then the activation, but for Swish: run() sweeps
+// dst with it after the primitive. That dst is always a buffer of its own, or a Concat part that is one
+// contiguous run of the Concat's bytes described from offset 0 (engine/plan.cc).
+post_ops fusion_post_ops(const ConvFusion& f) {
   post_ops ops;
   if (f.residual) ops.append_sum(1.f);
   switch (f.activation) {
@@ -54,9 +47,7 @@ post_ops fusion_post_ops(const ConvFusion& f, bool swish_after) {
       ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
       break;
     case Activation::hard_swish: ops.append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f); break;
-    case Activation::swish:
-      if (!swish_after) ops.append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f);
-      break;
+    case Activation::swish: break;
   }
   return ops;
 }
@@ -90,11 +81,8 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const La
   const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
-  // Swish after the primitive needs a dst run() may sweep whole: oneDNN's own choice, or a dense offer (not
-  // a part of a Concat's buffer).
-  d.swish_after = fusion.activation == Activation::swish && (is_plain(dst_layout) || dense(dst_layout));
   primitive_attr attr = dnnl_attr();
-  attr.set_post_ops(fusion_post_ops(fusion, d.swish_after));
+  attr.set_post_ops(fusion_post_ops(fusion));
   d.pd = convolution_forward::primitive_desc(conv_desc, attr, dnnl_engine());
   return d;
 }
@@ -118,7 +106,7 @@ class ConvDnnl : public CompiledKernel {
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
            const KernelLayouts& offered)
       : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
-        residual_(fusion.residual) {
+        residual_(fusion.residual), swish_(fusion.activation == Activation::swish) {
     const auto& pd = d_.pd;
     conv_ = convolution_forward(pd);
     scratchpad_md_ = pd.scratchpad_desc();
@@ -164,12 +152,12 @@ class ConvDnnl : public CompiledKernel {
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
     dnnl_execute(conv_, scratchpad_md_, std::move(args));
     // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
-    if (d_.swish_after) swish_in_place(io.out[0]->data<float>(), int64_t(pd.dst_desc().get_size() / sizeof(float)));
+    if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(pd.dst_desc().get_size() / sizeof(float)));
   }
 
  private:
   ConvDesc d_;
-  bool has_bias_, residual_;
+  bool has_bias_, residual_, swish_;
   KernelLayouts layouts_;
   convolution_forward conv_;
   memory::desc scratchpad_md_;

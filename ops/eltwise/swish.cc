@@ -1,8 +1,6 @@
 // Swish in place: see swish.h for why this exists beside oneDNN's post-op and how exact it is.
 #include "ops/eltwise/swish.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -16,11 +14,12 @@ namespace {
 
 // Below this many floats one thread does it (a parallel region costs more than it saves).
 constexpr int64_t kParallelFloats = int64_t(1) << 14;
+constexpr float kZeroBelow = -87.f;  // see swish.h
 
 void swish_generic(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const double v = x[i];
-    x[i] = float(v / (1 + std::exp(-v)));
+    x[i] = x[i] < kZeroBelow ? x[i] * 0.f : float(v / (1 + std::exp(-v)));
   }
 }
 
@@ -31,7 +30,7 @@ void swish_generic(float* x, int64_t n) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 // x * sigmoid(x) = x / (1 + e), e = exp(-x) = 2^n * exp(r), n = round(-x log2 e), r = -x - n ln2 (ln2 in a
-// high and a low part, so r is exact enough), exp(r) by its Taylor-like minimax polynomial of degree 5.
+// high and a low part, so r is exact enough), exp(r) = 1 + r + r^2 P(r), Cephes's expf with P of degree 5.
 __attribute__((target("avx512f"))) inline __m512 swish16(__m512 v) {
   const __m512 x = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-87.f)), _mm512_set1_ps(87.f));
   const __m512 round = _mm512_set1_ps(12582912.f);  // 1.5 * 2^23: adding it rounds to an integer
@@ -49,7 +48,7 @@ __attribute__((target("avx512f"))) inline __m512 swish16(__m512 v) {
   const __m512 rcp = _mm512_rcp14_ps(d);
   const __m512 y = _mm512_mul_ps(_mm512_mul_ps(v, rcp), _mm512_fnmadd_ps(d, rcp, _mm512_set1_ps(2.f)));
   // Below -87: x * 0, so that -inf gives NaN as Sigmoid then Mul would.
-  return _mm512_mask_mul_ps(y, _mm512_cmp_ps_mask(v, _mm512_set1_ps(-87.f), _CMP_LT_OQ), v, _mm512_setzero_ps());
+  return _mm512_mask_mul_ps(y, _mm512_cmp_ps_mask(v, _mm512_set1_ps(kZeroBelow), _CMP_LT_OQ), v, _mm512_setzero_ps());
 }
 
 __attribute__((target("avx512f"))) void swish_avx512(float* x, int64_t n) {
@@ -74,15 +73,10 @@ void swish_range(float* x, int64_t n) {
 }  // namespace
 
 void swish_in_place(float* x, int64_t n) {
-  if (n < kParallelFloats) return swish_range(x, n);
-#pragma omp parallel
-  {
-    // Contiguous halves (thirds, ...) in 16-float units: a thread mostly reads what it just wrote when the
-    // producer split its output the same way.
-    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-    const int64_t units = (n + 15) / 16, first = units * t / threads * 16, last = std::min(n, units * (t + 1) / threads * 16);
-    if (first < last) swish_range(x + first, last - first);
-  }
+  constexpr int64_t kBlock = 1024;  // floats per work item: whole vectors
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) if (n >= kParallelFloats)
+  for (int64_t b = 0; b < blocks; ++b) swish_range(x + b * kBlock, std::min(kBlock, n - b * kBlock));
 }
 
 }  // namespace cnnx

@@ -6,13 +6,14 @@
 // efficientnet_b0's 16->96 1x1 at 112x112, single thread: 0.43 ms without the post-op, 1.06-1.58 ms with it,
 // 0.99 ms with this pass after it.
 //
-// Accuracy: exp(-x) by a degree-5 polynomial on [-ln2/2, ln2/2] times 2^n, the reciprocal by rcp14 and one
+// Accuracy: exp(-x) as 2^n times Cephes's expf polynomial on [-ln2/2, ln2/2], the reciprocal by rcp14 and one
 // Newton step: within 3e-7 relative of x / (1 + exp(-x)) for x >= -87 wherever that is a normal float (worst
-// 2.5e-7 over every 7th float of [-87, 87]); above 87 sigmoid's argument is clamped (sigmoid(87) is 1 in
-// float32 anyway). Below -87 the result is 0: the true value is smaller than
+// 2.73e-7, at x = -16.64, over all floats), within half the smallest denormal where it is denormal; above 87
+// sigmoid's argument is clamped (sigmoid(87) is 1 in float32 anyway). Below -87 the result is 0: the true value is smaller than
 // 1.5e-36 in magnitude, and computing it would go through denormals, each of them a slow microcode assist.
 // (It is x * 0: -0 for finite x, NaN for -inf, as Sigmoid then Mul give.)
-// NaN stays NaN, +inf stays +inf. Without AVX-512 it is the formula itself, in double.
+// NaN stays NaN, +inf stays +inf. Without AVX-512 it is the formula itself, in double, with the same rule
+// below -87.
 #pragma once
 
 #include <cstdint>

@@ -63,9 +63,9 @@ def main():
     # `iters` runs. The profiled runs are not the timed ones, and on a shared machine one preemption can cost
     # many runs of this small model, so the bound is a quarter of the way to the wrong answer, not one run.
     profiled = bench_json("--profile", iters=200)
-    total = sum(s["ms"] for s in profiled["steps"])
-    check(total < 200 / 4 * profiled["min_ms"],
-          f"steps add up to less than 50 runs (a sum over all 200 would be ~200): {total} vs min {profiled['min_ms']}")
+    total = sum(s["ms"] for s in profiled.get("steps", []))
+    check(0 < total < 200 / 4 * profiled.get("min_ms", 0),
+          f"steps add up to less than 50 runs (a sum over all 200 would be ~200): {total} vs min {profiled.get('min_ms')}")
 
     for args, want in ((["--shape", "nope=1,3,64,64"], "no input named 'nope'"), (["--iters", "0"], "--iters"),
                        (["--backend", "gpu"], "--backend")):

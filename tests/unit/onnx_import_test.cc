@@ -302,6 +302,19 @@ TEST_CASE("import limits are enforced before allocating") {
   CHECK_THROWS_AS(import(model_bytes(add_graph(initializer("W", {int64_t(1) << 34}, 0)))), cnnx::Error);
 }
 
+TEST_CASE("model files that cannot be read whole are clean errors naming the file") {
+  // Read from the descriptor as it is parsed: a read error (or a refused open, in some sandboxes), and a file
+  // longer than its reported size (0 for /proc files) running into the byte limit.
+  CHECK_THROWS_WITH_AS(import_onnx_file("/proc/self/mem"), doctest::Contains("'/proc/self/mem'"),
+                       cnnx::Error);
+  ImportLimits small;
+  small.max_model_bytes = 10;
+  CHECK_THROWS_WITH_AS(import_onnx_file("/proc/self/status", small),
+                       doctest::Contains("model '/proc/self/status' is not a valid ONNX protobuf"), cnnx::Error);
+  CHECK_THROWS_WITH_AS(import_onnx_file("/nonexistent/model.onnx"),
+                       doctest::Contains("cannot open '/nonexistent/model.onnx'"), cnnx::Error);
+}
+
 TEST_CASE("external data stays inside the model's folder") {
   TempDir tmp;
   const float w[4] = {1, 2, 3, 4};
