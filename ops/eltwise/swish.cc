@@ -12,27 +12,30 @@ namespace cnnx {
 
 namespace {
 
-// Below this many floats one thread does it (a parallel region costs more than it saves).
-constexpr int64_t kParallelFloats = int64_t(1) << 14;
-constexpr float kZeroBelow = -87.f;  // see swish.h
+// Below this many floats one thread does it (a parallel region costs more than it saves; unused where
+// OpenMP is off).
+[[maybe_unused]] constexpr int64_t kParallelFloats = int64_t(1) << 14;
+constexpr float kZeroBelow = -87.f;  // see swish.h; also where sigmoid's argument is clamped
 
 void swish_generic(float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
-    const double v = x[i];
-    x[i] = x[i] < kZeroBelow ? x[i] * 0.f : float(v / (1 + std::exp(-v)));
+    const float v = x[i];
+    x[i] = v < kZeroBelow ? v * 0.f : float(double(v) / (1 + std::exp(-double(v))));
   }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CNNX_SWISH_AVX512 1
 // GCC 12's rcp14/min/max/scalef intrinsics pass _mm512_undefined_ps() as the unused merge source, which it
-// then reports as maybe uninitialized.
+// then reports as maybe uninitialized (Clang has no such warning).
+#if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 // x * sigmoid(x) = x / (1 + e), e = exp(-x) = 2^n * exp(r), n = round(-x log2 e), r = -x - n ln2 (ln2 in a
 // high and a low part, so r is exact enough), exp(r) = 1 + r + r^2 P(r), Cephes's expf with P of degree 5.
 __attribute__((target("avx512f"))) inline __m512 swish16(__m512 v) {
-  const __m512 x = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-87.f)), _mm512_set1_ps(87.f));
+  const __m512 x = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(kZeroBelow)), _mm512_set1_ps(-kZeroBelow));
   const __m512 round = _mm512_set1_ps(12582912.f);  // 1.5 * 2^23: adding it rounds to an integer
   const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(-1.44269504088896341f), round), round);
   __m512 r = _mm512_fnmsub_ps(n, _mm512_set1_ps(0.693359375f), x);
@@ -59,7 +62,9 @@ __attribute__((target("avx512f"))) void swish_avx512(float* x, int64_t n) {
     _mm512_mask_storeu_ps(x + i, tail, swish16(_mm512_maskz_loadu_ps(tail, x + i)));
   }
 }
+#if !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #endif
 
 void swish_range(float* x, int64_t n) {

@@ -103,7 +103,7 @@ void adaptive_ref_typed(const AdaptiveGeometry& g, const T* x, T* y) {
 void adaptive_fast(const AdaptiveGeometry& g, const float* x, float* y) {
   const int64_t D = g.in[0], H = g.in[1], W = g.in[2], OD = g.out[0], OH = g.out[1], OW = g.out[2];
   const int64_t items = g.planes * OD * OH;
-  const bool parallel = g.planes * g.in_plane() >= (int64_t(1) << 16);
+  [[maybe_unused]] const bool parallel = g.planes * g.in_plane() >= (int64_t(1) << 16);
 #pragma omp parallel for schedule(static) if (parallel)
   for (int64_t item = 0; item < items; ++item) {
     const int64_t oh = item % OH, od = (item / OH) % OD, p = item / (OH * OD);

@@ -159,7 +159,7 @@ void mean_of_planes(const float* x, const MeanLayout& L, float* y) {
     return sum_span(base, std::min(kMeanChunk, L.plane - k * kMeanChunk));
   };
   const double scale = 1.0 / double(L.plane);
-  const bool parallel = planes * L.plane >= kParallelFloats;
+  [[maybe_unused]] const bool parallel = planes * L.plane >= kParallelFloats;
   if (chunks == 1) {
 #pragma omp parallel for schedule(static) if (parallel)
     for (int64_t p = 0; p < planes; ++p) y[p] = float(chunk_sum(p) * scale);
@@ -181,7 +181,7 @@ void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
   const int64_t groups = ceil_div(L.C, L.lanes), rows_per_chunk = std::max<int64_t>(4, kMeanChunk / L.lanes);
   const int64_t chunks = ceil_div(L.plane, rows_per_chunk), items = L.N * groups * chunks;
   std::vector<double> partial(static_cast<size_t>(items * L.lanes));
-  const bool parallel = L.N * L.C * L.plane >= kParallelFloats;
+  [[maybe_unused]] const bool parallel = L.N * L.C * L.plane >= kParallelFloats;
 #pragma omp parallel for schedule(static) if (parallel)
   for (int64_t i = 0; i < items; ++i) {
     const int64_t k = i % chunks, g = (i / chunks) % groups, n = i / (chunks * groups);
