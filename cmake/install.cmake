@@ -2,8 +2,10 @@
 # cnnxConfig.cmake (find_package(cnnx 0.1), targets cnnx::cnnx and cnnx::cnnx_static) and cnnx.pc.
 include(CMakePackageConfigHelpers)
 
-set(CNNX_PUBLIC_HEADERS engine/cnnx.h engine/cnnx_c.h engine/tensor.h engine/dtype.h engine/shape.h engine/error.h)
-install(FILES ${CNNX_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cnnx)
+# <cnnx/cnnx.h> includes the core types as "engine/tensor.h" etc.: they go to include/cnnx/engine/.
+install(FILES runtime/cnnx.h runtime/cnnx_c.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cnnx)
+install(FILES engine/backend.h engine/tensor.h engine/dtype.h engine/shape.h engine/error.h engine/limits.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cnnx/engine)
 install(TARGETS cnnx cnnx_static EXPORT cnnxTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -19,8 +19,7 @@ int Graph::find_value(const std::string& value_name) const {
 
 namespace {
 
-void resolve_ops(Graph& g) {
-  const OpRegistry& registry = OpRegistry::builtin();
+void resolve_ops(Graph& g, const OpRegistry& registry) {
   for (Node& node : g.nodes) {
     with_node_context(node, [&] {
       auto it = g.opsets.find(node.domain);
@@ -147,8 +146,8 @@ void collect_warnings(Graph& g) {
 
 }  // namespace
 
-void build_graph(Graph& g, int64_t max_tensor_bytes) {
-  resolve_ops(g);
+void build_graph(Graph& g, const OpRegistry& registry, int64_t max_tensor_bytes) {
+  resolve_ops(g, registry);
   sort_topologically(g);
   infer_shapes(g, max_tensor_bytes);
   collect_warnings(g);

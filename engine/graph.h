@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/attributes.h"
+#include "engine/limits.h"
+#include "engine/node.h"
 #include "engine/value_info.h"
 
 namespace cnnx {
 
-struct OpDef;
-struct OpParams;
+class OpRegistry;
 
 struct Value {
   std::string name;
@@ -23,21 +23,6 @@ struct Value {
   int producer = -1;  // index of the node that writes it, -1 for graph inputs and initializers
 };
 
-struct Node {
-  std::string name;
-  std::string op_type;
-  std::string domain;  // "" for the default ONNX domain
-  std::vector<int> inputs;   // value ids; -1 for an omitted optional input
-  std::vector<int> outputs;  // value ids; -1 for an omitted optional output
-  Attributes attrs;
-  int opset = 0;                             // version of the node's domain the model imports
-  const OpDef* def = nullptr;                // set by build_graph
-  std::shared_ptr<const OpParams> params;    // set by build_graph
-  std::string note;                          // what a graph pass made this node from ("" for model nodes)
-
-  // "node 'conv1' (Conv)", for messages.
-  std::string label() const;
-};
 
 struct Graph {
   std::vector<Value> values;
@@ -56,10 +41,10 @@ struct Graph {
   const Value& value(int id) const { return values.at(size_t(id)); }
 };
 
-// Completes an imported graph: resolves every node's op in the registry (unknown op or domain is an error
+// Completes an imported graph: resolves every node's op in `registry` (unknown op or domain is an error
 // naming the node), parses its params, sorts nodes topologically (a cycle or an undefined input is an error
 // naming the node), infers shapes and folds nodes whose inputs are all constant.
 // Folding never makes a tensor larger than `max_tensor_bytes` (an error names the node instead).
-void build_graph(Graph& graph, int64_t max_tensor_bytes = int64_t(4) << 30);
+void build_graph(Graph& graph, const OpRegistry& registry, int64_t max_tensor_bytes = kDefaultMaxTensorBytes);
 
 }  // namespace cnnx

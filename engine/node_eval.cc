@@ -44,7 +44,7 @@ std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>
       }
       io.out.push_back(node.outputs[i] >= 0 ? &results[i] : nullptr);
     }
-    def.kernels.back().compile(node.params, in, out, plain_layouts(in.size()))->run(io);
+    compile_reference(def, node.params, in, out)->run(io);
     for (size_t i = 0; i < out.size(); ++i)
       if (results[i].defined()) out[i].constant = std::make_shared<const Tensor>(results[i]);
     return out;

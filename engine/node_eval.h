@@ -12,7 +12,6 @@ namespace cnnx {
 // input present is constant and the outputs' shapes are concrete, the node is run now with its reference
 // kernel and the outputs carry their data; an output larger than `max_tensor_bytes` is then an error rather
 // than an allocation. Errors name the node.
-constexpr int64_t kDefaultMaxTensorBytes = int64_t(4) << 30;  // Options::max_tensor_bytes' default
 std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>& in,
                                   int64_t max_tensor_bytes = kDefaultMaxTensorBytes);
 

@@ -15,6 +15,14 @@ void require_outputs(const Node& node, size_t min, size_t max) {
   for (size_t i = 0; i < min; ++i) require(node.outputs[i] >= 0, "output ", i, " is required but omitted");
 }
 
+std::unique_ptr<CompiledKernel> compile_reference(const OpDef& def, const ParamsPtr& params,
+                                                  const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out) {
+  const KernelLayouts plain = plain_layouts(in.size());
+  Compiled c = def.reference().compile(params, {in, out, plain});
+  require(bool(c), "internal error: the reference kernel of ", def.type, " declined: ", c.reason());
+  return c.take();
+}
+
 bool has_input(const Node& node, size_t i) { return i < node.inputs.size() && node.inputs[i] >= 0; }
 
 bool present(const std::vector<ValueInfo>& in, size_t i) {

@@ -1,21 +1,29 @@
-// How an op is declared: once, with its params parser, shape inference, tolerance and an ordered kernel list.
+// How an op is declared: once, as an OpSpec<P> with its params type P, and registered with one line
+// (OpRegistry::add, engine/op_registry.h):
 //
-//   parse   (node attributes, opset) -> validated Params struct. Runs once at load. Kernels never read
-//           attributes; they read Params.
-//   infer   (Params, input ValueInfos) -> output ValueInfos. Runs at load (dims may be unknown) and again
-//           when a plan is made for concrete input shapes. An output may carry its data when it is known
-//           without running (Shape, Constant).
-//   kernels in order of preference; the planner takes the first whose `declines` returns "" and records the
-//           reasons of those before it. "ref" is last and runs every float32 case of the op.
+//   r.add(OpSpec<ConvParams>{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_dnnl_kernel(), conv_ref_kernel()}});
+//
+//   parse   (node attributes, opset) -> validated P. Runs once at load. Kernels never read attributes; they
+//           read P.
+//   infer   (P, input ValueInfos) -> output ValueInfos. Runs at load (dims may be unknown) and again when a
+//           plan is made for concrete input shapes. An output may carry its data when it is known without
+//           running (Shape, Constant).
+//   kernels Kernel<P>s in order of preference, "ref" last. The planner asks each in turn to compile for the
+//           node; the first that compiles runs it, and the reasons of those that declined are kept (`cnnx
+//           inspect` prints them). "ref" compiles for every float32 case of the op.
+//
+// Reference kernels ("ref") get their outputs zero-filled before each run (the plan does it); every other
+// kernel must write every byte of its outputs.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "engine/graph.h"
 #include "engine/layout.h"
+#include "engine/node.h"
 #include "engine/tensor.h"
 #include "engine/value_info.h"
 
@@ -34,6 +42,9 @@ struct Tolerance {
   double abs = 0;
   double rel = 0;
 };
+
+// One IEEE operation per element, a selection or a copy: correctly rounded, so any engine gets the same bits.
+constexpr Tolerance kExact{0, 0};
 
 // Tensors a kernel reads and writes in one run. Omitted optional inputs are nullptr. Outputs are allocated
 // by the caller with the shapes infer gave.
@@ -58,90 +69,152 @@ class CompiledKernel {
 
 using ParamsPtr = std::shared_ptr<const OpParams>;
 
-struct KernelDef {
+// What a kernel is asked to run: the node's concrete input and output infos, and the layouts on offer.
+// `offered.in`: the layout each input will arrive in (engine/layout.h), one per input. A kernel that works
+// on blocked layouts chooses from it and reports its choice through CompiledKernel::layouts(); the plan
+// reorders inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
+// `offered.out`: empty, or per output the layout its readers would like (plain: no wish). A kernel that can
+// write that layout as fast as its own choice should; the plan reorders otherwise.
+struct KernelArgs {
+  const std::vector<ValueInfo>& in;
+  const std::vector<ValueInfo>& out;
+  const KernelLayouts& offered;
+};
+
+// A kernel's one answer for a node: compiled and ready to run, or the reason it declines.
+class Compiled {
+ public:
+  template <class K>
+  Compiled(std::unique_ptr<K> kernel) : kernel_(std::move(kernel)) {}  // NOLINT: a kernel converts
+  static Compiled decline(std::string reason) {
+    Compiled c;
+    c.reason_ = std::move(reason);
+    return c;
+  }
+  explicit operator bool() const { return kernel_ != nullptr; }
+  const std::string& reason() const { return reason_; }  // "" when compiled
+  std::unique_ptr<CompiledKernel> take() { return std::move(kernel_); }
+
+ private:
+  Compiled() = default;
+  std::unique_ptr<CompiledKernel> kernel_;
+  std::string reason_;
+};
+
+// A kernel of an op with params P: compile(params, args) is called once per node and input shapes.
+template <class P>
+struct Kernel {
   std::string name;  // "ref", "dnnl", ...
-  // "" when this kernel runs the node; otherwise why it declines (shown by `cnnx inspect`).
-  std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> declines;
-  // `offered.in`: the layout each input will arrive in (see engine/layout.h), one per input. A kernel that
-  // works on blocked layouts chooses from it and reports its choice through CompiledKernel::layouts(); the
-  // plan reorders inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
-  // `offered.out`: empty, or per output the layout its readers would like (zero: no wish). A kernel that can
-  // write that layout as fast as its own choice should; the plan reorders otherwise.
-  std::function<std::unique_ptr<CompiledKernel>(const ParamsPtr&, const std::vector<ValueInfo>& in,
-                                                const std::vector<ValueInfo>& out, const KernelLayouts& offered)>
-      compile;
+  std::function<Compiled(const std::shared_ptr<const P>& params, const KernelArgs& args)> compile;
+};
+
+// The declaration of an op whose params are P (P derives from OpParams). Fields after `kernels` are optional.
+template <class P>
+struct OpSpec {
+  const char* type;
+  int since;  // first opset version of `domain` that has this op
+  std::function<P(const Node& node)> parse;
+  std::function<std::vector<ValueInfo>(const P& params, const std::vector<ValueInfo>& in)> infer;
+  Tolerance tolerance;
+  std::vector<Kernel<P>> kernels;
+  const char* domain = "";  // "" for the default ONNX domain
+  // Output 0 holds input 0's elements in the same order, only the shape differs (Reshape, Flatten,
+  // Squeeze, Unsqueeze): the plan may give it input 0's buffer and skip the kernel.
+  bool output_views_input = false;
+  // For ops whose output 0 is their inputs laid end to end along one axis (Concat): that axis, normalized.
+  // Where the layouts allow, the plan has the producers write straight into their part of the output's
+  // buffer and skips the kernel.
+  std::function<size_t(const P& params, const std::vector<ValueInfo>& in)> joins_inputs_along = {};
+  // "" or a warning for settings where engines are known to disagree (run at load, when the inputs' shapes
+  // may still be partly unknown; see Graph::warnings).
+  std::function<std::string(const P& params, const std::vector<ValueInfo>& in)> caution = {};
+};
+
+// ---- what the registry keeps: an OpSpec with its params type erased (made only by OpRegistry::add) ----
+
+struct KernelDef {
+  std::string name;
+  std::function<Compiled(const ParamsPtr&, const KernelArgs&)> compile;
 };
 
 struct OpDef {
-  std::string domain;  // "" for the default ONNX domain
+  std::string domain;
   std::string type;
-  int since = 1;  // first opset version of `domain` that has this op
+  int since = 1;
   std::function<ParamsPtr(const Node& node)> parse;
   std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>& in)> infer;
   Tolerance tolerance;
   std::vector<KernelDef> kernels;
-  // Output 0 holds input 0's elements in the same order, only the shape differs (Reshape, Flatten,
-  // Squeeze, Unsqueeze): the plan may give it input 0's buffer and skip the kernel.
   bool output_views_input = false;
-  // Optional, for ops whose output 0 is their inputs laid end to end along one axis (Concat): that axis,
-  // normalized. Where the layouts allow, the plan has the producers write straight into their part of the
-  // output's buffer and skips the kernel.
   std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
-  // Optional: "" or a warning for settings where engines are known to disagree (run at load, when the
-  // inputs' shapes may still be partly unknown; see Graph::warnings).
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
+
+  const KernelDef& reference() const { return kernels.back(); }
 };
+
+// Params of `type`, or an internal error (a pass that gave a node another op's params).
+template <class P>
+const P& params_as(const OpParams& p, const std::string& type) {
+  const P* typed = dynamic_cast<const P*>(&p);
+  require(typed != nullptr, "internal error: op ", type, " was given params of another op");
+  return *typed;
+}
+
+template <class P>
+OpDef erase_params(OpSpec<P> spec) {
+  static_assert(std::is_base_of_v<OpParams, P>, "an op's params type derives from OpParams");
+  OpDef d;
+  d.domain = spec.domain;
+  d.type = spec.type;
+  d.since = spec.since;
+  d.parse = [parse = std::move(spec.parse)](const Node& node) -> ParamsPtr {
+    return std::make_shared<const P>(parse(node));
+  };
+  const std::string type = d.type;
+  d.infer = [type, infer = std::move(spec.infer)](const OpParams& p, const std::vector<ValueInfo>& in) {
+    return infer(params_as<P>(p, type), in);
+  };
+  d.tolerance = spec.tolerance;
+  for (Kernel<P>& k : spec.kernels)
+    d.kernels.push_back({k.name, [type, compile = std::move(k.compile)](const ParamsPtr& p, const KernelArgs& args) {
+                           params_as<P>(*p, type);
+                           return compile(std::static_pointer_cast<const P>(p), args);
+                         }});
+  d.output_views_input = spec.output_views_input;
+  if (spec.joins_inputs_along)
+    d.joins_inputs_along = [type, f = std::move(spec.joins_inputs_along)](const OpParams& p,
+                                                                          const std::vector<ValueInfo>& in) {
+      return f(params_as<P>(p, type), in);
+    };
+  if (spec.caution)
+    d.caution = [type, f = std::move(spec.caution)](const OpParams& p, const std::vector<ValueInfo>& in) {
+      return f(params_as<P>(p, type), in);
+    };
+  return d;
+}
+
+// The op's reference kernel compiled for plain inputs: it never declines.
+std::unique_ptr<CompiledKernel> compile_reference(const OpDef& def, const ParamsPtr& params,
+                                                  const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out);
 
 // ---- helpers for declaring ops ----
 
 // Params for ops without attributes.
 struct NoParams : OpParams {};
 
-// A reference kernel from a function run(const P&, const KernelIO&); supports every case of its op.
+// A kernel that always compiles to a function run(const P&, const KernelIO&): the form of most reference
+// kernels.
 template <class P, class F>
-KernelDef ref_kernel(F run) {
-  struct Compiled : CompiledKernel {
+Kernel<P> ref_kernel(F run) {
+  struct Compiled_ : CompiledKernel {
     std::shared_ptr<const P> params;
     F fn;
-    Compiled(std::shared_ptr<const P> p, F f) : params(std::move(p)), fn(std::move(f)) {}
+    Compiled_(std::shared_ptr<const P> p, F f) : params(std::move(p)), fn(std::move(f)) {}
     void run(const KernelIO& io) const override { fn(*params, io); }
   };
-  KernelDef k;
-  k.name = "ref";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [run](const ParamsPtr& p, const std::vector<ValueInfo>&, const std::vector<ValueInfo>&,
-                    const KernelLayouts&) {
-    return std::unique_ptr<CompiledKernel>(new Compiled(std::static_pointer_cast<const P>(p), run));
-  };
-  return k;
-}
-
-// Parse function for typed params: parse(const Node&) -> P.
-template <class P, class F>
-std::function<ParamsPtr(const Node&)> parser(F parse) {
-  return [parse](const Node& node) -> ParamsPtr { return std::make_shared<const P>(parse(node)); };
-}
-
-// Infer function over typed params: infer(const P&, in) -> outputs.
-template <class P, class F>
-std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>&)> inferer(F infer) {
-  return [infer](const OpParams& p, const std::vector<ValueInfo>& in) {
-    return infer(static_cast<const P&>(p), in);
-  };
-}
-
-// A default-domain op in one call: parse(const Node&) -> P and infer(const P&, in) -> outputs.
-template <class P, class Parse, class Infer>
-OpDef define_op(const char* type, int since, Parse parse, Infer infer, Tolerance tolerance,
-                std::vector<KernelDef> kernels) {
-  OpDef d;
-  d.type = type;
-  d.since = since;
-  d.parse = parser<P>(parse);
-  d.infer = inferer<P>(infer);
-  d.tolerance = tolerance;
-  d.kernels = std::move(kernels);
-  return d;
+  return {"ref", [run](const std::shared_ptr<const P>& p, const KernelArgs&) -> Compiled {
+            return std::make_unique<Compiled_>(p, run);
+          }};
 }
 
 // Checks the count of inputs present (omitted optional inputs count as present slots but may be null).

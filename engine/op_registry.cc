@@ -2,11 +2,14 @@
 
 namespace cnnx {
 
-void OpRegistry::add(OpDef def) {
+void OpRegistry::add_def(OpDef def) {
   auto key = std::make_pair(def.domain, def.type);
   require(!defs_.count(key), "op ", def.type, " is registered twice");
   require(!def.kernels.empty() && def.kernels.back().name == "ref", "op ", def.type,
           " must end its kernel list with a reference kernel");
+  for (size_t i = 0; i + 1 < def.kernels.size(); ++i)
+    require(def.kernels[i].name != "ref" && def.kernels[i].compile, "op ", def.type, " kernel ", i,
+            " is unnamed, a second reference or has no compile function");
   defs_.emplace(key, std::move(def));
 }
 
@@ -31,15 +34,6 @@ std::vector<std::string> OpRegistry::names() const {
   std::vector<std::string> out;
   for (const auto& [key, def] : defs_) out.push_back(key.first.empty() ? key.second : key.first + ":" + key.second);
   return out;
-}
-
-const OpRegistry& OpRegistry::builtin() {
-  static const OpRegistry registry = [] {
-    OpRegistry r;
-    register_builtin_ops(r);
-    return r;
-  }();
-  return registry;
 }
 
 }  // namespace cnnx

@@ -1,4 +1,5 @@
-// The op registry: every OpDef cnnx knows, looked up by (domain, type, opset).
+// The op registry: every op cnnx knows, looked up by (domain, type, opset). The built-in one is
+// builtin_ops() (ops/builtin_ops.h); the core takes a registry as an argument and never reaches for it.
 #pragma once
 
 #include <map>
@@ -16,21 +17,21 @@ constexpr int kMinOpset = 1;  // ops refuse attributes of old opsets they do not
 
 class OpRegistry {
  public:
-  // Adds a definition; throws if (domain, type) is already there.
-  void add(OpDef def);
+  // Registers an op (engine/op.h); throws if (domain, type) is already there or its kernel list does not
+  // end with the reference kernel "ref" (so a table with a forgotten entry fails at start-up, and the
+  // registry's unit test fails with it).
+  template <class P>
+  void add(OpSpec<P> spec) {
+    add_def(erase_params(std::move(spec)));
+  }
   // The definition for a node, or throws cnnx::Error saying why (unknown op, unknown domain, opset too old).
   const OpDef& find(const std::string& domain, const std::string& type, int opset) const;
   bool has(const std::string& domain, const std::string& type) const;
   std::vector<std::string> names() const;  // "Conv", "org.pytorch.aten:adaptive_avg_pool2d", ...
 
-  // The registry with every built-in op (made on first use by calling register_builtin_ops).
-  static const OpRegistry& builtin();
-
  private:
+  void add_def(OpDef def);
   std::map<std::pair<std::string, std::string>, OpDef> defs_;
 };
-
-// Adds every op cnnx ships. Each op family has a register_<family>_ops called from here.
-void register_builtin_ops(OpRegistry& registry);
 
 }  // namespace cnnx

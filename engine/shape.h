@@ -7,6 +7,10 @@
 
 namespace cnnx {
 
+// Integer division rounding toward -infinity / +infinity, for any signs (b != 0).
+constexpr int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+constexpr int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
 // Dims of a tensor. In graph-level (load-time) shapes a dim may be kUnknownDim; shapes of real tensors never are.
 using Shape = std::vector<int64_t>;
 constexpr int64_t kUnknownDim = -1;

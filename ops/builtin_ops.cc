@@ -1,6 +1,10 @@
+#include "ops/builtin_ops.h"
+
 #include "ops/families.h"
 
 namespace cnnx {
+
+namespace {
 
 void register_builtin_ops(OpRegistry& r) {
   register_conv_ops(r);
@@ -11,6 +15,17 @@ void register_builtin_ops(OpRegistry& r) {
   register_norm_ops(r);
   register_softmax_ops(r);
   register_shape_ops(r);
+}
+
+}  // namespace
+
+const OpRegistry& builtin_ops() {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    register_builtin_ops(r);
+    return r;
+  }();
+  return registry;
 }
 
 }  // namespace cnnx

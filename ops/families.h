@@ -1,4 +1,5 @@
-// One registration function per op family; register_builtin_ops (engine/op_registry.h) calls them all.
+// One registration function per op family, each in its folder's register.cc with one OpSpec line per op;
+// builtin_ops() (ops/builtin_ops.cc) calls them all.
 #pragma once
 
 #include "engine/op_registry.h"

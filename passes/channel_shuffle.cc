@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ops/builtin_ops.h"
 #include "engine/op_registry.h"
 #include "ops/shape/channel_shuffle.h"
 #include "ops/shape/concat.h"
@@ -18,14 +19,14 @@ const Node* sole_reader(const Graph& g, const std::vector<std::vector<int>>& con
 }
 
 int64_t concat_axis(const Node& concat, int64_t rank) {
-  const int64_t axis = static_cast<const ConcatParams&>(*concat.params).axis;
+  const int64_t axis = params_as<ConcatParams>(*concat.params, concat.op_type).axis;
   return axis < 0 ? axis + rank : axis;
 }
 
 }  // namespace
 
 void fuse_channel_shuffle(Graph& g, Backend) {
-  const OpDef& def = OpRegistry::builtin().find(kInternalDomain, "ChannelShuffle", 1);
+  const OpDef& def = builtin_ops().find(kInternalDomain, "ChannelShuffle", 1);
   const auto consumers = consumers_of(g);
   for (Node& split : g.nodes) {
     if (!is_op(split, "Reshape") || split.outputs[0] < 0) continue;
@@ -39,7 +40,7 @@ void fuse_channel_shuffle(Graph& g, Backend) {
     std::vector<int64_t> perm(grouped.size());
     std::iota(perm.begin(), perm.end(), 0);
     std::swap(perm[1], perm[2]);
-    const auto& tp = static_cast<const TransposeParams&>(*swap->params);
+    const auto& tp = params_as<TransposeParams>(*swap->params, swap->op_type);
     if (!tp.has_perm || tp.perm != perm) continue;
     const Node* merge = sole_reader(g, consumers, swap->outputs[0]);
     if (!merge || !is_op(*merge, "Reshape") || merge->outputs[0] < 0 || g.value(merge->outputs[0]).info.shape != x)

@@ -22,7 +22,7 @@ void drop_identity(Graph& g, Backend) {
     }
     if (node.op_type == "Pad") {
       // All-zero pads (PyTorch exports one before some pools) copy the input whatever the mode.
-      const auto& p = static_cast<const PadParams&>(*node.params);
+      const auto& p = params_as<PadParams>(*node.params, node.op_type);
       std::vector<int64_t> pads = p.pads;
       bool known = !p.from_inputs;
       if (p.from_inputs && node.inputs.size() > 1 && node.inputs[1] >= 0) {

@@ -25,7 +25,7 @@ void fold_batch_norm(Graph& g, Backend) {
     const int reader = consumers[size_t(conv.outputs[0])][0];
     const Node& bn = g.nodes[size_t(reader)];
     if (bn.op_type != "BatchNormalization" || !bn.domain.empty() || bn.inputs[0] != conv.outputs[0]) continue;
-    if (static_cast<const BatchNormParams&>(*bn.params).training || bn.inputs.size() != 5) continue;
+    if (params_as<BatchNormParams>(*bn.params, bn.op_type).training || bn.inputs.size() != 5) continue;
     bool extra_outputs = false;
     for (size_t i = 1; i < bn.outputs.size(); ++i) extra_outputs = extra_outputs || bn.outputs[i] >= 0;
     const Tensor* W = constant_f32(g, conv.inputs[1]);
@@ -38,7 +38,7 @@ void fold_batch_norm(Graph& g, Backend) {
     if (scale->numel() != M || beta->numel() != M || mean->numel() != M || var->numel() != M) continue;
 
     // W' = W * s, B' = (B - mean) * s + beta with s = scale / sqrt(var + epsilon), in double, rounded once.
-    const double epsilon = static_cast<const BatchNormParams&>(*bn.params).epsilon;
+    const double epsilon = params_as<BatchNormParams>(*bn.params, bn.op_type).epsilon;
     Tensor folded_w = Tensor::uninitialized(DType::f32, W->shape()), folded_b(DType::f32, {M});
     for (int64_t m = 0; m < M; ++m) {
       const double s = double(scale->data<float>()[m]) / std::sqrt(double(var->data<float>()[m]) + epsilon);

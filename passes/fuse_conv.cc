@@ -1,3 +1,4 @@
+#include "ops/builtin_ops.h"
 #include "engine/op_registry.h"
 #include "ops/conv/fused_conv.h"
 #include "ops/eltwise/unary.h"
@@ -9,34 +10,28 @@ namespace cnnx {
 
 namespace {
 
-// The activation `node` computes on its input 0, or false when it is not one FusedConv takes.
+// The activation `node` computes on its input 0, from the activation table, or false when it is not one
+// FusedConv takes.
 bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
   if (!node.domain.empty() || node.outputs.size() != 1) return false;
-  const std::string& t = node.op_type;
-  if (t == "Relu") f.activation = Activation::relu;
-  else if (t == "Sigmoid") f.activation = Activation::sigmoid;
-  else if (t == "Tanh") f.activation = Activation::tanh;
-  else if (t == "HardSwish") f.activation = Activation::hard_swish;
-  else if (t == "LeakyRelu" || t == "HardSigmoid") {
-    const auto& p = static_cast<const AlphaBetaParams&>(*node.params);
-    f.activation = t == "LeakyRelu" ? Activation::leaky_relu : Activation::hard_sigmoid;
-    f.alpha = p.alpha;
-    f.beta = p.beta;
-  } else if (t == "Clip") {
-    const auto& p = static_cast<const ClipParams&>(*node.params);
-    f.alpha = p.min;
-    f.beta = p.max;
-    for (size_t i = 1; i < node.inputs.size() && !p.attribute_bounds; ++i) {
-      if (node.inputs[i] < 0) continue;
-      const ValueInfo& bound = g.value(node.inputs[i]).info;
-      if (!bound.constant || bound.dtype != DType::f32 || bound.constant->numel() != 1) return false;
-      (i == 1 ? f.alpha : f.beta) = bound.constant->data<float>()[0];
-    }
-    if (f.alpha > f.beta) return false;  // ONNX then gives max everywhere; oneDNN's clip would not
-    f.activation = Activation::clip;
+  const ActivationDef* row = find_activation(node.op_type);
+  if (!row || !row->fusable) return false;
+  ActivationArgs args;
+  if (const auto* p = dynamic_cast<const ActivationParams*>(node.params.get())) {
+    args = p->args;
+  } else if (const auto* clip = dynamic_cast<const ClipParams*>(node.params.get())) {
+    std::vector<ValueInfo> in;
+    for (int id : node.inputs) in.push_back(id >= 0 ? g.value(id).info : ValueInfo{});
+    if (!clip_bounds(*clip, in, args)) return false;
   } else {
     return false;
   }
+  // The fused kernel runs the row's oneDNN steps as post-ops: what oneDNN refuses (Clip with min > max,
+  // where ONNX gives max everywhere) stays a node of its own.
+  std::vector<EltwiseStep> steps;
+  if (!row->dnnl(args, steps).empty()) return false;
+  f.activation = row;
+  f.args = args;
   return true;
 }
 
@@ -46,7 +41,7 @@ void fuse_batch_norm_relu(Graph& g, const std::vector<std::vector<int>>& consume
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     Node& bn = g.nodes[n];
     if (!is_op(bn, "BatchNormalization") || !used_once(g, consumers, bn.outputs[0])) continue;
-    const auto& p = static_cast<const BatchNormParams&>(*bn.params);
+    const auto& p = params_as<BatchNormParams>(*bn.params, bn.op_type);
     bool extra_outputs = false;
     for (size_t i = 1; i < bn.outputs.size(); ++i) extra_outputs = extra_outputs || bn.outputs[i] >= 0;
     const int r = consumers[size_t(bn.outputs[0])][0];
@@ -64,14 +59,14 @@ void fuse_batch_norm_relu(Graph& g, const std::vector<std::vector<int>>& consume
 }  // namespace
 
 void fuse_conv(Graph& g, Backend) {
-  const OpDef& fused_def = OpRegistry::builtin().find(kInternalDomain, "FusedConv", 1);
+  const OpDef& fused_def = builtin_ops().find(kInternalDomain, "FusedConv", 1);
   auto consumers = consumers_of(g);
   std::vector<bool> absorbed(g.nodes.size(), false);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     if (!is_op(g.nodes[n], "Conv") || absorbed[n]) continue;
     const Node& conv = g.nodes[n];
     auto params = std::make_shared<FusedConvParams>();
-    params->conv = static_cast<const ConvParams&>(*conv.params);
+    params->conv = params_as<ConvParams>(*conv.params, conv.op_type);
     std::vector<int> inputs = conv.inputs;
     inputs.resize(3, -1);
     std::vector<std::string> names{conv.name};
@@ -112,7 +107,7 @@ void fuse_conv(Graph& g, Backend) {
           consumers[size_t(sigmoid->outputs[0])][0] == int(mul - g.nodes.data()) &&
           ((mul->inputs[0] == out && mul->inputs[1] == sigmoid->outputs[0]) ||
            (mul->inputs[1] == out && mul->inputs[0] == sigmoid->outputs[0]))) {
-        params->fusion.activation = Activation::swish;
+        params->fusion.activation = find_activation("Swish");
         taken.push_back(int(sigmoid - g.nodes.data()));
         taken.push_back(int(mul - g.nodes.data()));
         names.push_back(sigmoid->name);

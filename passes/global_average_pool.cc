@@ -64,7 +64,7 @@ struct Match {
 };
 
 bool match_average_pool(const Graph& g, const Node& node, Match& m) {
-  const auto& p = static_cast<const PoolParams&>(*node.params);
+  const auto& p = params_as<PoolParams>(*node.params, node.op_type);
   const ValueInfo& x = g.value(node.inputs[0]).info;
   if (!poolable(x) || x.rank() != int64_t(p.window.spatial_rank()) + 2) return false;
   const PoolGeometry geometry = resolve_pool_geometry(p.window, Shape(x.shape.begin() + 2, x.shape.end()));
@@ -80,7 +80,7 @@ bool match_average_pool(const Graph& g, const Node& node, Match& m) {
 
 // The axes a ReduceMean reduces, or false when they are not constant.
 bool reduce_axes(const Graph& g, const Node& node, std::vector<int64_t>& axes, std::string& how) {
-  const auto& p = static_cast<const ReduceMeanParams&>(*node.params);
+  const auto& p = params_as<ReduceMeanParams>(*node.params, node.op_type);
   axes = p.axes;
   how = "axes=" + list_string(axes);
   if (p.axes_from_input && node.inputs.size() > 1 && node.inputs[1] >= 0) {
@@ -106,7 +106,7 @@ bool view_is_global(const Shape& x, const Shape& f, const std::vector<bool>& red
 }
 
 bool match_reduce_mean(const Graph& g, const Node& node, Match& m) {
-  const auto& p = static_cast<const ReduceMeanParams&>(*node.params);
+  const auto& p = params_as<ReduceMeanParams>(*node.params, node.op_type);
   const ValueInfo& f = g.value(node.inputs[0]).info;
   if (!f.concrete() || !is_float(f)) return false;
   std::vector<int64_t> axes;
@@ -136,7 +136,7 @@ bool match_reduce_mean(const Graph& g, const Node& node, Match& m) {
 bool match_adaptive(const Graph& g, const Node& node, Match& m) {
   const ValueInfo& x = g.value(node.inputs[0]).info;
   const ValueInfo& size = g.value(node.inputs[1]).info;
-  const auto& p = static_cast<const AdaptivePoolParams&>(*node.params);
+  const auto& p = params_as<AdaptivePoolParams>(*node.params, node.op_type);
   if (!poolable(x) || x.rank() != p.spatial_rank + 2 || !size.constant) return false;
   std::vector<int64_t> sizes(size.constant->data<int64_t>(), size.constant->data<int64_t>() + size.constant->numel());
   for (int64_t s : sizes)

@@ -1,3 +1,4 @@
+#include "ops/builtin_ops.h"
 #include "passes/pass.h"
 
 #include <algorithm>
@@ -76,7 +77,7 @@ Node make_node(const Graph& graph, std::string name, const std::string& domain, 
   node.note = std::move(note);
   auto it = graph.opsets.find(domain);
   node.opset = it != graph.opsets.end() ? it->second : kMaxOpset;
-  node.def = &OpRegistry::builtin().find(domain, type, node.opset);
+  node.def = &builtin_ops().find(domain, type, node.opset);
   node.params = node.def->parse(node);
   return node;
 }

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cnnx.h"
+#include "engine/backend.h"
 #include "engine/graph.h"
 
 namespace cnnx {

@@ -1,7 +1,7 @@
 // The graph passes cnnx ships (listed, in order, in passes/pass.cc).
 #pragma once
 
-#include "engine/cnnx.h"
+#include "engine/backend.h"
 #include "engine/graph.h"
 
 namespace cnnx {

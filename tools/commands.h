@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/cnnx.h"
+#include "runtime/cnnx.h"
 #include "engine/graph.h"
-#include "engine/plan.h"
+#include "runtime/plan.h"
 
 namespace cnnx::tools {
 

@@ -1,7 +1,7 @@
 #include <filesystem>
 
 #include "engine/npy.h"
-#include "engine/onnx_import.h"
+#include "runtime/onnx_import.h"
 #include "tools/commands.h"
 #include "tools/image_input.h"
 

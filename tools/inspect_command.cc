@@ -6,7 +6,6 @@
 #include <map>
 #include <memory>
 
-#include "engine/dnnl_runtime.h"
 #include "engine/op.h"
 #include "passes/pass.h"
 #include "tools/commands.h"
@@ -31,7 +30,7 @@ std::string describe(const ValueInfo& v) {
 
 std::string layout_of_value(const Plan& plan, int id) {
   const ValueSlot& slot = plan.slot(id);
-  return is_plain(slot.layout) ? "" : " " + dnnl_layout_name(slot.layout);
+  return is_plain(slot.layout) ? "" : " " + slot.layout.name();
 }
 
 // Why nothing runs for a step, if it does not: a view, or a Concat whose producers wrote into its buffer.

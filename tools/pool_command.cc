@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ops/builtin_ops.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/pool.h"
 #include "tools/commands.h"
@@ -124,7 +125,7 @@ struct GraphMaker {
   }
   std::shared_ptr<const Graph> build(const std::string& output) {
     g->outputs.push_back(value(output));
-    build_graph(*g);
+    build_graph(*g, builtin_ops());
     return g;
   }
 };
@@ -620,7 +621,7 @@ int avg_lab(const AvgOptions& o) {
   // The node as a model of opset 19 (dilations need it): parse, infer and cautions as at load.
   std::shared_ptr<const Graph> graph = GraphMaker(19).input("x", shape).node("AveragePool", {"x"}, "y", attrs).build("y");
   const Node& node = graph->nodes.at(0);
-  const auto& p = static_cast<const PoolParams&>(*node.params);
+  const auto& p = params_as<PoolParams>(*node.params, node.op_type);
   const PoolGeometry g = resolve_pool_geometry(p.window, Shape(shape.begin() + 2, shape.end()));
   Shape out_shape{shape[0], shape[1]};
   for (int64_t v : g.output_spatial()) out_shape.push_back(v);

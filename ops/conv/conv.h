@@ -44,9 +44,11 @@ ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueI
 std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueInfo>& in);
 
 // The reference kernel: direct loops over NCHW, sums in double, one rounding per output.
-KernelDef conv_ref_kernel();
+Kernel<ConvParams> conv_ref_kernel();
+// The same for FusedConv's reference (in = {X, W[, B]}).
+std::unique_ptr<CompiledKernel> conv_ref(const ConvParams& p, const std::vector<ValueInfo>& in);
 // oneDNN convolution_forward on the same geometry; declines non-float32 inputs and cases oneDNN refuses.
-KernelDef conv_dnnl_kernel();
+Kernel<ConvParams> conv_dnnl_kernel();
 
 // Each output is a dot product of K = C/group * prod(kernel) float32 terms (plus the bias). The reference
 // sums in double and rounds once (<= 0.5 ulp). An engine summing in float32, in any order, is off by at most

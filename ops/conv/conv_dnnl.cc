@@ -5,15 +5,15 @@
 // channel-blocked (it came from a chain the plan keeps blocked) and the dst layout the readers wish for
 // (a Concat the plan joins in place). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
-// its activation eltwise post-ops, except Swish: that runs after the primitive (ops/eltwise/swish.h says why).
+// its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why).
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
 #include <cstring>
 #include <string>
 
-#include "engine/dnnl_runtime.h"
-#include "ops/eltwise/swish.h"
+#include "ops/common/activation_dnnl.h"
+#include "ops/conv/swish.h"
 
 namespace cnnx {
 
@@ -31,25 +31,22 @@ struct ConvDesc {
 
 // The fusion as post-ops: sum first (dst holds the residual), then the activation, but for Swish: run() sweeps
 // dst with it after the primitive. That dst is always a buffer of its own, or a Concat part that is one
-// contiguous run of the Concat's bytes described from offset 0 (engine/plan.cc).
+// contiguous run of the Concat's bytes described from offset 0 (runtime/plan.cc).
 post_ops fusion_post_ops(const ConvFusion& f) {
   post_ops ops;
   if (f.residual) ops.append_sum(1.f);
-  switch (f.activation) {
-    case Activation::none: break;
-    case Activation::relu: ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f); break;
-    case Activation::leaky_relu: ops.append_eltwise(1.f, algorithm::eltwise_relu, f.alpha, 0.f); break;
-    case Activation::clip: ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, f.alpha, f.beta); break;
-    case Activation::sigmoid: ops.append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f); break;
-    case Activation::tanh: ops.append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f); break;
-    case Activation::hard_sigmoid:  // oneDNN 2.6 has no hardsigmoid: alpha * x + beta, clipped to [0, 1]
-      ops.append_eltwise(1.f, algorithm::eltwise_linear, f.alpha, f.beta);
-      ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
-      break;
-    case Activation::hard_swish: ops.append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f); break;
-    case Activation::swish: break;
-  }
+  std::vector<EltwiseStep> steps;
+  if (f.activation) require(f.activation->dnnl(f.args, steps).empty(), "the fuse-conv pass took an activation oneDNN refuses");
+  for (const EltwiseStep& s : steps)
+    if (s.algorithm != EltwiseAlgorithm::swish) ops.append_eltwise(1.f, dnnl_algorithm(s.algorithm), s.alpha, s.beta);
   return ops;
+}
+
+// Swish runs after the primitive (swish_in_place), not as its post-op.
+bool runs_swish_after(const ConvFusion& f) {
+  std::vector<EltwiseStep> steps;
+  if (f.activation) f.activation->dnnl(f.args, steps);
+  return steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::swish;
 }
 
 // `src_layout` / `dst_layout`: zero for the primitive's choice (format_tag::any), else that layout.
@@ -75,9 +72,9 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const La
   d.user_weights_md = plain_f32_desc(weights_dims);
   if (g.has_bias) d.user_bias_md = memory::desc({OC}, dt::f32, tag::x);  // a zero desc means "no bias"
 
-  const memory::desc conv_src_md = is_plain(src_layout) ? memory::desc(src_dims, dt::f32, tag::any) : src_layout;
+  const memory::desc conv_src_md = is_plain(src_layout) ? memory::desc(src_dims, dt::f32, tag::any) : md_of(src_layout);
   const memory::desc conv_weights_md(weights_dims, dt::f32, tag::any);
-  const memory::desc conv_dst_md = is_plain(dst_layout) ? memory::desc(dst_dims, dt::f32, tag::any) : dst_layout;
+  const memory::desc conv_dst_md = is_plain(dst_layout) ? memory::desc(dst_dims, dt::f32, tag::any) : md_of(dst_layout);
   const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
@@ -106,7 +103,7 @@ class ConvDnnl : public CompiledKernel {
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
            const KernelLayouts& offered)
       : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
-        residual_(fusion.residual), swish_(fusion.activation == Activation::swish) {
+        residual_(fusion.residual), swish_(runs_swish_after(fusion)) {
     const auto& pd = d_.pd;
     conv_ = convolution_forward(pd);
     scratchpad_md_ = pd.scratchpad_desc();
@@ -165,43 +162,30 @@ class ConvDnnl : public CompiledKernel {
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 };
 
-}  // namespace
-
-KernelDef conv_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& p, const std::vector<ValueInfo>& in) {
-    std::string why = dnnl_declines_inputs(in);
-    if (!why.empty()) return why;
-    return dnnl_refuses([&] { describe(resolve_conv_geometry(static_cast<const ConvParams&>(p), in)); });
-  };
-  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
-    return std::unique_ptr<CompiledKernel>(new ConvDnnl(g, in, ConvFusion{}, offered));
-  };
-  return k;
+// Declines non-float32 inputs and what oneDNN refuses; the residual and weights need no more checks.
+Compiled compile_conv(const ConvParams& p, const ConvFusion& fusion, const KernelArgs& a) {
+  const std::string why = dnnl_declines_inputs(a.in);
+  if (!why.empty()) return Compiled::decline(why);
+  const std::vector<ValueInfo> conv_in(a.in.begin(), a.in.begin() + std::min<size_t>(a.in.size(), 3));
+  try {
+    return std::make_unique<ConvDnnl>(resolve_conv_geometry(p, conv_in), a.in, fusion, a.offered);
+  } catch (const dnnl::error& e) {
+    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
+  }
 }
 
-KernelDef fused_conv_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  auto conv_inputs = [](const std::vector<ValueInfo>& in) {
-    return std::vector<ValueInfo>(in.begin(), in.begin() + std::min<size_t>(in.size(), 3));
-  };
-  k.declines = [conv_inputs](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const FusedConvParams&>(op);
-    std::string why = dnnl_declines_inputs(in);
-    if (!why.empty()) return why;
-    return dnnl_refuses([&] { describe(resolve_conv_geometry(p.conv, conv_inputs(in)), p.fusion); });
-  };
-  k.compile = [conv_inputs](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                            const KernelLayouts& offered) {
-    const auto& p = static_cast<const FusedConvParams&>(*op);
-    return std::unique_ptr<CompiledKernel>(
-        new ConvDnnl(resolve_conv_geometry(p.conv, conv_inputs(in)), in, p.fusion, offered));
-  };
-  return k;
+}  // namespace
+
+Kernel<ConvParams> conv_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const ConvParams>& p, const KernelArgs& a) {
+            return compile_conv(*p, ConvFusion{}, a);
+          }};
+}
+
+Kernel<FusedConvParams> fused_conv_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const FusedConvParams>& p, const KernelArgs& a) {
+            return compile_conv(p->conv, p->fusion, a);
+          }};
 }
 
 }  // namespace cnnx

@@ -11,7 +11,6 @@ namespace cnnx {
 
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 // Output positions [lo, hi) along one axis whose tap reads inside [0, in).
 struct Span {
@@ -121,18 +120,17 @@ class ConvRef : public CompiledKernel {
 
 }  // namespace
 
-KernelDef conv_ref_kernel() {
-  KernelDef k;
-  k.name = "ref";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*p), in);
-    require(is_concrete(g.output_shape()) && is_concrete(in[0].shape) && is_concrete(in[1].shape),
-            "Conv needs concrete shapes to run, got X ", to_string(in[0].shape), " and W ", to_string(in[1].shape));
-    return std::unique_ptr<CompiledKernel>(new ConvRef(g));
-  };
-  return k;
+std::unique_ptr<CompiledKernel> conv_ref(const ConvParams& p, const std::vector<ValueInfo>& in) {
+  const ConvGeometry g = resolve_conv_geometry(p, in);
+  require(is_concrete(g.output_shape()) && is_concrete(in[0].shape) && is_concrete(in[1].shape),
+          "Conv needs concrete shapes to run, got X ", to_string(in[0].shape), " and W ", to_string(in[1].shape));
+  return std::make_unique<ConvRef>(g);
+}
+
+Kernel<ConvParams> conv_ref_kernel() {
+  return {"ref", [](const std::shared_ptr<const ConvParams>& p, const KernelArgs& a) -> Compiled {
+            return conv_ref(*p, a.in);
+          }};
 }
 
 }  // namespace cnnx

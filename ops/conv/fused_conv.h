@@ -10,19 +10,16 @@
 
 #include <string>
 
+#include "ops/common/activation.h"
 #include "ops/conv/conv.h"
 
 namespace cnnx {
 
-class OpRegistry;
-
-enum class Activation { none, relu, leaky_relu, clip, sigmoid, tanh, hard_sigmoid, hard_swish, swish };
-
 struct ConvFusion {
-  bool residual = false;                 // input 3 is added before the activation
-  Activation activation = Activation::none;
-  float alpha = 0, beta = 0;             // leaky_relu: alpha; clip: [alpha, beta]; hard_sigmoid: alpha*x+beta
-  std::string summary() const;           // "Conv+Add+Relu"
+  bool residual = false;                       // input 3 is added before the activation
+  const ActivationDef* activation = nullptr;   // a fusable row of the activation table, or none
+  ActivationArgs args;
+  std::string summary() const;                 // "Conv+Add+Relu"
 };
 
 struct FusedConvParams : OpParams {
@@ -30,11 +27,10 @@ struct FusedConvParams : OpParams {
   ConvFusion fusion;
 };
 
-// The activation as ONNX defines it (the reference computation).
-double apply_activation(const ConvFusion& f, double x);
-
-// Conv's kernels taking the fusion as post-ops (ops/conv/conv_dnnl.cc).
-KernelDef fused_conv_dnnl_kernel();
-void register_fused_conv(OpRegistry& r);
+std::vector<ValueInfo> infer_fused_conv(const FusedConvParams& p, const std::vector<ValueInfo>& in);
+// The reference Conv, then the add and the activation in double (ops/conv/fused_conv.cc).
+Kernel<FusedConvParams> fused_conv_ref_kernel();
+// Conv's kernel taking the fusion as post-ops (ops/conv/conv_dnnl.cc).
+Kernel<FusedConvParams> fused_conv_dnnl_kernel();
 
 }  // namespace cnnx

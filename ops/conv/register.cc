@@ -4,16 +4,22 @@
 
 namespace cnnx {
 
+namespace {
+
+FusedConvParams refuse_fused_conv(const Node&) {
+  fail("FusedConv is made by cnnx's fuse-conv pass, not read from models");
+}
+
+}  // namespace
+
 void register_conv_ops(OpRegistry& r) {
-  OpDef conv;
-  conv.type = "Conv";
-  conv.since = 1;  // opsets 1, 11 differ only in documentation and type constraints for float32
-  conv.parse = parser<ConvParams>(parse_conv);
-  conv.infer = inferer<ConvParams>(infer_conv);
-  conv.tolerance = kConvTolerance;
-  conv.kernels = {conv_dnnl_kernel(), conv_ref_kernel()};
-  r.add(std::move(conv));
-  register_fused_conv(r);
+  // Opsets 1 and 11 differ only in documentation and type constraints for float32.
+  r.add(OpSpec<ConvParams>{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_dnnl_kernel(), conv_ref_kernel()}});
+  // The convolution's tolerance: the add and the activation are one or two more roundings on top.
+  OpSpec<FusedConvParams> fused{"FusedConv", 1, refuse_fused_conv, infer_fused_conv, kConvTolerance,
+                                {fused_conv_dnnl_kernel(), fused_conv_ref_kernel()}};
+  fused.domain = kInternalDomain;
+  r.add(std::move(fused));
 }
 
 }  // namespace cnnx

@@ -5,15 +5,12 @@
 #include <type_traits>
 
 #include "engine/op.h"
-#include "ops/eltwise/broadcast.h"
-#include "ops/families.h"
+#include "ops/common/broadcast.h"
 
 namespace cnnx {
 
 namespace {
 
-// One IEEE operation per element: correctly rounded, so any engine gets the same bits.
-constexpr Tolerance kExact{0, 0};
 // Sum of k inputs: the order of k - 1 additions may differ.
 constexpr Tolerance kSumOrder{1e-7, 1e-6};
 
@@ -95,45 +92,38 @@ void sum_ref(const NoParams&, const KernelIO& io) {
   });
 }
 
-OpDef binary_op(const char* type, BinaryKind kind) {
-  OpDef d;
-  d.type = type;
-  d.since = 7;
-  d.parse = [kind](const Node& node) -> ParamsPtr {
+// Add, Sub, Mul, Div: the kind is the op's only parameter.
+std::function<BinaryParams(const Node&)> binary_parser(BinaryKind kind) {
+  return [kind](const Node& node) {
     require_inputs(node, 2, 2);
     require_outputs(node, 1, 1);
     node.attrs.allow_only({});
-    auto p = std::make_shared<BinaryParams>();
-    p->kind = kind;
+    BinaryParams p;
+    p.kind = kind;
     return p;
   };
-  d.infer = [](const OpParams&, const std::vector<ValueInfo>& in) { return infer_broadcast(in); };
-  d.tolerance = kExact;
-  d.kernels = {binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
-  return d;
 }
+
+NoParams parse_sum(const Node& node) {
+  require_inputs(node, 1, 1 << 20);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  return {};
+}
+
+std::vector<ValueInfo> infer_binary(const OpParams&, const std::vector<ValueInfo>& in) { return infer_broadcast(in); }
 
 }  // namespace
 
 void register_binary_ops(OpRegistry& r) {
-  r.add(binary_op("Add", BinaryKind::add));
-  r.add(binary_op("Sub", BinaryKind::sub));
-  r.add(binary_op("Mul", BinaryKind::mul));
-  r.add(binary_op("Div", BinaryKind::div));
-
-  OpDef sum;
-  sum.type = "Sum";
-  sum.since = 6;
-  sum.parse = [](const Node& node) -> ParamsPtr {
-    require_inputs(node, 1, 1 << 20);
-    require_outputs(node, 1, 1);
-    node.attrs.allow_only({});
-    return std::make_shared<NoParams>();
+  const auto binary_kernels = [] {
+    return std::vector<Kernel<BinaryParams>>{binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
   };
-  sum.infer = [](const OpParams&, const std::vector<ValueInfo>& in) { return infer_broadcast(in); };
-  sum.tolerance = kSumOrder;
-  sum.kernels = {ref_kernel<NoParams>(sum_ref)};
-  r.add(std::move(sum));
+  r.add(OpSpec<BinaryParams>{"Add", 7, binary_parser(BinaryKind::add), infer_binary, kExact, binary_kernels()});
+  r.add(OpSpec<BinaryParams>{"Sub", 7, binary_parser(BinaryKind::sub), infer_binary, kExact, binary_kernels()});
+  r.add(OpSpec<BinaryParams>{"Mul", 7, binary_parser(BinaryKind::mul), infer_binary, kExact, binary_kernels()});
+  r.add(OpSpec<BinaryParams>{"Div", 7, binary_parser(BinaryKind::div), infer_binary, kExact, binary_kernels()});
+  r.add(OpSpec<NoParams>{"Sum", 6, parse_sum, infer_binary, kSumOrder, {ref_kernel<NoParams>(sum_ref)}});
 }
 
 }  // namespace cnnx

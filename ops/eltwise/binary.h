@@ -1,7 +1,7 @@
 // Add, Sub, Mul, Div (opset 7+): multidirectional (numpy) broadcasting, float32/int32/int64/float64.
 #pragma once
 
-#include "engine/op.h"
+#include "engine/op_registry.h"
 
 namespace cnnx {
 
@@ -11,8 +11,11 @@ struct BinaryParams : OpParams {
   BinaryKind kind = BinaryKind::add;
 };
 
+// Add, Sub, Mul, Div with one parse, infer and pair of kernels; Sum (opset 6+, variadic, reference only).
+void register_binary_ops(OpRegistry& r);
+
 // oneDNN binary (ops/eltwise/binary_dnnl.cc), float32 only. oneDNN broadcasts src1 alone: when input A
 // would need broadcasting, Add and Mul swap their operands and Sub and Div decline.
-KernelDef binary_dnnl_kernel();
+Kernel<BinaryParams> binary_dnnl_kernel();
 
 }  // namespace cnnx

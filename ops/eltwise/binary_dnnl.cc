@@ -4,8 +4,8 @@
 // leading 1s (numpy aligns shapes on the right), and when A would need broadcasting the commutative Add and
 // Mul swap their operands.
 #include "ops/eltwise/binary.h"
-#include "ops/eltwise/broadcast.h"
-#include "engine/dnnl_runtime.h"
+#include "ops/common/broadcast.h"
+#include "dnnl/dnnl_runtime.h"
 
 namespace cnnx {
 
@@ -53,7 +53,7 @@ std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, Bin
 
 // src0 in `layout` (the one it arrives in), dst in the same; src1 in it too when it is not broadcast,
 // plain otherwise.
-binary::primitive_desc describe(const BinaryParams& p, const BinaryOperands& ops, const Layout& layout = {}) {
+binary::primitive_desc describe(const BinaryParams& p, const BinaryOperands& ops, const Layout& layout) {
   const memory::desc src0 = follow(layout, plain_f32_desc(ops.src0));
   const memory::desc src1 = ops.src1 == ops.dst ? src0 : plain_f32_desc(ops.src1);
   const binary::desc desc(binary_algorithm(p.kind), src0, src1, src0);
@@ -66,7 +66,7 @@ class BinaryDnnl : public CompiledKernel {
       : ops_(std::move(ops)) {
     // Follow src0's blocked layout when oneDNN takes it with this broadcast; plain otherwise.
     Layout layout = arriving[ops_.swapped ? 1 : 0];
-    if (!is_plain(layout) && layout.dims() != ops_.src0) layout = Layout();
+    if (!is_plain(layout) && md_of(layout).dims() != ops_.src0) layout = Layout();
     // oneDNN 2.6 broadcasts a per-channel src1 over nChw16c only in its reference implementation (150x
     // slower than channels-last: 15 ms for a [1, 32, 112, 112] Mul): plain is faster, reorders included.
     if (!is_plain(layout) && !runs_without_reference([&] { return describe(p, ops_, layout); })) layout = Layout();
@@ -103,26 +103,18 @@ class BinaryDnnl : public CompiledKernel {
 
 }  // namespace
 
-KernelDef binary_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const BinaryParams&>(op);
-    std::string why = dnnl_declines_inputs(in);
-    BinaryOperands ops;
-    if (why.empty()) why = arrange(p, in, ops);
-    if (why.empty()) why = dnnl_refuses([&] { describe(p, ops); });
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    const auto& p = static_cast<const BinaryParams&>(*op);
-    BinaryOperands ops;
-    const std::string why = arrange(p, in, ops);
-    require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new BinaryDnnl(p, std::move(ops), offered.in));
-  };
-  return k;
+Kernel<BinaryParams> binary_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const BinaryParams>& p, const KernelArgs& a) -> Compiled {
+            std::string why = dnnl_declines_inputs(a.in);
+            BinaryOperands ops;
+            if (why.empty()) why = arrange(*p, a.in, ops);
+            if (!why.empty()) return Compiled::decline(why);
+            try {
+              return std::make_unique<BinaryDnnl>(*p, std::move(ops), a.offered.in);
+            } catch (const dnnl::error& e) {
+              return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
+            }
+          }};
 }
 
 }  // namespace cnnx

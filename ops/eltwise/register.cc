@@ -1,13 +1,12 @@
+#include "ops/eltwise/binary.h"
+#include "ops/eltwise/unary.h"
 #include "ops/families.h"
 
 namespace cnnx {
 
-void register_unary_ops(OpRegistry& r);
-void register_binary_ops(OpRegistry& r);
-
 void register_eltwise_ops(OpRegistry& r) {
-  register_unary_ops(r);
-  register_binary_ops(r);
+  register_unary_ops(r);   // one op per activation-table row, and Clip
+  register_binary_ops(r);  // Add, Sub, Mul, Div, Sum
 }
 
 }  // namespace cnnx

@@ -1,64 +1,33 @@
 #include "ops/eltwise/unary.h"
 
-#include <algorithm>
 #include <cmath>
-
-#include "ops/families.h"
 
 namespace cnnx {
 
 namespace {
 
-// Exact ops (compare, select, multiply by a constant): the result is the correctly rounded float.
-constexpr Tolerance kExact{0, 0};
-// A multiply-add and a clamp: another engine may round in another order (x * (x + 3) / 6 for HardSwish).
-constexpr Tolerance kFewRoundings{1e-7, 1e-6};
-// exp/tanh: float32 libm and oneDNN's vectorized versions differ by a few ulp (2^-23 ~ 1.2e-7 relative);
-// near 0 the relative error of 1 - e^-x style forms grows, hence the absolute term.
-constexpr Tolerance kTranscendental{1e-6, 4e-6};
+ActivationParams parse_activation(const ActivationDef& row, const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  if (row.beta.name) node.attrs.allow_only({row.alpha.name, row.beta.name});
+  else if (row.alpha.name) node.attrs.allow_only({row.alpha.name});
+  else node.attrs.allow_only({});
+  ActivationParams p;
+  p.activation = &row;
+  if (row.alpha.name) p.args.alpha = node.attrs.get_float(row.alpha.name, row.alpha.fallback);
+  if (row.beta.name) p.args.beta = node.attrs.get_float(row.beta.name, row.beta.fallback);
+  return p;
+}
 
-template <class F>
-void map_float(const KernelIO& io, F f) {
+std::vector<ValueInfo> infer_float_unary(const OpParams&, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32});
+  return {same_as_input(in)};
+}
+
+void activation_ref(const ActivationParams& p, const KernelIO& io) {
   const float* x = io.in[0]->data<float>();
   float* y = io.out[0]->data<float>();
-  const int64_t n = io.in[0]->numel();
-  for (int64_t i = 0; i < n; ++i) y[i] = f(x[i]);
-}
-
-// A float32 unary op `type` with params P and y = f(params, x); `dnnl` runs before the reference kernel.
-template <class P, class Parse, class F>
-OpDef unary_op(const char* type, int since, Tolerance tolerance, KernelDef dnnl, Parse parse, F f) {
-  OpDef d;
-  d.type = type;
-  d.since = since;
-  d.parse = parser<P>(parse);
-  d.infer = [](const OpParams&, const std::vector<ValueInfo>& in) {
-    require_dtype(in, 0, {DType::f32});
-    return std::vector<ValueInfo>{same_as_input(in)};
-  };
-  d.tolerance = tolerance;
-  d.kernels = {std::move(dnnl), ref_kernel<P>([f](const P& p, const KernelIO& io) {
-    map_float(io, [&](float x) { return f(p, x); });
-  })};
-  return d;
-}
-
-NoParams parse_plain(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
-  return {};
-}
-
-AlphaBetaParams parse_alpha_beta(const Node& node, float alpha, float beta, bool has_beta) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  if (has_beta) node.attrs.allow_only({"alpha", "beta"});
-  else node.attrs.allow_only({"alpha"});
-  AlphaBetaParams p;
-  p.alpha = node.attrs.get_float("alpha", alpha);
-  p.beta = node.attrs.get_float("beta", beta);
-  return p;
+  for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = float(p.activation->reference(x[i], p.args));
 }
 
 ClipParams parse_clip(const Node& node) {
@@ -121,35 +90,28 @@ void clip_ref_any(const ClipParams& p, const KernelIO& io) {
 
 }  // namespace
 
-void register_unary_ops(OpRegistry& r) {
-  r.add(unary_op<NoParams>("Relu", 6, kExact, relu_dnnl_kernel(), parse_plain,
-                           [](const NoParams&, float x) { return x > 0 ? x : (x == x ? 0.f : x); }));
-  r.add(unary_op<AlphaBetaParams>(
-      "LeakyRelu", 6, kExact, leaky_relu_dnnl_kernel(),
-      [](const Node& n) { return parse_alpha_beta(n, 0.01f, 0, false); },
-      [](const AlphaBetaParams& p, float x) { return x >= 0 ? x : p.alpha * x; }));
-  r.add(unary_op<NoParams>("Sigmoid", 6, kTranscendental, sigmoid_dnnl_kernel(), parse_plain,
-                           [](const NoParams&, float x) {
-                             // Split by sign so exp never overflows.
-                             if (x >= 0) return 1.f / (1.f + std::exp(-x));
-                             float e = std::exp(x);
-                             return e / (1.f + e);
-                           }));
-  r.add(unary_op<NoParams>("Tanh", 6, kTranscendental, tanh_dnnl_kernel(), parse_plain,
-                           [](const NoParams&, float x) { return std::tanh(x); }));
-  r.add(unary_op<AlphaBetaParams>(
-      "HardSigmoid", 6, kFewRoundings, hard_sigmoid_dnnl_kernel(),
-      [](const Node& n) { return parse_alpha_beta(n, 0.2f, 0.5f, true); },
-      [](const AlphaBetaParams& p, float x) {
-        return x != x ? x : std::max(0.f, std::min(1.f, p.alpha * x + p.beta));  // NaN stays NaN
-      }));
-  r.add(unary_op<NoParams>("HardSwish", 14, kFewRoundings, hard_swish_dnnl_kernel(), parse_plain,
-                           [](const NoParams&, float x) {
-                             return x != x ? x : x * std::max(0.f, std::min(1.f, (1.f / 6.f) * x + 0.5f));
-                           }));
+bool clip_bounds(const ClipParams& p, const std::vector<ValueInfo>& in, ActivationArgs& bounds) {
+  bounds = {p.min, p.max};
+  if (p.attribute_bounds) return true;
+  bounds = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
+  for (size_t i = 1; i < 3; ++i) {
+    if (!present(in, i)) continue;
+    const ValueInfo& bound = in[i];
+    if (!bound.constant || bound.dtype != DType::f32) return false;
+    if (bound.constant->numel() > 0) (i == 1 ? bounds.alpha : bounds.beta) = bound.constant->data<float>()[0];
+  }
+  return true;
+}
 
-  r.add(define_op<ClipParams>("Clip", 6, parse_clip, infer_clip, kExact,
-                              {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}));
+void register_unary_ops(OpRegistry& r) {
+  for (const ActivationDef& row : activations()) {
+    if (row.since == 0) continue;  // fused only, or declared below
+    r.add(OpSpec<ActivationParams>{row.name, row.since, [&row](const Node& n) { return parse_activation(row, n); },
+                                   infer_float_unary, row.tolerance,
+                                   {activation_dnnl_kernel(), ref_kernel<ActivationParams>(activation_ref)}});
+  }
+  r.add(OpSpec<ClipParams>{"Clip", 6, parse_clip, infer_clip, kExact,
+                           {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}});
 }
 
 }  // namespace cnnx

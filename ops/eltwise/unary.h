@@ -1,17 +1,14 @@
-// Elementwise unary ops: Relu, LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip.
+// Elementwise unary ops: one per row of the activation table (ops/common/activation.h: Relu, LeakyRelu,
+// Sigmoid, Tanh, HardSigmoid, HardSwish), and Clip, whose bounds are attributes before opset 11 and inputs
+// from 11 on.
 #pragma once
 
 #include <limits>
 
-#include "engine/op.h"
+#include "engine/op_registry.h"
+#include "ops/common/activation.h"
 
 namespace cnnx {
-
-// LeakyRelu (alpha), HardSigmoid (alpha, beta). HardSwish is HardSigmoid with alpha = 1/6, beta = 0.5, times x.
-struct AlphaBetaParams : OpParams {
-  float alpha = 0;
-  float beta = 0;
-};
 
 // Clip before opset 11 takes its bounds as attributes; from 11 on as optional inputs 1 and 2, read at run
 // time (attribute_bounds is then false).
@@ -21,14 +18,16 @@ struct ClipParams : OpParams {
   float max = std::numeric_limits<float>::max();
 };
 
-// oneDNN eltwise_forward kernels (ops/eltwise/unary_dnnl.cc), float32 only.
-KernelDef relu_dnnl_kernel();
-KernelDef leaky_relu_dnnl_kernel();
-KernelDef sigmoid_dnnl_kernel();
-KernelDef tanh_dnnl_kernel();
-KernelDef hard_sigmoid_dnnl_kernel();
-KernelDef hard_swish_dnnl_kernel();
-// Declines bounds that are runtime tensors (the primitive is made once) and min > max (see the .cc).
-KernelDef clip_dnnl_kernel();
+// Clip's bounds as activation args when they are known before running (attributes, or constant inputs
+// holding one float each); false when a bound is a runtime tensor.
+bool clip_bounds(const ClipParams& p, const std::vector<ValueInfo>& in, ActivationArgs& bounds);
+
+// oneDNN eltwise_forward (ops/eltwise/unary_dnnl.cc), float32 only: the row's steps.
+Kernel<ActivationParams> activation_dnnl_kernel();
+// Declines bounds that are runtime tensors (the primitive is made once) and those the Clip row refuses.
+Kernel<ClipParams> clip_dnnl_kernel();
+
+// One op per activation-table row that has one, and Clip (ops/eltwise/unary.cc).
+void register_unary_ops(OpRegistry& r);
 
 }  // namespace cnnx

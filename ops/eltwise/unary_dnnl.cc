@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/dnnl_runtime.h"
+#include "ops/common/activation_dnnl.h"
 #include "ops/eltwise/unary.h"
 
 namespace cnnx {
@@ -18,19 +18,10 @@ namespace {
 
 using namespace dnnl;
 
-struct EltwiseStep {
-  algorithm algo;
-  float alpha = 0, beta = 0;  // oneDNN's meaning, per algorithm
-};
-
-// The steps that compute the op for these params and inputs, or the reason oneDNN cannot.
-using EltwisePlanner =
-    std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in, std::vector<EltwiseStep>&)>;
-
 std::vector<eltwise_forward::primitive_desc> describe(const std::vector<EltwiseStep>& steps, const memory::desc& md) {
   std::vector<eltwise_forward::primitive_desc> pds;
   for (const EltwiseStep& s : steps) {
-    const eltwise_forward::desc desc(prop_kind::forward_inference, s.algo, md, s.alpha, s.beta);
+    const eltwise_forward::desc desc(prop_kind::forward_inference, dnnl_algorithm(s.algorithm), md, s.alpha, s.beta);
     pds.emplace_back(desc, dnnl_attr(), dnnl_engine());
   }
   return pds;
@@ -38,10 +29,10 @@ std::vector<eltwise_forward::primitive_desc> describe(const std::vector<EltwiseS
 
 class EltwiseDnnl : public CompiledKernel {
  public:
-  EltwiseDnnl(const std::vector<EltwiseStep>& steps, int64_t numel, const Layout& arriving, size_t inputs)
-      : md_(follow(arriving, plain_f32_desc({numel}))), layouts_(follow_layouts(arriving, inputs)) {
-    for (const eltwise_forward::primitive_desc& pd : describe(steps, md_))
-      steps_.push_back({eltwise_forward(pd), pd.scratchpad_desc()});
+  EltwiseDnnl(const std::vector<eltwise_forward::primitive_desc>& pds, const memory::desc& md, const Layout& arriving,
+              size_t inputs)
+      : md_(md), layouts_(follow_layouts(arriving, inputs)) {
+    for (const eltwise_forward::primitive_desc& pd : pds) steps_.push_back({eltwise_forward(pd), pd.scratchpad_desc()});
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -66,99 +57,44 @@ class EltwiseDnnl : public CompiledKernel {
   std::vector<Step> steps_;
 };
 
-KernelDef eltwise_kernel(EltwisePlanner plan) {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [plan](const OpParams& p, const std::vector<ValueInfo>& in) {
-    std::string why = dnnl_declines_inputs(in, 0, 1);
-    std::vector<EltwiseStep> steps;
-    if (why.empty()) why = plan(p, in, steps);
-    if (why.empty()) why = dnnl_refuses([&] { describe(steps, plain_f32_desc({checked_numel(in[0].shape)})); });
-    return why;
-  };
-  k.compile = [plan](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                     const KernelLayouts& offered) {
-    std::vector<EltwiseStep> steps;
-    const std::string why = plan(*p, in, steps);
-    require(why.empty(), why);
-    // A blocked layout whose channels are padded (not a multiple of 16) gets oneDNN 2.6's reference logistic:
-    // such an input is taken plain instead.
-    Layout arriving = offered.in[0];
-    if (!is_plain(arriving) && !runs_without_reference([&] { return describe(steps, arriving); })) arriving = Layout();
-    return std::unique_ptr<CompiledKernel>(new EltwiseDnnl(steps, checked_numel(in[0].shape), arriving, in.size()));
-  };
-  return k;
-}
-
-// An op that is always the same steps.
-KernelDef fixed_eltwise_kernel(std::vector<EltwiseStep> steps) {
-  return eltwise_kernel([steps](const OpParams&, const std::vector<ValueInfo>&, std::vector<EltwiseStep>& out) {
-    out = steps;
-    return std::string();
-  });
-}
-
-// Clip's bound i as a float: the attribute (before opset 11), the constant input, or `fallback` when absent.
-// False when the bound is an input without constant data.
-bool clip_bound(const ClipParams& p, const std::vector<ValueInfo>& in, size_t i, float attribute, float fallback,
-                float& bound) {
-  if (p.attribute_bounds) {
-    bound = attribute;
-    return true;
+// The row's steps over input 0, in the layout it arrives in when oneDNN has a JIT kernel for that, or why not.
+Compiled compile_steps(const ActivationDef& row, const ActivationArgs& args, const KernelArgs& a) {
+  std::string why = dnnl_declines_inputs(a.in, 0, 1);
+  std::vector<EltwiseStep> steps;
+  if (why.empty()) why = row.dnnl(args, steps);
+  if (!why.empty()) return Compiled::decline(why);
+  const memory::desc plain = plain_f32_desc({checked_numel(a.in[0].shape)});
+  // A blocked layout whose channels are padded (not a multiple of 16) gets oneDNN 2.6's reference logistic:
+  // such an input is taken plain instead.
+  Layout arriving = a.offered.in[0];
+  if (!is_plain(arriving) && !runs_without_reference([&] { return describe(steps, md_of(arriving)); }))
+    arriving = Layout();
+  const memory::desc md = follow(arriving, plain);
+  try {
+    return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size());
+  } catch (const dnnl::error& e) {
+    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
   }
-  bound = fallback;
-  if (!present(in, i)) return true;
-  if (!in[i].constant) return false;
-  if (in[i].constant->numel() > 0) bound = in[i].constant->data<float>()[0];
-  return true;
 }
 
 }  // namespace
 
-// y = x > 0 ? x : alpha * x; alpha 0 is ReLU.
-KernelDef relu_dnnl_kernel() { return fixed_eltwise_kernel({{algorithm::eltwise_relu, 0.f, 0.f}}); }
-
-// LeakyRelu is eltwise_relu with its negative slope as alpha (x >= 0 and x > 0 agree: both give 0 at 0).
-KernelDef leaky_relu_dnnl_kernel() {
-  return eltwise_kernel([](const OpParams& op, const std::vector<ValueInfo>&, std::vector<EltwiseStep>& steps) {
-    const auto& p = static_cast<const AlphaBetaParams&>(op);
-    steps = {{algorithm::eltwise_relu, p.alpha, 0.f}};
-    return std::string();
-  });
+Kernel<ActivationParams> activation_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const ActivationParams>& p, const KernelArgs& a) {
+            return compile_steps(*p->activation, p->args, a);
+          }};
 }
 
-// Sigmoid is oneDNN's logistic.
-KernelDef sigmoid_dnnl_kernel() { return fixed_eltwise_kernel({{algorithm::eltwise_logistic, 0.f, 0.f}}); }
-
-KernelDef tanh_dnnl_kernel() { return fixed_eltwise_kernel({{algorithm::eltwise_tanh, 0.f, 0.f}}); }
-
-// oneDNN 2.6 has no hardsigmoid algorithm: alpha * x + beta (eltwise_linear), then clip to [0, 1] in place.
-KernelDef hard_sigmoid_dnnl_kernel() {
-  return eltwise_kernel([](const OpParams& op, const std::vector<ValueInfo>&, std::vector<EltwiseStep>& steps) {
-    const auto& p = static_cast<const AlphaBetaParams&>(op);
-    steps = {{algorithm::eltwise_linear, p.alpha, p.beta}, {algorithm::eltwise_clip_v2, 0.f, 1.f}};
-    return std::string();
-  });
-}
-
-// oneDNN 2.6 hardswish is x * min(max(x + 3, 0), 6) / 6, ONNX's x * max(0, min(1, x / 6 + 0.5)); its
-// alpha and beta are ignored.
-KernelDef hard_swish_dnnl_kernel() { return fixed_eltwise_kernel({{algorithm::eltwise_hardswish, 0.f, 0.f}}); }
-
-// eltwise_clip_v2 with alpha = min, beta = max. oneDNN gives alpha where x <= alpha, ONNX min(max(x, min), max)
-// gives max everywhere when min > max: that case declines.
-KernelDef clip_dnnl_kernel() {
-  return eltwise_kernel([](const OpParams& op, const std::vector<ValueInfo>& in, std::vector<EltwiseStep>& steps) {
-    const auto& p = static_cast<const ClipParams&>(op);
-    float lo = 0, hi = 0;
-    if (!clip_bound(p, in, 1, p.min, std::numeric_limits<float>::lowest(), lo) ||
-        !clip_bound(p, in, 2, p.max, std::numeric_limits<float>::max(), hi))
-      return std::string("the bounds are runtime tensors (the primitive is made once, with constant bounds)");
-    if (std::isnan(lo) || std::isnan(hi)) return std::string("a bound is NaN");
-    if (lo > hi) return std::string("min > max (oneDNN clips to min there; ONNX gives max)");
-    steps = {{algorithm::eltwise_clip_v2, lo, hi}};
-    return std::string();
-  });
+// Clip's bounds must be known when the primitive is made.
+Kernel<ClipParams> clip_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const ClipParams>& p, const KernelArgs& a) {
+            const std::string why = dnnl_declines_inputs(a.in, 0, 1);
+            if (!why.empty()) return Compiled::decline(why);
+            ActivationArgs bounds;
+            if (!clip_bounds(*p, a.in, bounds))
+              return Compiled::decline("the bounds are runtime tensors (the primitive is made once, with constant bounds)");
+            return compile_steps(*find_activation("Clip"), bounds, a);
+          }};
 }
 
 }  // namespace cnnx

@@ -26,8 +26,8 @@ GemmParams parse_gemm(const Node& node);
 GemmGeometry resolve_gemm_geometry(const GemmParams& p, const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_gemm(const GemmParams& p, const std::vector<ValueInfo>& in);
 // Sums A' B' in double, then alpha * sum + beta * C in double, one rounding per output.
-KernelDef gemm_ref_kernel();
+Kernel<GemmParams> gemm_ref_kernel();
 // oneDNN matmul: transposes as strides, alpha as the output scale, beta * C as a sum post-op (gemm_dnnl.cc).
-KernelDef gemm_dnnl_kernel();
+Kernel<GemmParams> gemm_dnnl_kernel();
 
 }  // namespace cnnx

@@ -7,8 +7,8 @@
 // - Anything else: the matmul primitive on A' [M, K] x B' [K, N]. Transposes are strides of the memory
 //   descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
 //   post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
-#include "ops/eltwise/broadcast.h"
-#include "engine/dnnl_runtime.h"
+#include "ops/common/broadcast.h"
+#include "dnnl/dnnl_runtime.h"
 #include "ops/gemm/gemm.h"
 
 namespace cnnx {
@@ -97,7 +97,7 @@ class GemmLayer : public CompiledKernel {
 
 class GemmDnnl : public CompiledKernel {
  public:
-  GemmDnnl(const GemmParams& p, GemmGeometry g) : g_(std::move(g)), d_(describe(p, g_)) {
+  GemmDnnl(GemmGeometry g, GemmDesc d) : g_(std::move(g)), d_(std::move(d)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
@@ -130,30 +130,25 @@ class GemmDnnl : public CompiledKernel {
 
 }  // namespace
 
-KernelDef gemm_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const GemmParams&>(op);
-    std::string why = dnnl_declines_inputs(in);
-    // The inner product is tried at compile time; the matmul, which takes every case, is what must exist.
-    if (why.empty()) why = dnnl_refuses([&] { describe(p, resolve_gemm_geometry(p, in)); });
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    const auto& p = static_cast<const GemmParams&>(*op);
-    GemmGeometry g = resolve_gemm_geometry(p, in);
-    if (is_layer(p, g, in)) {
-      try {
-        return std::unique_ptr<CompiledKernel>(new GemmLayer(p, g, in));
-      } catch (const dnnl::error&) {
-        // No inner product for this case: the matmul below runs it.
-      }
-    }
-    return std::unique_ptr<CompiledKernel>(new GemmDnnl(p, std::move(g)));
-  };
-  return k;
+Kernel<GemmParams> gemm_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const GemmParams>& params, const KernelArgs& a) -> Compiled {
+            const GemmParams& p = *params;
+            std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            GemmGeometry g = resolve_gemm_geometry(p, a.in);
+            // The matmul, which takes every case, is what must exist; the inner product is tried first.
+            GemmDesc d;
+            why = dnnl_refuses([&] { d = describe(p, g); });
+            if (!why.empty()) return Compiled::decline(why);
+            if (is_layer(p, g, a.in)) {
+              try {
+                return std::make_unique<GemmLayer>(p, g, a.in);
+              } catch (const dnnl::error&) {
+                // No inner product for this case: the matmul below runs it.
+              }
+            }
+            return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
+          }};
 }
 
 }  // namespace cnnx

@@ -1,6 +1,6 @@
 #include <vector>
 
-#include "ops/eltwise/broadcast.h"
+#include "ops/common/broadcast.h"
 #include "ops/gemm/gemm.h"
 #include "ops/gemm/matrix_product.h"
 
@@ -43,19 +43,13 @@ class GemmRef : public CompiledKernel {
 
 }  // namespace
 
-KernelDef gemm_ref_kernel() {
-  KernelDef k;
-  k.name = "ref";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [](const ParamsPtr& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    auto params = std::static_pointer_cast<const GemmParams>(p);
-    GemmGeometry g = resolve_gemm_geometry(*params, in);
-    require(g.M >= 0 && g.N >= 0 && g.K >= 0 && (!g.has_c || is_concrete(g.c_shape)),
-            "Gemm needs concrete shapes to run");
-    return std::unique_ptr<CompiledKernel>(new GemmRef(params, std::move(g)));
-  };
-  return k;
+Kernel<GemmParams> gemm_ref_kernel() {
+  return {"ref", [](const std::shared_ptr<const GemmParams>& p, const KernelArgs& a) -> Compiled {
+            GemmGeometry g = resolve_gemm_geometry(*p, a.in);
+            require(g.M >= 0 && g.N >= 0 && g.K >= 0 && (!g.has_c || is_concrete(g.c_shape)),
+                    "Gemm needs concrete shapes to run");
+            return std::make_unique<GemmRef>(p, std::move(g));
+          }};
 }
 
 }  // namespace cnnx

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ops/eltwise/broadcast.h"
+#include "ops/common/broadcast.h"
 
 namespace cnnx {
 

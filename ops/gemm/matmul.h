@@ -19,8 +19,8 @@ NoParams parse_matmul(const Node& node);
 MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_matmul(const NoParams& p, const std::vector<ValueInfo>& in);
 // One matrix_product per batch element, summed in double, one rounding per output.
-KernelDef matmul_ref_kernel();
+Kernel<NoParams> matmul_ref_kernel();
 // oneDNN matmul with batch broadcasting; declines what oneDNN refuses (matmul_dnnl.cc).
-KernelDef matmul_dnnl_kernel();
+Kernel<NoParams> matmul_dnnl_kernel();
 
 }  // namespace cnnx

@@ -2,7 +2,7 @@
 // the column [K, 1] (the bytes as they are); oneDNN wants src, weights and dst of one rank, so the batch dims
 // of each operand are left-padded with 1s (numpy aligns them on the right), and a batch dim of 1 in either
 // operand broadcasts.
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 #include "ops/gemm/matmul.h"
 
 namespace cnnx {
@@ -38,7 +38,7 @@ MatMulDesc describe(const MatMulGeometry& g) {
 
 class MatMulDnnl : public CompiledKernel {
  public:
-  explicit MatMulDnnl(const MatMulGeometry& g) : d_(describe(g)) {
+  explicit MatMulDnnl(MatMulDesc d) : d_(std::move(d)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
@@ -60,23 +60,19 @@ class MatMulDnnl : public CompiledKernel {
 
 }  // namespace
 
-KernelDef matmul_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) {
-    std::string why = dnnl_declines_inputs(in);
-    if (!why.empty()) return why;
-    const MatMulGeometry g = resolve_matmul_geometry(in);
-    if (g.batch.size() + 2 > DNNL_MAX_NDIMS)
-      return "batch rank " + std::to_string(g.batch.size()) + " + 2 is beyond oneDNN's " +
-             std::to_string(DNNL_MAX_NDIMS) + " dims";
-    return dnnl_refuses([&] { describe(g); });
-  };
-  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    return std::unique_ptr<CompiledKernel>(new MatMulDnnl(resolve_matmul_geometry(in)));
-  };
-  return k;
+Kernel<NoParams> matmul_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {
+            std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            const MatMulGeometry g = resolve_matmul_geometry(a.in);
+            if (g.batch.size() + 2 > DNNL_MAX_NDIMS)
+              return Compiled::decline("batch rank " + std::to_string(g.batch.size()) + " + 2 is beyond oneDNN's " +
+                                       std::to_string(DNNL_MAX_NDIMS) + " dims");
+            MatMulDesc d;
+            why = dnnl_refuses([&] { d = describe(g); });
+            if (!why.empty()) return Compiled::decline(why);
+            return std::make_unique<MatMulDnnl>(std::move(d));
+          }};
 }
 
 }  // namespace cnnx

@@ -1,6 +1,6 @@
 #include <vector>
 
-#include "ops/eltwise/broadcast.h"
+#include "ops/common/broadcast.h"
 #include "ops/gemm/matmul.h"
 #include "ops/gemm/matrix_product.h"
 
@@ -38,17 +38,12 @@ class MatMulRef : public CompiledKernel {
 
 }  // namespace
 
-KernelDef matmul_ref_kernel() {
-  KernelDef k;
-  k.name = "ref";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    MatMulGeometry g = resolve_matmul_geometry(in);
-    require(is_concrete(g.output_shape()) && g.K >= 0, "MatMul needs concrete shapes to run");
-    return std::unique_ptr<CompiledKernel>(new MatMulRef(std::move(g)));
-  };
-  return k;
+Kernel<NoParams> matmul_ref_kernel() {
+  return {"ref", [](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {
+            MatMulGeometry g = resolve_matmul_geometry(a.in);
+            require(is_concrete(g.output_shape()) && g.K >= 0, "MatMul needs concrete shapes to run");
+            return std::make_unique<MatMulRef>(std::move(g));
+          }};
 }
 
 }  // namespace cnnx

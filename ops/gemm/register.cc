@@ -6,11 +6,10 @@
 namespace cnnx {
 
 void register_gemm_ops(OpRegistry& r) {
-  r.add(define_op<GemmParams>("Gemm", 1, parse_gemm, infer_gemm, kMatrixProductTolerance,
-                              {gemm_dnnl_kernel(), gemm_ref_kernel()}));
-
-  r.add(define_op<NoParams>("MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
-                            {matmul_dnnl_kernel(), matmul_ref_kernel()}));
+  r.add(OpSpec<GemmParams>{"Gemm", 1, parse_gemm, infer_gemm, kMatrixProductTolerance,
+                           {gemm_dnnl_kernel(), gemm_ref_kernel()}});
+  r.add(OpSpec<NoParams>{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
+                         {matmul_dnnl_kernel(), matmul_ref_kernel()}});
 }
 
 }  // namespace cnnx

@@ -2,24 +2,15 @@
 
 #include <cmath>
 
-#include "ops/families.h"
-
 namespace cnnx {
 
 namespace {
 
-// y = scale * (x - mean) / sqrt(var + eps) + B. The reference rounds once from double; another engine (or
-// the Conv+BN folding pass) computes a = scale / sqrt(var + eps) and x * a + (B - mean * a) in float32:
-// about 4 roundings of u = 2^-24, each relative to the largest term |x a|, |mean a|, |B|, so the error is
-// absolute even where y cancels to ~0: 4 u * 16 ~ 4e-6 for activations of unit scale (terms up to ~16).
-// Training mode adds the batch statistics: a float32 sum over the n = N * D1 * ... * Dn values of a channel
-// (numpy's reference sums sequentially along strided axes) errs by up to ~n u mean|x| in the mean, times
-// |a| in y: ~6e-6 for the n ~ 40..100 of the node tests. Both scale with the data, hence the equal rel term.
-constexpr Tolerance kBatchNormTolerance{1e-5, 1e-5};
-
 const char* const kStatNames[] = {"X", "scale", "B", "mean", "var"};
 
 bool has_output(const Node& node, size_t i) { return i < node.outputs.size() && node.outputs[i] >= 0; }
+
+}  // namespace
 
 BatchNormParams parse_batch_norm(const Node& node) {
   require_inputs(node, 5, 5);
@@ -121,13 +112,6 @@ void batch_norm_ref(const BatchNormParams& p, const KernelIO& io) {
         for (int64_t i = 0; i < inner; ++i) y[base + i] = y[base + i] < 0 ? 0.f : y[base + i];
     }
   }
-}
-
-}  // namespace
-
-void register_batch_norm_op(OpRegistry& r) {
-  r.add(define_op<BatchNormParams>("BatchNormalization", 7, parse_batch_norm, infer_batch_norm, kBatchNormTolerance,
-                                   {batch_norm_dnnl_kernel(), ref_kernel<BatchNormParams>(batch_norm_ref)}));
 }
 
 }  // namespace cnnx

@@ -23,7 +23,21 @@ struct BatchNormParams : OpParams {
   bool then_relu = false;       // never from a model: the fuse-conv pass absorbed the Relu reading Y
 };
 
+// y = scale * (x - mean) / sqrt(var + eps) + B. The reference rounds once from double; another engine (or
+// the Conv+BN folding pass) computes a = scale / sqrt(var + eps) and x * a + (B - mean * a) in float32:
+// about 4 roundings of u = 2^-24, each relative to the largest term |x a|, |mean a|, |B|, so the error is
+// absolute even where y cancels to ~0: 4 u * 16 ~ 4e-6 for activations of unit scale (terms up to ~16).
+// Training mode adds the batch statistics: a float32 sum over the n = N * D1 * ... * Dn values of a channel
+// (numpy's reference sums sequentially along strided axes) errs by up to ~n u mean|x| in the mean, times
+// |a| in y: ~6e-6 for the n ~ 40..100 of the node tests. Both scale with the data, hence the equal rel term.
+constexpr Tolerance kBatchNormTolerance{1e-5, 1e-5};
+
+BatchNormParams parse_batch_norm(const Node& node);
+std::vector<ValueInfo> infer_batch_norm(const BatchNormParams& p, const std::vector<ValueInfo>& in);
+// Per channel in double (batch statistics in two passes when training), one rounding per output; applies
+// then_relu (ops/norm/batch_norm.cc).
+void batch_norm_ref(const BatchNormParams& p, const KernelIO& io);
 // oneDNN batch_normalization_forward for test mode; declines training_mode (ops/norm/batch_norm_dnnl.cc).
-KernelDef batch_norm_dnnl_kernel();
+Kernel<BatchNormParams> batch_norm_dnnl_kernel();
 
 }  // namespace cnnx

@@ -2,7 +2,7 @@
 // (the given mean and var), use_scale and use_shift. X is viewed as [N, C, 1, inner]: the statistics are per
 // channel whatever the spatial dims, and the view has no rank limit; a blocked X is taken in its layout. Training mode declines (the reference
 // kernel computes the batch statistics and running outputs).
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 #include "ops/norm/batch_norm.h"
 
 namespace cnnx {
@@ -33,8 +33,8 @@ BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& a
 
 class BatchNormDnnl : public CompiledKernel {
  public:
-  BatchNormDnnl(const BatchNormParams& p, const Shape& x_shape, const Layout& arriving)
-      : d_(describe(p, x_shape, arriving)), layouts_(follow_layouts(arriving, 5)) {
+  BatchNormDnnl(BatchNormDesc d, const Layout& arriving)
+      : d_(std::move(d)), layouts_(follow_layouts(arriving, 5)) {
     bnorm_ = batch_normalization_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
@@ -63,22 +63,18 @@ class BatchNormDnnl : public CompiledKernel {
 
 }  // namespace
 
-KernelDef batch_norm_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const BatchNormParams&>(op);
-    if (p.training) return std::string("training_mode = 1 (oneDNN inference uses the given statistics)");
-    std::string why = dnnl_declines_inputs(in);
-    if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    return std::unique_ptr<CompiledKernel>(
-        new BatchNormDnnl(static_cast<const BatchNormParams&>(*op), in[0].shape, offered.in[0]));
-  };
-  return k;
+Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const BatchNormParams>& params, const KernelArgs& a) -> Compiled {
+            const BatchNormParams& p = *params;
+            if (p.training) return Compiled::decline("training_mode = 1 (oneDNN inference uses the given statistics)");
+            std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            const Layout& arriving = a.offered.in[0];
+            BatchNormDesc d;
+            why = dnnl_refuses([&] { d = describe(p, a.in[0].shape, arriving); });
+            if (!why.empty()) return Compiled::decline(why);
+            return std::make_unique<BatchNormDnnl>(std::move(d), arriving);
+          }};
 }
 
 }  // namespace cnnx

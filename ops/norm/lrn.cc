@@ -1,20 +1,9 @@
 #include "ops/norm/lrn.h"
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
-
-#include "ops/families.h"
 
 namespace cnnx {
-
-namespace {
-
-// y = x * f with f > 0, so errors are relative. Another engine sums the `size` squares in float32 (relative
-// error <= size * u of the sum, u = 2^-24), adds bias (u), raises to beta (beta * that, plus ~2 ulp for
-// powf or exp(beta * log)) and divides (0.5 ulp): about (size + 4) u for beta <= 1, ~6e-7 at AlexNet's
-// size 5; 2e-6 covers window sizes up to ~30. The absolute term only admits subnormal outputs, whose
-// spacing is coarser than 2^-24 relative.
-constexpr Tolerance kLrnTolerance{std::numeric_limits<float>::min(), 2e-6};
 
 LrnParams parse_lrn(const Node& node) {
   require_inputs(node, 1, 1);
@@ -59,13 +48,6 @@ void lrn_ref(const LrnParams& p, const KernelIO& io) {
         y[at] = float(x[at] / std::pow(double(p.bias) + scale * square_sum, double(p.beta)));
       }
     }
-}
-
-}  // namespace
-
-void register_lrn_op(OpRegistry& r) {
-  r.add(define_op<LrnParams>("LRN", 1, parse_lrn, infer_lrn, kLrnTolerance,
-                             {lrn_dnnl_kernel(), ref_kernel<LrnParams>(lrn_ref)}));
 }
 
 }  // namespace cnnx

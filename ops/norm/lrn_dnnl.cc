@@ -4,7 +4,7 @@
 //
 // oneDNN's window is [c - (size-1)/2, c + (size-1)/2]: for odd sizes that is ONNX's, for even sizes it
 // holds one channel fewer than ONNX's [c - floor((size-1)/2), c + ceil((size-1)/2)], so even sizes decline.
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 #include "ops/norm/lrn.h"
 
 namespace cnnx {
@@ -30,8 +30,7 @@ LrnDesc describe(const LrnParams& p, const Shape& x, const Layout& arriving = {}
 
 class LrnDnnl : public CompiledKernel {
  public:
-  LrnDnnl(const LrnParams& p, const Shape& x_shape, const Layout& arriving)
-      : d_(describe(p, x_shape, arriving)), layouts_(follow_layouts(arriving, 1)) {
+  LrnDnnl(LrnDesc d, const Layout& arriving) : d_(std::move(d)), layouts_(follow_layouts(arriving, 1)) {
     lrn_ = lrn_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
@@ -52,22 +51,20 @@ class LrnDnnl : public CompiledKernel {
 
 }  // namespace
 
-KernelDef lrn_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const LrnParams&>(op);
-    if (p.size % 2 == 0)
-      return "even size " + std::to_string(p.size) + " (oneDNN's window then holds size - 1 channels)";
-    std::string why = dnnl_declines_inputs(in);
-    if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    return std::unique_ptr<CompiledKernel>(new LrnDnnl(static_cast<const LrnParams&>(*op), in[0].shape, offered.in[0]));
-  };
-  return k;
+Kernel<LrnParams> lrn_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const LrnParams>& params, const KernelArgs& a) -> Compiled {
+            const LrnParams& p = *params;
+            if (p.size % 2 == 0)
+              return Compiled::decline("even size " + std::to_string(p.size) +
+                                       " (oneDNN's window then holds size - 1 channels)");
+            std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            const Layout& arriving = a.offered.in[0];
+            LrnDesc d;
+            why = dnnl_refuses([&] { d = describe(p, a.in[0].shape, arriving); });
+            if (!why.empty()) return Compiled::decline(why);
+            return std::make_unique<LrnDnnl>(std::move(d), arriving);
+          }};
 }
 
 }  // namespace cnnx

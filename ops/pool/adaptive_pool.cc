@@ -1,24 +1,14 @@
-// org.pytorch.aten adaptive_avg_pool{1,2,3}d: parse, infer, the reference and the fast kernel.
+// org.pytorch.aten adaptive_avg_pool{1,2,3}d: parse, infer, the reference and the fast kernel (registered in
+// ops/pool/register.cc).
 #include "ops/pool/adaptive_pool.h"
 
 #include <type_traits>
 
 #include "ops/pool/global_mean.h"
-#include "ops/pool/pool.h"
 
 namespace cnnx {
 
 namespace {
-
-AdaptivePoolParams parse_adaptive(const Node& node, int k) {
-  require_inputs(node, 2, 2);
-  require_outputs(node, 1, 1);
-  require(has_input(node, 1), "input 1 (output_size) is required");
-  node.attrs.allow_only({});
-  AdaptivePoolParams p;
-  p.spatial_rank = k;
-  return p;
-}
 
 // The output sizes from input 1, or false while they are not known (not a constant yet).
 bool output_sizes(const AdaptivePoolParams& p, const std::vector<ValueInfo>& in, std::vector<int64_t>& sizes) {
@@ -34,32 +24,6 @@ bool output_sizes(const AdaptivePoolParams& p, const std::vector<ValueInfo>& in,
     require(sizes[i] >= 0 && sizes[i] <= kMaxSize, "input 1 (output_size) has value ", sizes[i], " at index ", i,
             "; it must be non-negative");
   return true;
-}
-
-std::vector<ValueInfo> infer_adaptive(const AdaptivePoolParams& p, const std::vector<ValueInfo>& in) {
-  require_dtype(in, 0, {DType::f32, DType::f64});
-  const ValueInfo& x = in[0];
-  const int64_t k = p.spatial_rank;
-  if (!x.rank_known) return {ValueInfo::unknown(x.dtype)};
-  require(x.rank() == k + 1 || x.rank() == k + 2, "input 0 has shape ", to_string(x.shape), "; adaptive_avg_pool",
-          k, "d takes [N, C, ", k, " spatial dims] or unbatched [C, ", k, " spatial dims]");
-  const size_t lead = size_t(x.rank() - k);
-  for (size_t d = lead; d < x.shape.size(); ++d)
-    require(x.shape[d] != 0, "input 0 has an empty spatial dim: shape ", to_string(x.shape));
-  Shape out(x.shape.begin(), x.shape.begin() + long(lead));
-  std::vector<int64_t> sizes;
-  if (!output_sizes(p, in, sizes)) {
-    out.resize(x.shape.size(), kUnknownDim);
-    return {ValueInfo::of(x.dtype, out)};
-  }
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    // Window bounds compute (i + 1) * in + out - 1 <= in * out + out.
-    if (x.shape[lead + i] != kUnknownDim)
-      checked_add(checked_mul(x.shape[lead + i], sizes[i], "input size x output_size"), sizes[i],
-                  "input size x output_size");
-    out.push_back(sizes[i]);
-  }
-  return {ValueInfo::of(x.dtype, out)};
 }
 
 // The geometry of one node as 3 spatial axes (missing leading ones of size 1): planes of D*H*W input cells.
@@ -146,38 +110,61 @@ struct CompiledAdaptive : CompiledKernel {
   }
 };
 
-KernelDef adaptive_kernel(const char* name) {
+// The "adaptive" kernel (fast) or "ref".
+Kernel<AdaptivePoolParams> adaptive_kernel(const char* name) {
   const bool fast = std::string(name) != "ref";
-  KernelDef k;
-  k.name = name;
-  k.declines = [fast](const OpParams&, const std::vector<ValueInfo>& in) -> std::string {
-    if (fast && input(in, 0).dtype != DType::f32) return "input 0 is not float32";
-    return "";
-  };
-  k.compile = [fast](const ParamsPtr& params, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
-                     const KernelLayouts&) {
-    const auto& p = static_cast<const AdaptivePoolParams&>(*params);
-    require(input(in, 0).concrete() && out.at(0).concrete(), "shapes are not known: ", to_string(input(in, 0).shape),
-            " -> ", to_string(out.at(0).shape), " (is output_size a constant?)");
-    return std::unique_ptr<CompiledKernel>(new CompiledAdaptive(in[0].shape, out[0].shape, p.spatial_rank, fast));
-  };
-  return k;
-}
-
-OpDef adaptive_op(int k) {
-  OpDef d;
-  d.domain = kAtenDomain;
-  d.type = "adaptive_avg_pool" + std::to_string(k) + "d";
-  d.since = 1;
-  d.parse = parser<AdaptivePoolParams>([k](const Node& node) { return parse_adaptive(node, k); });
-  d.infer = inferer<AdaptivePoolParams>(infer_adaptive);
-  d.tolerance = kPoolAverageTolerance;
-  d.kernels = {adaptive_kernel("adaptive"), adaptive_kernel("ref")};
-  return d;
+  return {name, [fast](const std::shared_ptr<const AdaptivePoolParams>& p, const KernelArgs& a) -> Compiled {
+            if (fast && input(a.in, 0).dtype != DType::f32) return Compiled::decline("input 0 is not float32");
+            require(input(a.in, 0).concrete() && a.out.at(0).concrete(), "shapes are not known: ",
+                    to_string(input(a.in, 0).shape), " -> ", to_string(a.out.at(0).shape),
+                    " (is output_size a constant?)");
+            return std::make_unique<CompiledAdaptive>(a.in[0].shape, a.out[0].shape, p->spatial_rank, fast);
+          }};
 }
 
 }  // namespace
 
-std::vector<OpDef> adaptive_pool_ops() { return {adaptive_op(1), adaptive_op(2), adaptive_op(3)}; }
+AdaptivePoolParams parse_adaptive_pool(const Node& node, int k) {
+  require_inputs(node, 2, 2);
+  require_outputs(node, 1, 1);
+  require(has_input(node, 1), "input 1 (output_size) is required");
+  node.attrs.allow_only({});
+  AdaptivePoolParams p;
+  p.spatial_rank = k;
+  return p;
+}
+
+AdaptivePoolParams parse_adaptive_avg_pool1d(const Node& node) { return parse_adaptive_pool(node, 1); }
+AdaptivePoolParams parse_adaptive_avg_pool2d(const Node& node) { return parse_adaptive_pool(node, 2); }
+AdaptivePoolParams parse_adaptive_avg_pool3d(const Node& node) { return parse_adaptive_pool(node, 3); }
+
+std::vector<ValueInfo> infer_adaptive_pool(const AdaptivePoolParams& p, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32, DType::f64});
+  const ValueInfo& x = in[0];
+  const int64_t k = p.spatial_rank;
+  if (!x.rank_known) return {ValueInfo::unknown(x.dtype)};
+  require(x.rank() == k + 1 || x.rank() == k + 2, "input 0 has shape ", to_string(x.shape), "; adaptive_avg_pool",
+          k, "d takes [N, C, ", k, " spatial dims] or unbatched [C, ", k, " spatial dims]");
+  const size_t lead = size_t(x.rank() - k);
+  for (size_t d = lead; d < x.shape.size(); ++d)
+    require(x.shape[d] != 0, "input 0 has an empty spatial dim: shape ", to_string(x.shape));
+  Shape out(x.shape.begin(), x.shape.begin() + long(lead));
+  std::vector<int64_t> sizes;
+  if (!output_sizes(p, in, sizes)) {
+    out.resize(x.shape.size(), kUnknownDim);
+    return {ValueInfo::of(x.dtype, out)};
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    // Window bounds compute (i + 1) * in + out - 1 <= in * out + out.
+    if (x.shape[lead + i] != kUnknownDim)
+      checked_add(checked_mul(x.shape[lead + i], sizes[i], "input size x output_size"), sizes[i],
+                  "input size x output_size");
+    out.push_back(sizes[i]);
+  }
+  return {ValueInfo::of(x.dtype, out)};
+}
+
+Kernel<AdaptivePoolParams> adaptive_pool_kernel() { return adaptive_kernel("adaptive"); }
+Kernel<AdaptivePoolParams> adaptive_pool_ref_kernel() { return adaptive_kernel("ref"); }
 
 }  // namespace cnnx

@@ -28,10 +28,19 @@ struct AdaptivePoolParams : OpParams {
 inline int64_t adaptive_start(int64_t i, int64_t in, int64_t out) { return i * in / out; }
 inline int64_t adaptive_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
 
-// The op definitions for k = 1, 2, 3 (domain org.pytorch.aten, since version 1). Kernels: "adaptive"
-// (float32, plain, parallel over output rows, each window summed in float64 in a fixed order whatever the
-// thread count), then "ref" (plain loops, float64 sums). Tolerance: kPoolAverageTolerance, the same mean of
-// float32 values as AveragePool's.
-std::vector<OpDef> adaptive_pool_ops();
+// parse for k = spatial_rank (the digit of the op name), and one per op name for its OpSpec.
+AdaptivePoolParams parse_adaptive_pool(const Node& node, int spatial_rank);
+AdaptivePoolParams parse_adaptive_avg_pool1d(const Node& node);
+AdaptivePoolParams parse_adaptive_avg_pool2d(const Node& node);
+AdaptivePoolParams parse_adaptive_avg_pool3d(const Node& node);
+// X's leading dims followed by output_size (kUnknownDim while output_size is not a constant yet).
+std::vector<ValueInfo> infer_adaptive_pool(const AdaptivePoolParams& p, const std::vector<ValueInfo>& in);
+
+// The kernels of k = 1, 2, 3 (registered in ops/pool/register.cc, domain org.pytorch.aten, since version 1):
+// "adaptive" (float32, plain, parallel over output rows, each window summed in float64 in a fixed order
+// whatever the thread count), then "ref" (plain loops, float64 sums). Tolerance: kPoolAverageTolerance
+// (ops/pool/pool.h), the same mean of float32 values as AveragePool's.
+Kernel<AdaptivePoolParams> adaptive_pool_kernel();
+Kernel<AdaptivePoolParams> adaptive_pool_ref_kernel();
 
 }  // namespace cnnx

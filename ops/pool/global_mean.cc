@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/dnnl_runtime.h"
-
 namespace cnnx {
 
 namespace {
@@ -137,7 +135,6 @@ void sum_rows(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, d
   sum_rows_any(x, rows, lanes, row_stride, out);
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // sum[j] += x[j], j < n.
 CNNX_MEAN_CLONES void add_lanes(const double* x, int64_t n, double* sum) {
@@ -203,17 +200,6 @@ void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
     }
 }
 
-// True when spatial dims [2, rank) of `dims` / `strides` form one contiguous run of positions `unit` floats
-// apart (the last dim fastest); size-1 dims may have any stride.
-bool spatial_contiguous(const int64_t* dims, const int64_t* strides, int rank, int64_t unit) {
-  int64_t expected = unit;
-  for (int d = rank - 1; d >= 2; --d) {
-    if (dims[d] != 1 && strides[d] != expected) return false;
-    expected *= dims[d];
-  }
-  return true;
-}
-
 class GlobalMean : public CompiledKernel {
  public:
   GlobalMean(const Shape& shape, const Layout& layout) : layout_(plain_mean_layout(shape)) {
@@ -247,68 +233,22 @@ MeanLayout plain_mean_layout(const Shape& shape) {
   return L;
 }
 
-bool mean_layout_of(const Layout& layout, const Shape& shape, MeanLayout& out) {
-  if (is_plain(layout)) {
-    out = plain_mean_layout(shape);
-    return true;
-  }
-  const dnnl_memory_desc_t& md = layout.data;
-  const int rank = md.ndims;
-  if (md.data_type != dnnl_f32 || md.format_kind != dnnl_blocked || md.extra.flags != 0 || rank < 3 ||
-      size_t(rank) != shape.size())
-    return false;
-  for (int d = 0; d < rank; ++d)
-    if (md.dims[d] != shape[size_t(d)] || md.padded_offsets[d] != 0 || (d >= 2 && md.padded_dims[d] != md.dims[d]))
-      return false;
-  const dnnl_blocking_desc_t& b = md.format_desc.blocking;
-  MeanLayout L = plain_mean_layout(shape);
-  L.offset = md.offset0;
-  L.n_stride = b.strides[0];
-  L.c_stride = b.strides[1];
-  if (b.inner_nblks == 0 && spatial_contiguous(md.dims, b.strides, rank, 1)) {
-    L.kind = MeanLayout::planes;  // plain up to the N and C strides
-  } else if (b.inner_nblks == 1 && b.inner_idxs[0] == 1 && spatial_contiguous(md.dims, b.strides, rank, b.inner_blks[0])) {
-    L.kind = MeanLayout::channel_rows;  // nC[D]HW<B>c
-    L.lanes = L.row_stride = b.inner_blks[0];
-  } else if (b.inner_nblks == 0 && b.strides[1] == 1) {
-    // Channels-last: positions one row of C floats (or more) apart.
-    int64_t unit = 0;
-    for (int d = rank - 1; d >= 2 && unit == 0; --d)
-      if (md.dims[d] != 1) unit = b.strides[d];
-    if (unit < L.C || !spatial_contiguous(md.dims, b.strides, rank, unit)) return false;
-    L.kind = MeanLayout::channel_rows;
-    L.lanes = L.C;
-    L.row_stride = unit;
-    L.c_stride = 0;
-  } else {
-    return false;
-  }
-  out = L;
-  return true;
-}
-
 void global_mean(const float* x, const MeanLayout& layout, float* y) {
   if (layout.N * layout.C == 0) return;
   if (layout.kind == MeanLayout::planes) mean_of_planes(x, layout, y);
   else mean_of_channel_rows(x, layout, y);
 }
 
-KernelDef global_mean_kernel() {
-  KernelDef k;
-  k.name = "mean";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>& in) -> std::string {
-    const ValueInfo& x = input(in, 0);
-    if (x.dtype != DType::f32) return "input 0 is " + std::string(dtype_name(x.dtype)) + ", not float32";
-    if (!x.concrete()) return "input 0 has no concrete shape";
-    if (x.rank() < 3) return "input 0 has rank " + std::to_string(x.rank()) + " < 3";
-    return "";
-  };
-  k.compile = [](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    const Layout layout = offered.in.empty() ? Layout() : offered.in[0];
-    return std::unique_ptr<CompiledKernel>(new GlobalMean(input(in, 0).shape, layout));
-  };
-  return k;
+Kernel<NoParams> global_mean_kernel() {
+  return {"mean", [](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {
+            const ValueInfo& x = input(a.in, 0);
+            if (x.dtype != DType::f32)
+              return Compiled::decline("input 0 is " + std::string(dtype_name(x.dtype)) + ", not float32");
+            if (!x.concrete()) return Compiled::decline("input 0 has no concrete shape");
+            if (x.rank() < 3) return Compiled::decline("input 0 has rank " + std::to_string(x.rank()) + " < 3");
+            const Layout layout = a.offered.in.empty() ? Layout() : a.offered.in[0];
+            return std::make_unique<GlobalMean>(x.shape, layout);
+          }};
 }
 
 }  // namespace cnnx

@@ -48,7 +48,8 @@ struct MeanLayout {
 // The layout of a plain [N, C, ...] tensor.
 MeanLayout plain_mean_layout(const Shape& shape);
 // The layout of a float32 value of `shape` held as `layout` (engine/layout.h), or false when the kernel
-// cannot read it directly (then it takes the value plain).
+// cannot read it directly (then it takes the value plain). In ops/pool/global_mean_dnnl.cc: it reads the
+// oneDNN descriptor a blocked layout holds.
 bool mean_layout_of(const Layout& layout, const Shape& shape, MeanLayout& out);
 
 // The float64 sum of x[0, n) in the fixed order above (element i into lane i mod 32, lanes in a fixed tree).
@@ -59,6 +60,6 @@ double sum_span(const float* x, int64_t n);
 void global_mean(const float* x, const MeanLayout& layout, float* y);
 
 // GlobalAveragePool's first kernel, "mean": float32, rank >= 3, any layout global_mean reads.
-KernelDef global_mean_kernel();
+Kernel<NoParams> global_mean_kernel();
 
 }  // namespace cnnx

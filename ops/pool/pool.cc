@@ -1,7 +1,6 @@
-// Declarations of AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool: parse, infer, tolerance, kernels.
+// AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool: parse and infer (kernels: pool_ref.cc,
+// pool_dnnl.cc, global_mean.cc; registered in register.cc).
 #include "ops/pool/pool.h"
-
-#include "ops/pool/global_mean.h"
 
 namespace cnnx {
 
@@ -30,13 +29,6 @@ bool read_flag(const Attributes& attrs, const char* name) {
   return v == 1;
 }
 
-NoParams parse_global_pool(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
-  return {};
-}
-
 // [N, C, 1, ..., 1]; every spatial dim must be non-empty (the max or mean of nothing is undefined).
 std::vector<ValueInfo> infer_global_pool(const std::vector<ValueInfo>& in, bool is_max) {
   if (is_max) require_dtype(in, 0, {DType::f32, DType::f64, DType::i8, DType::u8});
@@ -50,37 +42,6 @@ std::vector<ValueInfo> infer_global_pool(const std::vector<ValueInfo>& in, bool 
   }
   return {ValueInfo::of(x.dtype, out)};
 }
-
-OpDef window_pool_op(const char* type, PoolKind kind) {
-  OpDef d;
-  d.type = type;
-  d.since = 1;
-  d.parse = parser<PoolParams>([kind](const Node& node) { return parse_pool(node, kind); });
-  d.infer = inferer<PoolParams>(infer_pool);
-  d.tolerance = kind == PoolKind::max ? kPoolMaxTolerance : kPoolAverageTolerance;
-  d.kernels = {pool_dnnl_kernel(), pool_ref_kernel()};
-  if (kind == PoolKind::average)  // settings engines disagree on (ops/pool/pool_caution.cc)
-    d.caution = [](const OpParams& p, const std::vector<ValueInfo>& in) {
-      return average_pool_caution(static_cast<const PoolParams&>(p), in);
-    };
-  return d;
-}
-
-OpDef global_pool_op(const char* type, bool is_max) {
-  OpDef d;
-  d.type = type;
-  d.since = 1;
-  d.parse = parser<NoParams>(parse_global_pool);
-  d.infer = [is_max](const OpParams&, const std::vector<ValueInfo>& in) { return infer_global_pool(in, is_max); };
-  d.tolerance = is_max ? kPoolMaxTolerance : kPoolAverageTolerance;
-  d.kernels = {global_pool_dnnl_kernel(is_max),
-               ref_kernel<NoParams>(is_max ? global_max_pool_ref : global_average_pool_ref)};
-  // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.
-  if (!is_max) d.kernels.insert(d.kernels.begin(), global_mean_kernel());
-  return d;
-}
-
-}  // namespace
 
 PoolParams parse_pool(const Node& node, PoolKind kind) {
   require_inputs(node, 1, 1);
@@ -104,6 +65,11 @@ PoolParams parse_pool(const Node& node, PoolKind kind) {
   return p;
 }
 
+}  // namespace
+
+PoolParams parse_average_pool(const Node& node) { return parse_pool(node, PoolKind::average); }
+PoolParams parse_max_pool(const Node& node) { return parse_pool(node, PoolKind::max); }
+
 std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueInfo>& in) {
   if (p.kind == PoolKind::max) require_dtype(in, 0, {DType::f32, DType::f64, DType::i8, DType::u8});
   else require_dtype(in, 0, {DType::f32, DType::f64});
@@ -119,9 +85,19 @@ std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueIn
   return result;
 }
 
-std::vector<OpDef> pool_ops() {
-  return {window_pool_op("AveragePool", PoolKind::average), window_pool_op("MaxPool", PoolKind::max),
-          global_pool_op("GlobalAveragePool", false), global_pool_op("GlobalMaxPool", true)};
+NoParams parse_global_pool(const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  return {};
+}
+
+std::vector<ValueInfo> infer_global_average_pool(const NoParams&, const std::vector<ValueInfo>& in) {
+  return infer_global_pool(in, false);
+}
+
+std::vector<ValueInfo> infer_global_max_pool(const NoParams&, const std::vector<ValueInfo>& in) {
+  return infer_global_pool(in, true);
 }
 
 }  // namespace cnnx

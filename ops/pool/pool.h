@@ -12,6 +12,8 @@
 // indices into X: (n * C + c) * D1*..*Dk + spatial index, the spatial index row-major (storage_order 0) or
 // column-major (storage_order 1, the first spatial axis fastest), as in the onnx node tests
 // test_maxpool_with_argmax_* and onnxruntime.
+//
+// The ops are registered in ops/pool/register.cc; this header gives their parse, infer and kernels.
 #pragma once
 
 #include "engine/op.h"
@@ -29,31 +31,35 @@ struct PoolParams : OpParams {
   bool wants_indices = false;         // MaxPool's optional Indices output is present
 };
 
-PoolParams parse_pool(const Node& node, PoolKind kind);
+PoolParams parse_average_pool(const Node& node);
+PoolParams parse_max_pool(const Node& node);
 // Input 0's [N, C] and the output spatial dims of the resolved geometry; MaxPool also the int64 Indices.
 std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueInfo>& in);
 
-// Reference kernels: plain loops over NCHW, any number of spatial dims. AveragePool sums in double and
-// rounds once; MaxPool and GlobalMaxPool select. float32 and float64; MaxPool also int8 and uint8 (opset 12).
-KernelDef pool_ref_kernel();
+// GlobalAveragePool / GlobalMaxPool: no attributes; [N, C, 1, ..., 1], every spatial dim non-empty (the max or
+// mean of nothing is undefined). Average: float32 and float64; max also int8 and uint8.
+NoParams parse_global_pool(const Node& node);
+std::vector<ValueInfo> infer_global_average_pool(const NoParams&, const std::vector<ValueInfo>& in);
+std::vector<ValueInfo> infer_global_max_pool(const NoParams&, const std::vector<ValueInfo>& in);
+
+// Reference kernels (ops/pool/pool_ref.cc): plain loops over NCHW, any number of spatial dims. AveragePool sums
+// in double and rounds once; MaxPool and GlobalMaxPool select. float32 and float64; MaxPool also int8 and uint8
+// (opset 12).
+Kernel<PoolParams> pool_ref_kernel();
 void global_average_pool_ref(const NoParams&, const KernelIO& io);
 void global_max_pool_ref(const NoParams&, const KernelIO& io);
 
 // oneDNN kernels (ops/pool/pool_dnnl.cc): float32, 1 to 3 spatial dims; they decline MaxPool's Indices
 // output and an AveragePool whose count_include_pad divisor oneDNN cannot reproduce (the file says when).
-KernelDef pool_dnnl_kernel();
-KernelDef global_pool_dnnl_kernel(bool is_max);
+Kernel<PoolParams> pool_dnnl_kernel();
+Kernel<NoParams> global_pool_dnnl_kernel(bool is_max);
 
 // "" or a warning naming the AveragePool settings other engines compute differently (ceil_mode windows
-// dropped or overhanging with count_include_pad, SAME padding with dilations); OpDef::caution of AveragePool
+// dropped or overhanging with count_include_pad, SAME padding with dilations); OpSpec::caution of AveragePool
 // (ops/pool/pool_caution.cc).
 std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInfo>& in);
 
-// AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool (ops/pool/pool.cc).
-std::vector<OpDef> pool_ops();
-
-// MaxPool / GlobalMaxPool select an input value: any engine gets the same bits.
-constexpr Tolerance kPoolMaxTolerance{0, 0};
+// MaxPool / GlobalMaxPool select an input value: any engine gets the same bits (kExact, engine/op.h).
 // AveragePool / GlobalAveragePool: a mean of K float32 values. The reference sums in double and rounds once
 // (<= 0.5 ulp). An engine summing in float32 is off by at most ~K * eps * mean|x| and typically by
 // ~sqrt(K) * eps * mean|x| (rounding errors random-walk). Windows reach K ~ 3136 (a 56x56 global pool):

@@ -1,4 +1,4 @@
-// AveragePool settings where engines are known to give different results (OpDef::caution, shown once per node
+// AveragePool settings where engines are known to give different results (OpSpec::caution, shown once per node
 // at load). What each engine does was measured with the cases of bench/pool_semantics.py: ONNX Runtime 1.30,
 // PyTorch 1.13, oneDNN 2.6 and the ONNX opset-19 text; docs/pooling.md has the worked examples.
 #include <sstream>
@@ -9,7 +9,6 @@ namespace cnnx {
 
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 // The ceil_mode cautions of a resolved geometry (explicit pads, concrete sizes), one per kind, naming the axes.
 void ceil_mode_cautions(const PoolParams& p, const PoolGeometry& g, std::vector<std::string>& out) {

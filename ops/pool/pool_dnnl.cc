@@ -18,7 +18,7 @@
 // all -inf (or NaN and -inf) gives -FLT_MAX, oneDNN's starting value, instead of -inf.
 #include "ops/pool/pool.h"
 
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 
 namespace cnnx {
 
@@ -58,8 +58,7 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, c
 
 class PoolDnnl : public CompiledKernel {
  public:
-  PoolDnnl(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving)
-      : d_(describe(algo, x_shape, g, arriving)) {
+  PoolDnnl(PoolDesc d, const Layout& arriving) : d_(std::move(d)) {
     pool_ = pooling_v2_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     layouts_ = {{arriving}, {layout_of(d_.dst_md)}};
@@ -79,6 +78,18 @@ class PoolDnnl : public CompiledKernel {
   pooling_v2_forward pool_;
   memory::desc scratchpad_md_;
 };
+
+// The kernel pooling with `algo` over `g`, input 0 of `x_shape` arriving in `arriving`; declines when oneDNN
+// refuses the descriptor.
+Compiled compile_pool(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving) {
+  PoolDesc d;
+  try {
+    d = describe(algo, x_shape, g, arriving);
+  } catch (const dnnl::error& e) {
+    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
+  }
+  return std::make_unique<PoolDnnl>(std::move(d), arriving);
+}
 
 // "" when input 0 is a float32 tensor oneDNN pools (1 to 3 spatial dims); otherwise why not.
 std::string declines_input(const std::vector<ValueInfo>& in) {
@@ -120,47 +131,26 @@ PoolGeometry global_geometry(const Shape& spatial) {
 
 }  // namespace
 
-KernelDef pool_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const PoolParams&>(op);
-    std::string why = declines_input(in);
-    if (!why.empty()) return why;
-    const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
-    algorithm algo{};
-    why = choose_algorithm(p, g, algo);
-    if (!why.empty()) return why;
-    return dnnl_refuses([&] { describe(algo, in[0].shape, g); });
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    const auto& p = static_cast<const PoolParams&>(*op);
-    const PoolGeometry g = resolve_pool_geometry(p.window, spatial_of(in[0]));
-    algorithm algo{};
-    const std::string why = choose_algorithm(p, g, algo);
-    require(why.empty(), why);
-    return std::unique_ptr<CompiledKernel>(new PoolDnnl(algo, in[0].shape, g, offered.in[0]));
-  };
-  return k;
+Kernel<PoolParams> pool_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const PoolParams>& p, const KernelArgs& a) -> Compiled {
+            std::string why = declines_input(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            const PoolGeometry g = resolve_pool_geometry(p->window, spatial_of(a.in[0]));
+            algorithm algo{};
+            why = choose_algorithm(*p, g, algo);
+            if (!why.empty()) return Compiled::decline(why);
+            return compile_pool(algo, a.in[0].shape, g, a.offered.in[0]);
+          }};
 }
 
-KernelDef global_pool_dnnl_kernel(bool is_max) {
+Kernel<NoParams> global_pool_dnnl_kernel(bool is_max) {
   // No padding: exclude_padding and include_padding both divide by the plane size.
   const algorithm algo = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [algo](const OpParams&, const std::vector<ValueInfo>& in) {
-    std::string why = declines_input(in);
-    if (!why.empty()) return why;
-    return dnnl_refuses([&] { describe(algo, in[0].shape, global_geometry(spatial_of(in[0]))); });
-  };
-  k.compile = [algo](const ParamsPtr&, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                     const KernelLayouts& offered) {
-    return std::unique_ptr<CompiledKernel>(
-        new PoolDnnl(algo, in[0].shape, global_geometry(spatial_of(in[0])), offered.in[0]));
-  };
-  return k;
+  return {"dnnl", [algo](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {
+            const std::string why = declines_input(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            return compile_pool(algo, a.in[0].shape, global_geometry(spatial_of(a.in[0])), a.offered.in[0]);
+          }};
 }
 
 }  // namespace cnnx

@@ -9,9 +9,6 @@ namespace cnnx {
 
 namespace {
 
-// Integer floor / ceil of a / b for b > 0 and any sign of a (C++ division truncates toward zero).
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 // A list attribute with `count` values (default: `fallback` each), every one in [min, kMaxSize].
 std::vector<int64_t> read_list(const Attributes& attrs, const char* name, size_t count, int64_t fallback,

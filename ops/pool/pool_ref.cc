@@ -129,6 +129,8 @@ struct CompiledPool : CompiledKernel {
   std::shared_ptr<const PoolParams> params;
   PoolGeometry geometry;
 
+  CompiledPool(std::shared_ptr<const PoolParams> p, PoolGeometry g) : params(std::move(p)), geometry(std::move(g)) {}
+
   void run(const KernelIO& io) const override {
     const Tensor& x = *io.in[0];
     Tensor& y = *io.out[0];
@@ -156,20 +158,13 @@ void global_pool(const KernelIO& io, Combine combine) {
 
 }  // namespace
 
-KernelDef pool_ref_kernel() {
-  KernelDef k;
-  k.name = "ref";
-  k.declines = [](const OpParams&, const std::vector<ValueInfo>&) { return std::string(); };
-  k.compile = [](const ParamsPtr& params, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    auto c = std::make_unique<CompiledPool>();
-    c->params = std::static_pointer_cast<const PoolParams>(params);
-    const ValueInfo& x = input(in, 0);
-    require(x.concrete(), "input 0 shape ", to_string(x.shape), " is not known");
-    c->geometry = resolve_pool_geometry(c->params->window, Shape(x.shape.begin() + 2, x.shape.end()));
-    return std::unique_ptr<CompiledKernel>(std::move(c));
-  };
-  return k;
+Kernel<PoolParams> pool_ref_kernel() {
+  return {"ref", [](const std::shared_ptr<const PoolParams>& p, const KernelArgs& a) -> Compiled {
+            const ValueInfo& x = input(a.in, 0);
+            require(x.concrete(), "input 0 shape ", to_string(x.shape), " is not known");
+            const Shape spatial(x.shape.begin() + 2, x.shape.end());
+            return std::make_unique<CompiledPool>(p, resolve_pool_geometry(p->window, spatial));
+          }};
 }
 
 void global_average_pool_ref(const NoParams&, const KernelIO& io) {

@@ -1,12 +1,39 @@
+// The pooling family: AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool (ops/pool/pool.h) and PyTorch's
+// adaptive average pooling (ops/pool/adaptive_pool.h).
 #include "ops/families.h"
 #include "ops/pool/adaptive_pool.h"
+#include "ops/pool/global_mean.h"
 #include "ops/pool/pool.h"
 
 namespace cnnx {
 
 void register_pool_ops(OpRegistry& r) {
-  for (OpDef& d : pool_ops()) r.add(std::move(d));           // ops/pool/pool.cc
-  for (OpDef& d : adaptive_pool_ops()) r.add(std::move(d));  // ops/pool/adaptive_pool.cc
+  // AveragePool warns at load about settings engines disagree on (ops/pool/pool_caution.cc).
+  OpSpec<PoolParams> average_pool{"AveragePool", 1, parse_average_pool, infer_pool, kPoolAverageTolerance,
+                                  {pool_dnnl_kernel(), pool_ref_kernel()}};
+  average_pool.caution = average_pool_caution;
+  r.add(std::move(average_pool));
+  r.add(OpSpec<PoolParams>{"MaxPool", 1, parse_max_pool, infer_pool, kExact, {pool_dnnl_kernel(), pool_ref_kernel()}});
+  // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.
+  r.add(OpSpec<NoParams>{"GlobalAveragePool", 1, parse_global_pool, infer_global_average_pool, kPoolAverageTolerance,
+                         {global_mean_kernel(), global_pool_dnnl_kernel(false),
+                          ref_kernel<NoParams>(global_average_pool_ref)}});
+  r.add(OpSpec<NoParams>{"GlobalMaxPool", 1, parse_global_pool, infer_global_max_pool, kExact,
+                         {global_pool_dnnl_kernel(true), ref_kernel<NoParams>(global_max_pool_ref)}});
+
+  // org.pytorch.aten, opset import version 1.
+  OpSpec<AdaptivePoolParams> adaptive1{"adaptive_avg_pool1d", 1, parse_adaptive_avg_pool1d, infer_adaptive_pool,
+                                       kPoolAverageTolerance, {adaptive_pool_kernel(), adaptive_pool_ref_kernel()}};
+  adaptive1.domain = kAtenDomain;
+  r.add(std::move(adaptive1));
+  OpSpec<AdaptivePoolParams> adaptive2{"adaptive_avg_pool2d", 1, parse_adaptive_avg_pool2d, infer_adaptive_pool,
+                                       kPoolAverageTolerance, {adaptive_pool_kernel(), adaptive_pool_ref_kernel()}};
+  adaptive2.domain = kAtenDomain;
+  r.add(std::move(adaptive2));
+  OpSpec<AdaptivePoolParams> adaptive3{"adaptive_avg_pool3d", 1, parse_adaptive_avg_pool3d, infer_adaptive_pool,
+                                       kPoolAverageTolerance, {adaptive_pool_kernel(), adaptive_pool_ref_kernel()}};
+  adaptive3.domain = kAtenDomain;
+  r.add(std::move(adaptive3));
 }
 
 }  // namespace cnnx

@@ -4,8 +4,8 @@
 namespace cnnx {
 
 void register_reduce_ops(OpRegistry& r) {
-  r.add(define_op<ReduceMeanParams>("ReduceMean", 1, parse_reduce_mean, infer_reduce_mean, kReduceMeanTolerance,
-                                    {ref_kernel<ReduceMeanParams>(reduce_mean_ref)}));
+  r.add(OpSpec<ReduceMeanParams>{"ReduceMean", 1, parse_reduce_mean, infer_reduce_mean, kReduceMeanTolerance,
+                                 {ref_kernel<ReduceMeanParams>(reduce_mean_ref)}});
 }
 
 }  // namespace cnnx

@@ -1,16 +1,9 @@
 // Cast (opset 6+; before that `to` was a string). Conversions: see cast_value in cast.h.
 #include "ops/shape/cast.h"
 
-#include "ops/shape/common.h"
-#include "ops/shape/register.h"
-
 namespace cnnx {
 
 namespace {
-
-// One conversion per element, each correctly rounded (or exact) under IEEE 754: any engine gets the same
-// bits, except for the values cast_value defines where ONNX does not (NaN/out-of-range float -> integer).
-constexpr Tolerance kExact{0, 0};
 
 const char* onnx_type_name(int64_t t) {
   static const char* const names[] = {"undefined", "float32", "uint8", "int8", "uint16", "int16", "int32",
@@ -19,6 +12,8 @@ const char* onnx_type_name(int64_t t) {
                                       "float8e5m2", "float8e5m2fnuz"};
   return t >= 0 && t < int64_t(sizeof(names) / sizeof(names[0])) ? names[t] : nullptr;
 }
+
+}  // namespace
 
 CastParams parse_cast(const Node& node) {
   require_inputs(node, 1, 1);
@@ -40,6 +35,8 @@ std::vector<ValueInfo> infer_cast(const CastParams& p, const std::vector<ValueIn
   return {ValueInfo::of(p.to, x.shape)};
 }
 
+namespace {
+
 template <class To, class From>
 void convert(const Tensor& x, Tensor& y) {
   const int64_t n = x.numel();
@@ -54,6 +51,8 @@ void convert(const Tensor& x, Tensor& y) {
   }
 }
 
+}  // namespace
+
 void cast_ref(const CastParams& p, const KernelIO& io) {
   const Tensor& x = *io.in[0];
   Tensor& y = *io.out[0];
@@ -62,12 +61,6 @@ void cast_ref(const CastParams& p, const KernelIO& io) {
   visit_dtype(x.dtype(), [&](auto from) {
     visit_dtype(y.dtype(), [&](auto to) { convert<decltype(to), decltype(from)>(x, y); });
   });
-}
-
-}  // namespace
-
-void shape_ops::register_cast_ops(OpRegistry& r) {
-  r.add(define_op<CastParams>("Cast", 6, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}));
 }
 
 }  // namespace cnnx

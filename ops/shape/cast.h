@@ -23,6 +23,13 @@ struct CastParams : OpParams {
   DType to = DType::undefined;
 };
 
+CastParams parse_cast(const Node& node);
+std::vector<ValueInfo> infer_cast(const CastParams& p, const std::vector<ValueInfo>& in);
+// Exact (kExact) like the rest of the family: one conversion per element, each correctly rounded (or exact)
+// under IEEE 754, so any engine gets the same bits, except for the values cast_value defines where ONNX does
+// not (NaN/out-of-range float -> integer).
+void cast_ref(const CastParams& p, const KernelIO& io);
+
 static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559,
               "Cast relies on IEEE 754 floats (out-of-range double -> float rounds to infinity)");
 

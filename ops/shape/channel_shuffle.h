@@ -18,4 +18,11 @@ struct ChannelShuffleParams : OpParams {
   int64_t groups = 1;  // g: C is a multiple of it; the node has 1 or g inputs
 };
 
+// Throws: the op is made by the pass, which sets the params itself.
+ChannelShuffleParams parse_channel_shuffle(const Node& node);
+std::vector<ValueInfo> infer_channel_shuffle(const ChannelShuffleParams& p, const std::vector<ValueInfo>& in);
+void channel_shuffle_ref(const ChannelShuffleParams& p, const KernelIO& io);
+// One reorder per input (ops/shape/channel_shuffle_dnnl.cc).
+Kernel<ChannelShuffleParams> channel_shuffle_dnnl_kernel();
+
 }  // namespace cnnx

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace cnnx::shape_ops {
+namespace cnnx {
 
 std::vector<int64_t> ints_of(const Tensor* t, const char* what) {
   if (!t) return {};
@@ -68,4 +68,4 @@ int64_t product_or_unknown(const Shape& shape, size_t begin, size_t end) {
   return unknown ? kUnknownDim : n;
 }
 
-}  // namespace cnnx::shape_ops
+}  // namespace cnnx

@@ -8,7 +8,7 @@
 
 #include "engine/op.h"
 
-namespace cnnx::shape_ops {
+namespace cnnx {
 
 // Calls f(U{}) with an unsigned integer type as wide as one element of type `t`. Shape ops move elements
 // without looking at them, so every element type is copied as bits (bool included: a stored bool byte that
@@ -48,4 +48,4 @@ inline ValueInfo unknown_dims(DType dtype, int64_t rank) {
   return ValueInfo::of(dtype, Shape(size_t(rank), kUnknownDim));
 }
 
-}  // namespace cnnx::shape_ops
+}  // namespace cnnx

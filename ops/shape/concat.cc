@@ -3,17 +3,7 @@
 
 #include <cstring>
 
-#include "ops/shape/common.h"
-#include "ops/shape/register.h"
-
 namespace cnnx {
-
-namespace {
-
-using namespace shape_ops;
-
-// Elements are moved, never computed.
-constexpr Tolerance kExact{0, 0};
 
 ConcatParams parse_concat(const Node& node) {
   require(!node.inputs.empty(), "expects at least 1 input, got 0");
@@ -77,15 +67,8 @@ void concat_ref(const ConcatParams& p, const KernelIO& io) {
     }
 }
 
-}  // namespace
-
-void shape_ops::register_concat_ops(OpRegistry& r) {
-  OpDef concat = define_op<ConcatParams>("Concat", 1, parse_concat, infer_concat, kExact,
-                                         {concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)});
-  concat.joins_inputs_along = [](const OpParams& p, const std::vector<ValueInfo>& in) {
-    return size_t(normalize_axis(static_cast<const ConcatParams&>(p).axis, input(in, 0).rank(), "axis"));
-  };
-  r.add(std::move(concat));
+size_t concat_axis(const ConcatParams& p, const std::vector<ValueInfo>& in) {
+  return size_t(normalize_axis(p.axis, input(in, 0).rank(), "axis"));
 }
 
 }  // namespace cnnx

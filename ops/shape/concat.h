@@ -11,7 +11,13 @@ struct ConcatParams : OpParams {
   int64_t axis = 1;
 };
 
+ConcatParams parse_concat(const Node& node);
+std::vector<ValueInfo> infer_concat(const ConcatParams& p, const std::vector<ValueInfo>& in);
+// The axis the inputs are joined along, normalized (OpSpec::joins_inputs_along).
+size_t concat_axis(const ConcatParams& p, const std::vector<ValueInfo>& in);
+
+void concat_ref(const ConcatParams& p, const KernelIO& io);
 // oneDNN concat on float32 inputs in the layouts they arrive in (ops/shape/concat_dnnl.cc).
-KernelDef concat_dnnl_kernel();
+Kernel<ConcatParams> concat_dnnl_kernel();
 
 }  // namespace cnnx

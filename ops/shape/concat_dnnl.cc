@@ -3,7 +3,7 @@
 // primitive picks dst's layout (format_tag::any), which follows its sources. When the plan wishes dst
 // channel-blocked (a Concat it means to join in place), dst and every input take that layout. Empty inputs (0 along the
 // axis, allowed by ONNX) decline: oneDNN refuses zero-sized sources.
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 #include "ops/shape/concat.h"
 
 namespace cnnx {
@@ -17,7 +17,7 @@ KernelLayouts concat_layouts(const std::vector<ValueInfo>& in, const KernelLayou
   KernelLayouts l{offered.in, {offered.out.empty() ? Layout() : offered.out[0]}};
   l.in.resize(in.size());
   if (has_inner_blocks(l.out[0]))
-    for (size_t i = 0; i < in.size(); ++i) l.in[i] = channel_blocked_desc(in[i].shape);
+    for (size_t i = 0; i < in.size(); ++i) l.in[i] = channel_blocked_layout(in[i].shape);
   return l;
 }
 
@@ -26,13 +26,13 @@ concat::primitive_desc describe(const ConcatParams& p, const std::vector<ValueIn
   std::vector<memory::desc> srcs;
   for (size_t i = 0; i < in.size(); ++i) srcs.push_back(dnnl_desc(l.in[i], in[i].shape));
   if (is_plain(l.out[0])) return concat::primitive_desc(axis, srcs, dnnl_engine(), dnnl_attr());
-  return concat::primitive_desc(l.out[0], axis, srcs, dnnl_engine(), dnnl_attr());
+  return concat::primitive_desc(md_of(l.out[0]), axis, srcs, dnnl_engine(), dnnl_attr());
 }
 
 class ConcatDnnl : public CompiledKernel {
  public:
-  ConcatDnnl(const ConcatParams& p, const std::vector<ValueInfo>& in, const KernelLayouts& l)
-      : pd_(describe(p, in, l)), concat_(pd_), layouts_{l.in, {layout_of(pd_.dst_desc())}} {}
+  ConcatDnnl(const concat::primitive_desc& pd, const KernelLayouts& l)
+      : pd_(pd), concat_(pd_), layouts_{l.in, {layout_of(pd_.dst_desc())}} {}
 
   const KernelLayouts* layouts() const override { return &layouts_; }
 
@@ -49,22 +49,18 @@ class ConcatDnnl : public CompiledKernel {
   KernelLayouts layouts_;
 };
 
+Compiled compile_concat(const std::shared_ptr<const ConcatParams>& p, const KernelArgs& a) {
+  const std::string why = dnnl_declines_inputs(a.in);
+  if (!why.empty()) return Compiled::decline(why);
+  const KernelLayouts l = concat_layouts(a.in, a.offered);
+  concat::primitive_desc pd;
+  const std::string refused = dnnl_refuses([&] { pd = describe(*p, a.in, l); });
+  if (!refused.empty()) return Compiled::decline(refused);
+  return std::make_unique<ConcatDnnl>(pd, l);
+}
+
 }  // namespace
 
-KernelDef concat_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    std::string why = dnnl_declines_inputs(in);
-    if (why.empty())
-      why = dnnl_refuses([&] { describe(static_cast<const ConcatParams&>(op), in, concat_layouts(in, {})); });
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts& offered) {
-    return std::unique_ptr<CompiledKernel>(new ConcatDnnl(static_cast<const ConcatParams&>(*op), in, concat_layouts(in, offered)));
-  };
-  return k;
-}
+Kernel<ConcatParams> concat_dnnl_kernel() { return {"dnnl", compile_concat}; }
 
 }  // namespace cnnx

@@ -4,14 +4,8 @@
 #include <algorithm>
 
 #include "ops/shape/common.h"
-#include "ops/shape/register.h"
 
 namespace cnnx {
-
-namespace {
-
-// The value is stored, never computed.
-constexpr Tolerance kExact{0, 0};
 
 ConstantParams parse_constant(const Node& node) {
   require_inputs(node, 0, 0);
@@ -47,21 +41,10 @@ ConstantParams parse_constant(const Node& node) {
   return p;
 }
 
-}  // namespace
-
-void shape_ops::register_constant_ops(OpRegistry& r) {
-  OpDef d;
-  d.type = "Constant";
-  d.since = 1;
-  d.parse = parser<ConstantParams>(parse_constant);
-  d.infer = inferer<ConstantParams>([](const ConstantParams& p, const std::vector<ValueInfo>&) {
-    return std::vector<ValueInfo>{ValueInfo::of(p.value)};
-  });
-  d.tolerance = kExact;
-  // Never planned (infer gives the data), but a kernel that writes the value is there for completeness.
-  d.kernels = {ref_kernel<ConstantParams>(
-      [](const ConstantParams& p, const KernelIO& io) { shape_ops::copy_bytes(p.value, *io.out[0]); })};
-  r.add(std::move(d));
+std::vector<ValueInfo> infer_constant(const ConstantParams& p, const std::vector<ValueInfo>&) {
+  return {ValueInfo::of(p.value)};
 }
+
+void constant_ref(const ConstantParams& p, const KernelIO& io) { copy_bytes(p.value, *io.out[0]); }
 
 }  // namespace cnnx

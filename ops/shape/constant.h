@@ -12,4 +12,9 @@ struct ConstantParams : OpParams {
   Tensor value;
 };
 
+ConstantParams parse_constant(const Node& node);
+std::vector<ValueInfo> infer_constant(const ConstantParams& p, const std::vector<ValueInfo>& in);
+// Never planned (infer gives the data), but a kernel that writes the value is there for completeness.
+void constant_ref(const ConstantParams& p, const KernelIO& io);
+
 }  // namespace cnnx

@@ -3,17 +3,7 @@
 
 #include <cstring>
 
-#include "ops/shape/common.h"
-#include "ops/shape/register.h"
-
 namespace cnnx {
-
-namespace {
-
-using namespace shape_ops;
-
-// Elements are moved, never computed.
-constexpr Tolerance kExact{0, 0};
 
 GatherParams parse_gather(const Node& node) {
   require_inputs(node, 2, 2);
@@ -24,12 +14,16 @@ GatherParams parse_gather(const Node& node) {
   return p;
 }
 
+namespace {
+
 // Index `i` (entry `at` of the indices) mapped into [0, n), or throws.
 int64_t checked_index(int64_t i, int64_t n, int64_t at, int64_t axis) {
   require(i >= -n && i < n, "index ", i, " (entry ", at, " of the indices) is out of range for axis ", axis,
           " of size ", n);
   return i < 0 ? i + n : i;
 }
+
+}  // namespace
 
 std::vector<ValueInfo> infer_gather(const GatherParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& data = input(in, 0);
@@ -69,13 +63,6 @@ void gather_ref(const GatherParams& p, const KernelIO& io) {
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t k = 0; k < count; ++k, dst += block)
       std::memcpy(dst, src + size_t(o * n + rows[size_t(k)]) * block, block);
-}
-
-}  // namespace
-
-void shape_ops::register_gather_ops(OpRegistry& r) {
-  r.add(define_op<GatherParams>("Gather", 1, parse_gather, infer_gather, kExact,
-                                {ref_kernel<GatherParams>(gather_ref)}));
 }
 
 }  // namespace cnnx

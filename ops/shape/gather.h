@@ -12,4 +12,8 @@ struct GatherParams : OpParams {
   int64_t axis = 0;  // normalized against the data rank in infer
 };
 
+GatherParams parse_gather(const Node& node);
+std::vector<ValueInfo> infer_gather(const GatherParams& p, const std::vector<ValueInfo>& in);
+void gather_ref(const GatherParams& p, const KernelIO& io);
+
 }  // namespace cnnx

@@ -4,16 +4,8 @@
 #include <algorithm>
 
 #include "ops/shape/common.h"
-#include "ops/shape/register.h"
 
 namespace cnnx {
-
-namespace {
-
-using namespace shape_ops;
-
-// Elements are copied, never computed.
-constexpr Tolerance kExact{0, 0};
 
 NoParams parse_identity(const Node& node) {
   require_inputs(node, 1, 1);
@@ -21,6 +13,10 @@ NoParams parse_identity(const Node& node) {
   node.attrs.allow_only({});
   return {};
 }
+
+std::vector<ValueInfo> infer_identity(const NoParams&, const std::vector<ValueInfo>& in) { return {input(in, 0)}; }
+
+void identity_ref(const NoParams&, const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); }
 
 DropoutParams parse_dropout(const Node& node) {
   DropoutParams p;
@@ -39,6 +35,8 @@ DropoutParams parse_dropout(const Node& node) {
   return p;
 }
 
+namespace {
+
 // A scalar input (rank 0, or one element) i.
 void require_scalar(const std::vector<ValueInfo>& in, size_t i, const char* what) {
   const ValueInfo& v = in[i];
@@ -51,6 +49,8 @@ bool bool_value(const Tensor& t) {
   require(t.dtype() == DType::boolean && t.numel() == 1, "training_mode must be a bool scalar");
   return *static_cast<const uint8_t*>(t.raw()) != 0;
 }
+
+}  // namespace
 
 std::vector<ValueInfo> infer_dropout(const DropoutParams& p, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32, DType::f64});
@@ -91,23 +91,6 @@ void dropout_ref(const DropoutParams& p, const KernelIO& io) {
     else if (mask.dtype() == DType::f32) std::fill_n(mask.data<float>(), mask.numel(), 1.0f);
     else std::fill_n(mask.data<bool>(), mask.numel(), true);
   }
-}
-
-}  // namespace
-
-void shape_ops::register_identity_ops(OpRegistry& r) {
-  OpDef id;
-  id.type = "Identity";
-  id.since = 1;
-  id.parse = parser<NoParams>(parse_identity);
-  // The output is the input, data included when known (a constant stays a constant without running).
-  id.infer = [](const OpParams&, const std::vector<ValueInfo>& in) { return std::vector<ValueInfo>{input(in, 0)}; };
-  id.tolerance = kExact;
-  id.kernels = {ref_kernel<NoParams>([](const NoParams&, const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); })};
-  r.add(std::move(id));
-
-  r.add(define_op<DropoutParams>("Dropout", 7, parse_dropout, infer_dropout, kExact,
-                                 {ref_kernel<DropoutParams>(dropout_ref)}));
 }
 
 }  // namespace cnnx

@@ -17,6 +17,15 @@ struct DropoutParams : OpParams {
   bool mask_is_bool = true;       // opset 10+
 };
 
+NoParams parse_identity(const Node& node);
+// The output is the input, data included when known (a constant stays a constant without running).
+std::vector<ValueInfo> infer_identity(const NoParams& p, const std::vector<ValueInfo>& in);
+void identity_ref(const NoParams& p, const KernelIO& io);
+
+DropoutParams parse_dropout(const Node& node);
+std::vector<ValueInfo> infer_dropout(const DropoutParams& p, const std::vector<ValueInfo>& in);
+void dropout_ref(const DropoutParams& p, const KernelIO& io);
+
 // The message for training-mode Dropout, shared by infer, the kernel and tests.
 constexpr const char* kTrainingDropoutRefused = "training-mode Dropout is not supported (cnnx is inference-only)";
 

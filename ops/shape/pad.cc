@@ -6,16 +6,10 @@
 
 #include "ops/shape/cast.h"
 #include "ops/shape/common.h"
-#include "ops/shape/register.h"
 
 namespace cnnx {
 
 namespace {
-
-using namespace shape_ops;
-
-// Elements are copied or set to the constant, never computed.
-constexpr Tolerance kExact{0, 0};
 
 const char* mode_name(PadMode m) {
   switch (m) {
@@ -25,6 +19,8 @@ const char* mode_name(PadMode m) {
     default: return "wrap";
   }
 }
+
+}  // namespace
 
 PadParams parse_pad(const Node& node) {
   require_outputs(node, 1, 1);
@@ -49,6 +45,8 @@ PadParams parse_pad(const Node& node) {
   }
   return p;
 }
+
+namespace {
 
 // Per input axis: the pads before and after (negative: crop) and the output dim (kUnknownDim when the
 // input dim is unknown).
@@ -127,6 +125,8 @@ std::vector<int64_t> source_indices(PadMode mode, int64_t dim, int64_t begin, in
   return src;
 }
 
+}  // namespace
+
 std::vector<ValueInfo> infer_pad(const PadParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
   if (!p.from_inputs) return {ValueInfo::of(x.dtype, resolve_pad(p.mode, x.shape, p.pads, nullptr).out)};
@@ -197,12 +197,6 @@ void pad_ref(const PadParams& p, const KernelIO& io) {
       }
     }
   });
-}
-
-}  // namespace
-
-void shape_ops::register_pad_ops(OpRegistry& r) {
-  r.add(define_op<PadParams>("Pad", 2, parse_pad, infer_pad, kExact, {ref_kernel<PadParams>(pad_ref)}));
 }
 
 }  // namespace cnnx

@@ -22,4 +22,8 @@ struct PadParams : OpParams {
   float value = 0;             // attribute form only
 };
 
+PadParams parse_pad(const Node& node);
+std::vector<ValueInfo> infer_pad(const PadParams& p, const std::vector<ValueInfo>& in);
+void pad_ref(const PadParams& p, const KernelIO& io);
+
 }  // namespace cnnx

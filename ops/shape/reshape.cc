@@ -2,32 +2,10 @@
 #include "ops/shape/reshape.h"
 
 #include "ops/shape/common.h"
-#include "ops/shape/register.h"
 
 namespace cnnx {
 
-namespace {
-
-using namespace shape_ops;
-
-// Elements are moved, never computed.
-constexpr Tolerance kExact{0, 0};
-
-void copy_kernel_body(const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); }
-
-template <class P>
-OpDef view_op(const char* type, int since, std::function<ParamsPtr(const Node&)> parse,
-              std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>&)> infer) {
-  OpDef d;
-  d.type = type;
-  d.since = since;
-  d.parse = std::move(parse);
-  d.infer = std::move(infer);
-  d.tolerance = kExact;
-  d.output_views_input = true;
-  d.kernels = {ref_kernel<P>([](const P&, const KernelIO& io) { copy_kernel_body(io); })};
-  return d;
-}
+void view_ref(const OpParams&, const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); }
 
 // ---- Flatten ----
 
@@ -63,6 +41,8 @@ ReshapeParams parse_reshape(const Node& node) {
   p.allowzero = allowzero == 1;
   return p;
 }
+
+namespace {
 
 // The output shape for input dims `data` (may hold unknown dims) and the requested `shape`.
 Shape reshape_output(const Shape& data, const std::vector<int64_t>& shape, bool allowzero) {
@@ -106,6 +86,8 @@ Shape reshape_output(const Shape& data, const std::vector<int64_t>& shape, bool 
   return out;
 }
 
+}  // namespace
+
 std::vector<ValueInfo> infer_reshape(const ReshapeParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
   require_dtype(in, 1, {DType::i64}, "input");
@@ -119,6 +101,8 @@ std::vector<ValueInfo> infer_reshape(const ReshapeParams& p, const std::vector<V
 }
 
 // ---- Squeeze / Unsqueeze ----
+
+namespace {
 
 AxesParams parse_axes_op(const Node& node, bool axes_required) {
   require_outputs(node, 1, 1);
@@ -149,6 +133,12 @@ bool axes_of(const AxesParams& p, const std::vector<ValueInfo>& in, bool& has_ax
   require_dtype(in, 1, {DType::i64}, "input");
   return constant_ints(in, 1, axes);
 }
+
+}  // namespace
+
+AxesParams parse_squeeze(const Node& node) { return parse_axes_op(node, false); }
+
+AxesParams parse_unsqueeze(const Node& node) { return parse_axes_op(node, true); }
 
 std::vector<ValueInfo> infer_squeeze(const AxesParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
@@ -191,21 +181,6 @@ std::vector<ValueInfo> infer_unsqueeze(const AxesParams& p, const std::vector<Va
   size_t next = 0;
   for (int64_t a = 0; a < out_rank; ++a) out.push_back(inserted[size_t(a)] ? 1 : x.shape[next++]);
   return {ValueInfo::of(x.dtype, out)};
-}
-
-}  // namespace
-
-void shape_ops::register_reshape_ops(OpRegistry& r) {
-  r.add(view_op<FlattenParams>("Flatten", 1, parser<FlattenParams>(parse_flatten),
-                               inferer<FlattenParams>(infer_flatten)));
-  r.add(view_op<ReshapeParams>("Reshape", 5, parser<ReshapeParams>(parse_reshape),
-                               inferer<ReshapeParams>(infer_reshape)));
-  r.add(view_op<AxesParams>("Squeeze", 1,
-                            parser<AxesParams>([](const Node& n) { return parse_axes_op(n, false); }),
-                            inferer<AxesParams>(infer_squeeze)));
-  r.add(view_op<AxesParams>("Unsqueeze", 1,
-                            parser<AxesParams>([](const Node& n) { return parse_axes_op(n, true); }),
-                            inferer<AxesParams>(infer_unsqueeze)));
 }
 
 }  // namespace cnnx

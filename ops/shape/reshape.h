@@ -27,4 +27,17 @@ struct AxesParams : OpParams {
   std::vector<int64_t> axes;
 };
 
+FlattenParams parse_flatten(const Node& node);
+std::vector<ValueInfo> infer_flatten(const FlattenParams& p, const std::vector<ValueInfo>& in);
+ReshapeParams parse_reshape(const Node& node);
+std::vector<ValueInfo> infer_reshape(const ReshapeParams& p, const std::vector<ValueInfo>& in);
+AxesParams parse_squeeze(const Node& node);
+std::vector<ValueInfo> infer_squeeze(const AxesParams& p, const std::vector<ValueInfo>& in);
+AxesParams parse_unsqueeze(const Node& node);
+std::vector<ValueInfo> infer_unsqueeze(const AxesParams& p, const std::vector<ValueInfo>& in);
+
+// The reference kernel of all four (their params do not matter to it): output 0 = input 0's bytes. The plan
+// usually makes output 0 a view of input 0 and skips it (OpSpec::output_views_input).
+void view_ref(const OpParams& p, const KernelIO& io);
+
 }  // namespace cnnx

@@ -3,17 +3,9 @@
 
 #include <algorithm>
 
-#include "ops/shape/common.h"
-#include "ops/shape/register.h"
-
 namespace cnnx {
 
-namespace {
-
-// Dims are copied, never computed.
-constexpr Tolerance kExact{0, 0};
-
-ShapeParams parse_shape(const Node& node) {
+ShapeParams parse_shape_of(const Node& node) {
   require_inputs(node, 1, 1);
   require_outputs(node, 1, 1);
   if (node.opset >= 15) node.attrs.allow_only({"start", "end"});
@@ -23,6 +15,8 @@ ShapeParams parse_shape(const Node& node) {
   p.end = node.attrs.get_int("end", p.end);
   return p;
 }
+
+namespace {
 
 // The selected dims [start, end) of `shape`.
 Shape selected_dims(const ShapeParams& p, const Shape& shape) {
@@ -38,24 +32,20 @@ Tensor dims_tensor(const Shape& dims) {
   return t;
 }
 
-std::vector<ValueInfo> infer_shape(const ShapeParams& p, const std::vector<ValueInfo>& in) {
+}  // namespace
+
+std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<ValueInfo>& in) {
   const Shape dims = selected_dims(p, input(in, 0).shape);
   if (is_concrete(dims)) return {ValueInfo::of(dims_tensor(dims))};
   return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
 }
 
-void shape_ref(const ShapeParams& p, const KernelIO& io) {
+void shape_of_ref(const ShapeParams& p, const KernelIO& io) {
   const Shape dims = selected_dims(p, io.in[0]->shape());
   Tensor& y = *io.out[0];
   if (y.shape() != Shape{int64_t(dims.size())})
     fail("output shape ", to_string(y.shape()), " should be [", dims.size(), "]");
   std::copy(dims.begin(), dims.end(), y.data<int64_t>());
-}
-
-}  // namespace
-
-void shape_ops::register_shape_of_ops(OpRegistry& r) {
-  r.add(define_op<ShapeParams>("Shape", 1, parse_shape, infer_shape, kExact, {ref_kernel<ShapeParams>(shape_ref)}));
 }
 
 }  // namespace cnnx

@@ -15,4 +15,8 @@ struct ShapeParams : OpParams {
   int64_t end = std::numeric_limits<int64_t>::max();
 };
 
+ShapeParams parse_shape_of(const Node& node);
+std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<ValueInfo>& in);
+void shape_of_ref(const ShapeParams& p, const KernelIO& io);
+
 }  // namespace cnnx

@@ -1,21 +1,11 @@
 // Slice (opset 1+), any element type.
 #include "ops/shape/slice.h"
 
-#include "engine/dnnl_runtime.h"
-
 #include <algorithm>
 
 #include "ops/shape/common.h"
-#include "ops/shape/register.h"
 
 namespace cnnx {
-
-namespace {
-
-using namespace shape_ops;
-
-// Elements are moved, never computed.
-constexpr Tolerance kExact{0, 0};
 
 SliceParams parse_slice(const Node& node) {
   require_outputs(node, 1, 1);
@@ -36,12 +26,7 @@ SliceParams parse_slice(const Node& node) {
   return p;
 }
 
-// Per input axis: the first index read, the step, and the output length (kUnknownDim when the input dim is
-// unknown). Axes not sliced read everything with step 1.
-struct SliceGeometry {
-  std::vector<int64_t> start, step;
-  Shape out;
-};
+namespace {
 
 SliceGeometry resolve_slice(const Shape& data, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
                             const std::vector<int64_t>* axes_arg, const std::vector<int64_t>* steps) {
@@ -94,6 +79,8 @@ SliceGeometry resolve_slice(const Shape& data, const std::vector<int64_t>& start
   return g;
 }
 
+}  // namespace
+
 std::vector<ValueInfo> infer_slice(const SliceParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
   if (!p.from_inputs)
@@ -138,7 +125,6 @@ void slice_ref(const SliceParams& p, const KernelIO& io) {
   strided_copy(x.dtype(), x.raw(), base, strides, y.raw(), g.out);
 }
 
-// The geometry from params and constant inputs, or false when an argument is known only at run time.
 bool constant_geometry(const SliceParams& p, const std::vector<ValueInfo>& in, SliceGeometry& g) {
   if (!p.from_inputs) {
     g = resolve_slice(in[0].shape, p.starts, p.ends, p.has_axes ? &p.axes : nullptr, nullptr);
@@ -150,45 +136,6 @@ bool constant_geometry(const SliceParams& p, const std::vector<ValueInfo>& in, S
   g = resolve_slice(in[0].shape, args[0], args[1], present(in, 3) ? &args[2] : nullptr,
                     present(in, 4) ? &args[3] : nullptr);
   return true;
-}
-
-// oneDNN: one reorder from a sub-memory view of the input (in the layout it arrives in) to an output whose
-// dims are ordered like the input's (channels-last stays channels-last). Unit steps only.
-KernelDef slice_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    std::string why = dnnl_declines_inputs(in, 0, 1);
-    SliceGeometry g;
-    if (why.empty() && !constant_geometry(static_cast<const SliceParams&>(op), in, g))
-      why = "starts, ends, axes or steps are known only at run time";
-    if (why.empty() && std::any_of(g.step.begin(), g.step.end(), [](int64_t s) { return s != 1; }))
-      why = "steps other than 1";
-    if (why.empty() && checked_numel(g.out) == 0) why = "the slice is empty";
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out,
-                 const KernelLayouts& offered) {
-    SliceGeometry g;
-    require(constant_geometry(static_cast<const SliceParams&>(*op), in, g), "slice arguments are not constant");
-    dnnl::memory::desc input = dnnl_desc(offered.in[0], in[0].shape), view;
-    try {
-      view = input.submemory_desc(g.out, g.start);
-    } catch (const dnnl::error&) {  // offsets inside a block (nChw16c): take the input plain
-      input = plain_f32_desc(in[0].shape);
-      view = input.submemory_desc(g.out, g.start);
-    }
-    return std::unique_ptr<CompiledKernel>(
-        new ReorderCopy(input, view, same_order_desc(layout_of(input), out[0].shape), in.size()));
-  };
-  return k;
-}
-
-}  // namespace
-
-void shape_ops::register_slice_ops(OpRegistry& r) {
-  r.add(define_op<SliceParams>("Slice", 1, parse_slice, infer_slice, kExact,
-                               {slice_dnnl_kernel(), ref_kernel<SliceParams>(slice_ref)}));
 }
 
 }  // namespace cnnx

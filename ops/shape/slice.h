@@ -16,4 +16,21 @@ struct SliceParams : OpParams {
   bool has_axes = false;
 };
 
+SliceParams parse_slice(const Node& node);
+std::vector<ValueInfo> infer_slice(const SliceParams& p, const std::vector<ValueInfo>& in);
+
+// Per input axis: the first index read, the step, and the output length (kUnknownDim when the input dim is
+// unknown). Axes not sliced read everything with step 1.
+struct SliceGeometry {
+  std::vector<int64_t> start, step;
+  Shape out;
+};
+
+// The geometry from params and constant inputs, or false when an argument is known only at run time.
+bool constant_geometry(const SliceParams& p, const std::vector<ValueInfo>& in, SliceGeometry& g);
+
+void slice_ref(const SliceParams& p, const KernelIO& io);
+// oneDNN: one reorder from a sub-memory view of the input, unit steps only (ops/shape/slice_dnnl.cc).
+Kernel<SliceParams> slice_dnnl_kernel();
+
 }  // namespace cnnx

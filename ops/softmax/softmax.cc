@@ -3,18 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/families.h"
-
 namespace cnnx {
-
-namespace {
-
-// Outputs are in [0, 1]. Another engine in float32 rounds d = x - max (error u |d|, u = 2^-24), which exp
-// turns into a relative error u |d| of y = e^-d / sum <= e^-d: at most u max(d e^-d) = u / e ~ 2.2e-8
-// absolute, hence abs 1e-7. Relative: expf and the division ~3 ulp, plus a float32 sum of n positive terms
-// (relative error <= n u sequentially, ~log2(n) u pairwise or vectorized); 1e-5 ~ 170 u covers rows of
-// ~1000 classes summed in blocks.
-constexpr Tolerance kSoftmaxTolerance{1e-7, 1e-5};
 
 SoftmaxParams parse_softmax(const Node& node) {
   require_inputs(node, 1, 1);
@@ -57,13 +46,6 @@ void softmax_ref(const SoftmaxParams& p, const KernelIO& io) {
       for (int64_t k = 0; k < len; ++k) sum += std::exp(double(xr[k * inner]) - max);
       for (int64_t k = 0; k < len; ++k) yr[k * inner] = float(std::exp(double(xr[k * inner]) - max) / sum);
     }
-}
-
-}  // namespace
-
-void register_softmax_op(OpRegistry& r) {
-  r.add(define_op<SoftmaxParams>("Softmax", 1, parse_softmax, infer_softmax, kSoftmaxTolerance,
-                                 {softmax_dnnl_kernel(), ref_kernel<SoftmaxParams>(softmax_ref)}));
 }
 
 }  // namespace cnnx

@@ -15,7 +15,18 @@ struct SoftmaxParams : OpParams {
   bool coerce_2d = false;   // opset < 13: normalize over all dims from `axis` on
 };
 
+// Outputs are in [0, 1]. Another engine in float32 rounds d = x - max (error u |d|, u = 2^-24), which exp
+// turns into a relative error u |d| of y = e^-d / sum <= e^-d: at most u max(d e^-d) = u / e ~ 2.2e-8
+// absolute, hence abs 1e-7. Relative: expf and the division ~3 ulp, plus a float32 sum of n positive terms
+// (relative error <= n u sequentially, ~log2(n) u pairwise or vectorized); 1e-5 ~ 170 u covers rows of
+// ~1000 classes summed in blocks.
+constexpr Tolerance kSoftmaxTolerance{1e-7, 1e-5};
+
+SoftmaxParams parse_softmax(const Node& node);
+std::vector<ValueInfo> infer_softmax(const SoftmaxParams& p, const std::vector<ValueInfo>& in);
+// Row by row in double, one rounding per output (ops/softmax/softmax.cc).
+void softmax_ref(const SoftmaxParams& p, const KernelIO& io);
 // oneDNN softmax_forward over a plain view of X (ops/softmax/softmax_dnnl.cc).
-KernelDef softmax_dnnl_kernel();
+Kernel<SoftmaxParams> softmax_dnnl_kernel();
 
 }  // namespace cnnx

@@ -4,7 +4,7 @@
 //
 // Known difference (data-dependent, so it cannot decline): a row holding +inf is all NaN in ONNX (its sum is
 // NaN); oneDNN 2.6 gives NaN only where the inf is and 0 elsewhere.
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 #include "ops/softmax/softmax.h"
 
 namespace cnnx {
@@ -33,7 +33,7 @@ SoftmaxDesc describe(const SoftmaxParams& p, const Shape& x) {
 
 class SoftmaxDnnl : public CompiledKernel {
  public:
-  SoftmaxDnnl(const SoftmaxParams& p, const Shape& x_shape) : d_(describe(p, x_shape)) {
+  explicit SoftmaxDnnl(SoftmaxDesc d) : d_(std::move(d)) {
     softmax_ = softmax_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
@@ -51,20 +51,15 @@ class SoftmaxDnnl : public CompiledKernel {
 
 }  // namespace
 
-KernelDef softmax_dnnl_kernel() {
-  KernelDef k;
-  k.name = "dnnl";
-  k.declines = [](const OpParams& op, const std::vector<ValueInfo>& in) {
-    const auto& p = static_cast<const SoftmaxParams&>(op);
-    std::string why = dnnl_declines_inputs(in);
-    if (why.empty()) why = dnnl_refuses([&] { describe(p, in[0].shape); });
-    return why;
-  };
-  k.compile = [](const ParamsPtr& op, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>&,
-                 const KernelLayouts&) {
-    return std::unique_ptr<CompiledKernel>(new SoftmaxDnnl(static_cast<const SoftmaxParams&>(*op), in[0].shape));
-  };
-  return k;
+Kernel<SoftmaxParams> softmax_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const SoftmaxParams>& params, const KernelArgs& a) -> Compiled {
+            std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            SoftmaxDesc d;
+            why = dnnl_refuses([&] { d = describe(*params, a.in[0].shape); });
+            if (!why.empty()) return Compiled::decline(why);
+            return std::make_unique<SoftmaxDnnl>(std::move(d));
+          }};
 }
 
 }  // namespace cnnx

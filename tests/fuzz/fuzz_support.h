@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/cnnx.h"
-#include "engine/plan.h"
+#include "runtime/cnnx.h"
+#include "runtime/plan.h"
 
 namespace cnnx::fuzz {
 

@@ -13,12 +13,13 @@
 #include <map>
 #include <set>
 
-#include "engine/cnnx.h"
+#include "ops/builtin_ops.h"
+#include "runtime/cnnx.h"
 #include "engine/compare.h"
 #include "engine/graph.h"
 #include "engine/op.h"
-#include "engine/plan.h"
-#include "engine/onnx_import.h"
+#include "runtime/plan.h"
+#include "runtime/onnx_import.h"
 #include "engine/op_registry.h"
 
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ struct RunnerOptions {
 // Why the test is outside the scope, or "" when it is in.
 std::string out_of_scope(const fs::path& model) {
   ModelOutline outline = outline_onnx_file(model.string());
-  const OpRegistry& r = OpRegistry::builtin();
+  const OpRegistry& r = builtin_ops();
   for (const auto& [domain, type] : outline.ops)
     if (!r.has(domain == "ai.onnx" ? "" : domain, type)) return "op " + (domain.empty() ? "" : domain + ":") + type;
   for (int32_t t : outline.io_element_types)

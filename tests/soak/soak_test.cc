@@ -36,8 +36,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/cnnx.h"
-#include "engine/plan.h"
+#include "runtime/cnnx.h"
+#include "runtime/plan.h"
 #include "engine/sanitizers.h"
 
 namespace {

@@ -6,6 +6,7 @@
 // torch.nn.functional.adaptive_avg_pool{1,2,3}d on the same input.
 #include <doctest/doctest.h>
 
+#include "ops/builtin_ops.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/pool.h"
 #include "tests/unit/op_harness.h"
@@ -91,7 +92,7 @@ TEST_CASE("bad adaptive pooling nodes and inputs are errors naming what is wrong
     std::string error;
     try {
       // Shapes only: infer runs before any data is touched (the overflow case has no data).
-      const OpDef& def = OpRegistry::builtin().find(kAtenDomain, "adaptive_avg_pool" + std::to_string(c.k) + "d", 1);
+      const OpDef& def = builtin_ops().find(kAtenDomain, "adaptive_avg_pool" + std::to_string(c.k) + "d", 1);
       Node n = make_node("adaptive_avg_pool" + std::to_string(c.k) + "d", {}, 2, 1, 1, kAtenDomain);
       const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, c.x),
                                       ValueInfo::of(make_int_tensor({int64_t(c.size.size())}, c.size))};
@@ -106,7 +107,7 @@ TEST_CASE("bad adaptive pooling nodes and inputs are errors naming what is wrong
   extra.set("output_size", ints({2, 2}));
   CHECK_THROWS_AS(run_adaptive(2, counting({1, 1, 4, 4}), {2, 2}, "ref", extra), Error);
   // output_size computed at run time: unknown dims at load, and no kernel without them.
-  const OpDef& def = OpRegistry::builtin().find(kAtenDomain, "adaptive_avg_pool2d", 1);
+  const OpDef& def = builtin_ops().find(kAtenDomain, "adaptive_avg_pool2d", 1);
   Node n = make_node("adaptive_avg_pool2d", {}, 2, 1, 1, kAtenDomain);
   const auto out = def.infer(*n.params, {ValueInfo::of(DType::f32, {1, 1, 4, 4}), ValueInfo::of(DType::i64, {2})});
   CHECK(out[0].shape == Shape{1, 1, kUnknownDim, kUnknownDim});

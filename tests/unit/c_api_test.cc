@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "engine/cnnx_c.h"
+#include "runtime/cnnx_c.h"
 
 TEST_CASE("C API calls with null pointers return an error status") {
   cnnx_model* model = nullptr;

@@ -1,12 +1,13 @@
-// Concats joined in place (engine/plan.cc, step 4): where a Concat's parts can be contiguous runs of its
+// Concats joined in place (runtime/plan.cc, step 4): where a Concat's parts can be contiguous runs of its
 // output, the producers write into them and the Concat does not run. Every graph here is compared with the
 // same graph evaluated node by node on plain tensors of its own (no plan, no arena), run with verify on
 // (which checks a joined Concat's bytes against its kernel), and the number of joined Concats is checked.
 #include <doctest/doctest.h>
 
+#include "ops/builtin_ops.h"
 #include "engine/compare.h"
 #include "engine/node_eval.h"
-#include "engine/plan.h"
+#include "runtime/plan.h"
 #include "ops/conv/conv.h"
 #include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
@@ -211,7 +212,7 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
 
 TEST_CASE("a joined DenseNet block puts every part where the last Concat reads it") {
   GraphBuilder b = dense_block(1, 16, 16);
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   auto graph = std::make_shared<const Graph>(b.g);
   for (Backend backend : {Backend::dnnl, Backend::ref}) {
     CAPTURE(std::string(backend_name(backend)));

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "engine/cnnx.h"
+#include "runtime/cnnx.h"
 
 TEST_CASE("8 threads x 50 runs on one model match a single-threaded run bit for bit") {
   cnnx::Model model = cnnx::Model::load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx");

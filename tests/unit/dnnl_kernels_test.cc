@@ -80,9 +80,8 @@ TEST_CASE("dnnl Conv runs one compiled kernel from many threads at once") {
   Node n = make_node("Conv", a, 2, 1, 11);
   const std::vector<ValueInfo> infos{ValueInfo::of(in[0].dtype(), in[0].shape()), ValueInfo::of(in[1])};
   const std::vector<ValueInfo> out = n.def->infer(*n.params, infos);
-  const KernelDef& dnnl = n.def->kernels.front();
-  REQUIRE(dnnl.name == "dnnl");
-  const std::unique_ptr<CompiledKernel> kernel = dnnl.compile(n.params, infos, out, {{Layout(), Layout()}, {}});
+  REQUIRE(n.def->kernels.front().name == "dnnl");
+  const std::unique_ptr<CompiledKernel> kernel = compile_named(n, "dnnl", infos, out, {{Layout(), Layout()}, {}});
   const Tensor want = run_op("Conv", a, in, 11, 1, "ref", constant)[0];
   std::vector<Tensor> got(4);
   std::vector<std::thread> threads;
@@ -324,10 +323,9 @@ TEST_CASE("dnnl binary ops keep an arriving nChw16c layout only where oneDNN has
       CAPTURE(str(c.b));
       const Node n = make_node(op, {}, 2, 1, 14);
       const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, c.a), ValueInfo::of(DType::f32, c.b)};
-      const Layout blocked = channel_blocked_desc(c.a);
+      const Layout blocked = channel_blocked_layout(c.a);
       const KernelLayouts offered{{blocked, c.b == c.a ? blocked : Layout()}, {}};
-      const KernelDef& dnnl = kernel_named(n, "dnnl");
-      const auto kernel = dnnl.compile(n.params, in, {ValueInfo::of(DType::f32, c.a)}, offered);
+      const auto kernel = compile_named(n, "dnnl", in, {ValueInfo::of(DType::f32, c.a)}, offered);
       REQUIRE(kernel->layouts() != nullptr);
       CHECK(!is_plain(kernel->layouts()->in[0]) == c.keeps_blocked);
       CHECK(!is_plain(kernel->layouts()->out[0]) == c.keeps_blocked);
@@ -354,9 +352,8 @@ TEST_CASE("dnnl eltwise ops keep an arriving nChw16c layout only where oneDNN ha
     CAPTURE(c.op);
     CAPTURE(str(c.x));
     const Node n = make_node(c.op, {}, 1, 1, 14);
-    const KernelDef& dnnl = kernel_named(n, "dnnl");
     const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, c.x)};
-    const auto kernel = dnnl.compile(n.params, in, in, {{channel_blocked_desc(c.x)}, {}});
+    const auto kernel = compile_named(n, "dnnl", in, in, {{channel_blocked_layout(c.x)}, {}});
     REQUIRE(kernel->layouts() != nullptr);
     CHECK(!is_plain(kernel->layouts()->in[0]) == c.keeps_blocked);
     const std::vector<Tensor> x{random_tensor(c.x, 9)};

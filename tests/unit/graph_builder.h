@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/builtin_ops.h"
 #include "engine/graph.h"
 #include "tests/unit/op_harness.h"
 
@@ -60,7 +61,7 @@ struct BuiltGraph {
 };
 
 inline BuiltGraph build(GraphBuilder& b, uint32_t seed) {
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   BuiltGraph r{std::make_shared<const Graph>(b.g), {}, {}};
   for (int id : r.graph->inputs) {
     r.infos.push_back(r.graph->value(id).info);

@@ -3,7 +3,8 @@
 
 #include <thread>
 
-#include "engine/plan.h"
+#include "ops/builtin_ops.h"
+#include "runtime/plan.h"
 #include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
 
@@ -14,7 +15,7 @@ namespace {
 
 std::string build_error(Graph g) {
   try {
-    build_graph(g);
+    build_graph(g, builtin_ops());
   } catch (const Error& e) {
     return e.what();
   }
@@ -26,7 +27,7 @@ std::string build_error(Graph g) {
 TEST_CASE("nodes are sorted topologically whatever the file order") {
   GraphBuilder b;
   b.input("x", {2}).node("Relu", {"t"}, {"y"}, "second").node("Relu", {"x"}, {"t"}, "first").output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   REQUIRE(b.g.nodes.size() == 2);
   CHECK(b.g.nodes[0].name == "first");
   CHECK(b.g.nodes[1].name == "second");
@@ -83,7 +84,7 @@ TEST_CASE("constant subgraphs are folded at load") {
       .node("Add", {"a", "b"}, {"c"}, "folded")
       .node("Mul", {"x", "c"}, {"y"}, "kept")
       .output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   const ValueInfo& c = b.g.value(b.g.find_value("c")).info;
   REQUIRE(c.constant);
   CHECK(c.constant->data<float>()[2] == 33.f);
@@ -95,7 +96,7 @@ TEST_CASE("constant subgraphs are folded at load") {
 TEST_CASE("an unknown batch dim is bound at run time, one plan per shape") {
   GraphBuilder b;
   b.input("x", {kUnknownDim, 2}).initializer("k", make_tensor({2}, {1, -1})).node("Mul", {"x", "k"}, {"y"}).output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   CHECK(b.g.value(b.g.outputs[0]).info.shape == Shape{kUnknownDim, 2});
   // Model has no public constructor from a Graph; exercise Plan directly for shapes 3, 0 and 1.
   auto g = std::make_shared<const Graph>(b.g);
@@ -112,7 +113,7 @@ TEST_CASE("an unknown batch dim is bound at run time, one plan per shape") {
 TEST_CASE("one plan runs from many threads with identical results") {
   GraphBuilder b;
   b.input("x", {64}).node("Sigmoid", {"x"}, {"s"}).node("Mul", {"s", "x"}, {"y"}).output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   auto plan = Plan::build(std::make_shared<const Graph>(b.g), {ValueInfo::of(DType::f32, {64})}, Backend::ref);
   Tensor x = make_tensor({64});
   Tensor want = plan->run({x})[0];
@@ -135,7 +136,7 @@ TEST_CASE("one plan runs from many threads with identical results") {
 TEST_CASE("the dnnl backend falls back to the reference kernel where no dnnl kernel exists") {
   GraphBuilder b;
   b.input("x", {2}).node("Sum", {"x", "x"}, {"y"}).output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   auto plan = Plan::build(std::make_shared<const Graph>(b.g), {ValueInfo::of(DType::f32, {2})}, Backend::dnnl);
   REQUIRE(plan->steps().size() == 1);
   CHECK(plan->steps()[0].kernel == "ref");
@@ -144,7 +145,7 @@ TEST_CASE("the dnnl backend falls back to the reference kernel where no dnnl ker
 TEST_CASE("a plan beyond the tensor or arena limit is refused before anything is allocated") {
   GraphBuilder b;
   b.input("x", {1024}).node("Relu", {"x"}, {"r"}).node("Sigmoid", {"r"}, {"s"}).node("Tanh", {"s"}, {"y"}).output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   auto graph = std::make_shared<const Graph>(b.g);
   const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, {1024})};
   struct Case {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ops/builtin_ops.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -18,7 +19,7 @@ Tensor wave(Shape shape, double scale = 2.0, double phase = 0.3, double offset =
 
 bool within(double got, double want, Tolerance tol) { return std::abs(got - want) <= tol.abs + tol.rel * std::abs(want); }
 
-Tolerance tolerance_of(const char* op) { return OpRegistry::builtin().find("", op, 19).tolerance; }
+Tolerance tolerance_of(const char* op) { return builtin_ops().find("", op, 19).tolerance; }
 
 Attributes batch_norm_attrs(float epsilon) {
   Attributes a;

@@ -2,7 +2,7 @@
 // naming the node or tensor, and no prefix or single-byte corruption of a model escapes as anything else.
 // The bytes are written field by field with the wire format (field numbers from onnx.proto), so the test
 // needs no protobuf headers and can write what protobuf's own API refuses to (invalid enum values).
-#include "engine/onnx_import.h"
+#include "runtime/onnx_import.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

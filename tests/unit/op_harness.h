@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "ops/builtin_ops.h"
 #include "engine/compare.h"
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
 
@@ -54,7 +55,7 @@ inline Node make_node(const std::string& type, Attributes attrs, size_t num_inpu
   n.attrs = std::move(attrs);
   for (size_t i = 0; i < num_inputs; ++i) n.inputs.push_back(int(i));
   for (size_t i = 0; i < num_outputs; ++i) n.outputs.push_back(int(num_inputs + i));
-  n.def = &OpRegistry::builtin().find(domain, type, opset);
+  n.def = &builtin_ops().find(domain, type, opset);
   n.params = with_node_context(n, [&] { return n.def->parse(n); });
   return n;
 }
@@ -62,9 +63,10 @@ inline Node make_node(const std::string& type, Attributes attrs, size_t num_inpu
 // A float32 tensor of `shape` held in `layout`, in a buffer of the layout's size (as the plan allocates).
 inline Tensor in_layout(const Tensor& plain, const Layout& layout, std::vector<Tensor>& storage) {
   if (is_plain(layout) || plain.dtype() != DType::f32) return plain;
-  storage.emplace_back(DType::f32, Shape{int64_t(layout.get_size() / sizeof(float))});
+  const dnnl::memory::desc& md = md_of(layout);
+  storage.emplace_back(DType::f32, Shape{int64_t(md.get_size() / sizeof(float))});
   Tensor t = Tensor::borrow(DType::f32, plain.shape(), storage.back().raw());
-  DnnlReorder(plain_f32_desc(plain.shape()), layout).run(dnnl_wrap(plain_f32_desc(plain.shape()), plain), dnnl_wrap(layout, t));
+  DnnlReorder(plain_f32_desc(plain.shape()), md).run(dnnl_wrap(plain_f32_desc(plain.shape()), plain), dnnl_wrap(md, t));
   return t;
 }
 
@@ -86,11 +88,13 @@ inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Layout from = layout(l ? &l->out : nullptr, i);
     if (outputs[i].defined() && !is_plain(from) && outputs[i].dtype() == DType::f32)
-      DnnlReorder(from, plain_f32_desc(outputs[i].shape())).run(dnnl_wrap(from, outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
+      DnnlReorder(md_of(from), plain_f32_desc(outputs[i].shape()))
+          .run(dnnl_wrap(md_of(from), outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
   }
 }
 
 // The kernel of the node's op named `name` ("ref", "dnnl"); throws cnnx::Error when there is none.
+// Compile it with kernel.compile(n.params, {in, out, offered}); a declined Compiled says why.
 inline const KernelDef& kernel_named(const Node& n, const std::string& name) {
   for (const KernelDef& k : n.def->kernels)
     if (k.name == name) return k;
@@ -111,12 +115,12 @@ inline std::vector<Tensor> run_op(const std::string& type, const Attributes& att
   }
   std::vector<ValueInfo> out = with_node_context(n, [&] { return n.def->infer(*n.params, in); });
   out.resize(num_outputs);
-  const KernelDef* k = &kernel_named(n, kernel);
-  std::string why = k->declines(*n.params, in);
-  require(why.empty(), "kernel ", kernel, " declines: ", why);
+  const KernelLayouts plain = plain_layouts(in.size());
+  Compiled compiled = kernel_named(n, kernel).compile(n.params, {in, out, plain});
+  require(bool(compiled), "kernel ", kernel, " declines: ", compiled.reason());
   std::vector<Tensor> results;
   for (const ValueInfo& v : out) results.push_back(v.dtype == DType::undefined ? Tensor() : Tensor(v.dtype, v.shape));
-  with_node_context(n, [&] { run_compiled(*k->compile(n.params, in, out, plain_layouts(in.size())), inputs, results); });
+  with_node_context(n, [&] { run_compiled(*compiled.take(), inputs, results); });
   return results;
 }
 
@@ -132,8 +136,16 @@ inline Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float h
 // "" when `got` is within the declared tolerance of `op` of `want` by the engine's one comparison rule
 // (engine/compare.h); otherwise the worst element.
 inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want) {
-  const Difference d = compare(got, want, OpRegistry::builtin().find("", op, opset).tolerance);
+  const Difference d = compare(got, want, builtin_ops().find("", op, opset).tolerance);
   return d.within ? "" : d.detail;
+}
+
+// Compiles the kernel named `name` of node `n`; throws when it declines.
+inline std::unique_ptr<CompiledKernel> compile_named(const Node& n, const std::string& name, const std::vector<ValueInfo>& in,
+                                                     const std::vector<ValueInfo>& out, const KernelLayouts& offered) {
+  Compiled c = kernel_named(n, name).compile(n.params, {in, out, offered});
+  require(bool(c), "kernel ", name, " declines: ", c.reason());
+  return c.take();
 }
 
 // Runs `op` with the dnnl and the reference kernel; "" when they agree within the op's tolerance.
@@ -159,8 +171,15 @@ inline std::string dnnl_declines(const std::string& op, const Attributes& attrs,
     if (!inputs[i].defined()) in.emplace_back();
     else in.push_back(is_const ? ValueInfo::of(inputs[i]) : ValueInfo::of(inputs[i].dtype(), inputs[i].shape()));
   }
+  // Inputs the op itself rejects (an empty spatial dim) still reach the kernel here, with no outputs.
+  std::vector<ValueInfo> out;
+  try {
+    out = n.def->infer(*n.params, in);
+  } catch (const Error&) {
+  }
+  const KernelLayouts plain = plain_layouts(in.size());
   for (const KernelDef& k : n.def->kernels)
-    if (k.name == "dnnl") return k.declines(*n.params, in);
+    if (k.name == "dnnl") return k.compile(n.params, {in, out, plain}).reason();
   return "no dnnl kernel";
 }
 

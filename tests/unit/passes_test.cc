@@ -3,8 +3,9 @@
 // and the plan has the steps the rewrite promises.
 #include <doctest/doctest.h>
 
+#include "ops/builtin_ops.h"
 #include "engine/compare.h"
-#include "engine/plan.h"
+#include "runtime/plan.h"
 #include "ops/conv/conv.h"
 #include "passes/pass.h"
 #include "tests/unit/graph_builder.h"
@@ -178,7 +179,7 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
 TEST_CASE("a fused residual add writes over the residual's buffer when nothing reads it later") {
   GraphBuilder b = conv_graph();
   b.node("Relu", {"x"}, {"r"}).node("Add", {"c", "r"}, {"y"}).node("Sigmoid", {"y"}, {"z"}).output("z");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   auto graph = std::make_shared<const Graph>(b.g);
   auto plan = Plan::build(graph, {graph->value(graph->inputs[0]).info}, Backend::dnnl);
   const int r = plan->graph().find_value("r"), y = plan->graph().find_value("y");
@@ -189,7 +190,7 @@ TEST_CASE("a fused residual add writes over the residual's buffer when nothing r
 TEST_CASE("an unknown pass name is an error listing the known ones") {
   GraphBuilder b;
   b.input("x", {2}).node("Relu", {"x"}, {"y"}).output("y");
-  build_graph(b.g);
+  build_graph(b.g, builtin_ops());
   auto graph = std::make_shared<const Graph>(b.g);
   std::string err;
   try {

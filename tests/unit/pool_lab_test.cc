@@ -10,8 +10,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "engine/dnnl_runtime.h"
-#include "engine/plan.h"
+#include "ops/builtin_ops.h"
+#include "dnnl/dnnl_runtime.h"
+#include "runtime/plan.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
 #include "tests/unit/graph_builder.h"
@@ -47,9 +48,11 @@ Tensor run_mean(const Tensor& x, const Layout& layout = Layout(), const Tensor* 
   Shape y_shape = x.shape();
   for (size_t d = 2; d < y_shape.size(); ++d) y_shape[d] = 1;
   Tensor y(DType::f32, y_shape);
-  const KernelDef k = global_mean_kernel();
-  REQUIRE(k.declines(NoParams(), in) == "");
-  auto compiled = k.compile(std::make_shared<NoParams>(), in, {ValueInfo::of(DType::f32, y_shape)}, {{layout}, {}});
+  const std::vector<ValueInfo> out{ValueInfo::of(DType::f32, y_shape)};
+  const KernelLayouts offered{{layout}, {}};
+  Compiled c = global_mean_kernel().compile(std::make_shared<NoParams>(), {in, out, offered});
+  REQUIRE(c.reason() == "");
+  auto compiled = c.take();
   if (!is_plain(layout)) {
     REQUIRE(compiled->layouts() != nullptr);
     CHECK(compiled->layouts()->in.at(0) == layout);
@@ -111,10 +114,11 @@ TEST_CASE("the global mean kernel gives the same bits for any thread count") {
     if (std::string(c.layout) != "plain") {
       using tag = dnnl::memory::format_tag;
       const tag t = std::string(c.layout) == "nChw16c" ? tag::nChw16c : std::string(c.layout) == "nChw8c" ? tag::nChw8c : tag::nhwc;
-      layout = dnnl::memory::desc(dnnl::memory::dims(c.shape.begin(), c.shape.end()), dnnl::memory::data_type::f32, t);
-      buffer.assign(layout.get_size() / sizeof(float), 0.f);
+      const dnnl::memory::desc md(dnnl::memory::dims(c.shape.begin(), c.shape.end()), dnnl::memory::data_type::f32, t);
+      layout = layout_of(md);
+      buffer.assign(md.get_size() / sizeof(float), 0.f);
       blocked = Tensor::borrow(DType::f32, c.shape, buffer.data());
-      DnnlReorder(plain_f32_desc(c.shape), layout).run(dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(layout, blocked));
+      DnnlReorder(plain_f32_desc(c.shape), md).run(dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
     }
     const Tensor* in = blocked.defined() ? &blocked : nullptr;
     const std::vector<uint8_t> one = bits(with_threads(1, [&] { return run_mean(x, layout, in); }));
@@ -135,10 +139,11 @@ TEST_CASE("the global mean kernel adds a channels-last plane's chunk sums in chu
   x.data<float>()[0] = 1.f;
   x.data<float>()[4] = big;
   x.data<float>()[8] = -big;
-  const Layout layout = dnnl::memory::desc({1, 2048, 12}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::nwc);
-  std::vector<float> buffer(layout.get_size() / sizeof(float), 0.f);
+  const dnnl::memory::desc md({1, 2048, 12}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::nwc);
+  const Layout layout = layout_of(md);
+  std::vector<float> buffer(md.get_size() / sizeof(float), 0.f);
   Tensor channels_last = Tensor::borrow(DType::f32, shape, buffer.data());
-  DnnlReorder(plain_f32_desc(shape), layout).run(dnnl_wrap(plain_f32_desc(shape), x), dnnl_wrap(layout, channels_last));
+  DnnlReorder(plain_f32_desc(shape), md).run(dnnl_wrap(plain_f32_desc(shape), x), dnnl_wrap(md, channels_last));
   for (int threads : {1, 2}) {
     CAPTURE(threads);
     const Tensor y = with_threads(threads, [&] { return run_mean(x, layout, &channels_last); });
@@ -174,33 +179,41 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     CAPTURE(to_string(c.shape));
     Tensor x = random_tensor(c.shape, 11, 0.5f, 1.5f);
     const dnnl::memory::dims dims(c.shape.begin(), c.shape.end());
-    const Layout layout = c.strides.empty() ? Layout(dims, dnnl::memory::data_type::f32, c.format)
-                                            : Layout(dims, dnnl::memory::data_type::f32, c.strides);
+    const dnnl::memory::desc md = c.strides.empty() ? dnnl::memory::desc(dims, dnnl::memory::data_type::f32, c.format)
+                                                    : dnnl::memory::desc(dims, dnnl::memory::data_type::f32, c.strides);
+    const Layout layout = layout_of(md);
     MeanLayout read;
     const bool readable = mean_layout_of(layout, c.shape, read);
     CHECK(readable == (c.format != tag::chwn));
     if (!readable) {
-      const KernelDef k = global_mean_kernel();
-      auto compiled = k.compile(std::make_shared<NoParams>(), {ValueInfo::of(DType::f32, c.shape)}, {}, {{layout}, {}});
-      CHECK(compiled->layouts() == nullptr);  // plain: the plan reorders
+      const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, c.shape)}, out;
+      const KernelLayouts offered{{layout}, {}};
+      Compiled compiled = global_mean_kernel().compile(std::make_shared<NoParams>(), {in, out, offered});
+      REQUIRE(bool(compiled));
+      CHECK(compiled.take()->layouts() == nullptr);  // plain: the plan reorders
       continue;
     }
-    std::vector<float> buffer(layout.get_size() / sizeof(float), 0.f);
+    std::vector<float> buffer(md.get_size() / sizeof(float), 0.f);
     Tensor blocked = Tensor::borrow(DType::f32, c.shape, buffer.data());
-    DnnlReorder(plain_f32_desc(c.shape), layout).run(dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(layout, blocked));
+    DnnlReorder(plain_f32_desc(c.shape), md).run(dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
     Tensor y = run_mean(x, layout, &blocked);
     CHECK(within_1e6(y.data<float>(), plane_means(x)) == "");
   }
 }
 
 TEST_CASE("GlobalAveragePool runs the mean kernel first; --backend ref runs the reference kernel") {
-  const OpDef& gap = OpRegistry::builtin().find("", "GlobalAveragePool", 1);
+  const OpDef& gap = builtin_ops().find("", "GlobalAveragePool", 1);
   REQUIRE(gap.kernels.size() == 3);
   CHECK(gap.kernels[0].name == "mean");
   CHECK(gap.kernels[1].name == "dnnl");
   CHECK(gap.kernels[2].name == "ref");
-  CHECK(gap.kernels[0].declines(NoParams(), {ValueInfo::of(DType::f64, {1, 2, 3})}) != "");
-  CHECK(gap.kernels[0].declines(NoParams(), {ValueInfo::of(DType::f32, {1, 2})}) != "");
+  const auto mean_declines = [&](const ValueInfo& x) {
+    const std::vector<ValueInfo> in{x}, out;
+    const KernelLayouts plain = plain_layouts(1);
+    return gap.kernels[0].compile(std::make_shared<NoParams>(), {in, out, plain}).reason();
+  };
+  CHECK(mean_declines(ValueInfo::of(DType::f64, {1, 2, 3})) != "");
+  CHECK(mean_declines(ValueInfo::of(DType::f32, {1, 2})) != "");
   Tensor x = random_tensor({2, 3, 9, 9}, 5);
   CHECK(within_tolerance("GlobalAveragePool", 1, run_op("GlobalAveragePool", {}, {x}, 13, 1, "mean")[0],
                          run_op("GlobalAveragePool", {}, {x}, 13, 1, "ref")[0]) == "");
@@ -224,7 +237,7 @@ struct Planned {
 
 Planned plan_and_run(const Graph& model, const Tensor& x, Backend backend, bool pass) {
   auto g = std::make_shared<Graph>(model);
-  build_graph(*g);
+  build_graph(*g, builtin_ops());
   std::vector<std::string> disabled;
   if (!pass) disabled.push_back("global-average-pool");
   auto plan = Plan::build(g, {ValueInfo::of(DType::f32, x.shape())}, backend, disabled);
@@ -445,7 +458,7 @@ TEST_CASE("the pass keeps a Reshape that something else reads") {
       .output("y")
       .output("f");
   auto g = std::make_shared<Graph>(b.g);
-  build_graph(*g);
+  build_graph(*g, builtin_ops());
   auto plan = Plan::build(g, {ValueInfo::of(DType::f32, {1, 4, 3, 3})}, Backend::dnnl);
   std::string ops;
   for (const Node& n : plan->graph().nodes) ops += n.op_type + " ";
@@ -488,7 +501,7 @@ TEST_CASE("AveragePool settings engines disagree on are warned about once per no
     CAPTURE(std::string(c.what));
     GraphBuilder b(19);
     b.input("x", c.x).node("AveragePool", {"x"}, {"y"}, "", c.a).output("y");
-    build_graph(b.g);
+    build_graph(b.g, builtin_ops());
     if (std::string(c.want).empty()) {
       CHECK(b.g.warnings.empty());
       continue;

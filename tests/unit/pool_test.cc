@@ -17,6 +17,7 @@
 #include <limits>
 #include <sstream>
 
+#include "ops/builtin_ops.h"
 #include "ops/pool/pool_geometry.h"
 #include "tests/unit/op_harness.h"
 
@@ -51,7 +52,7 @@ Attributes window_attrs(const std::vector<int64_t>& kernel, const std::vector<in
 
 // Checks got against want within the op's declared tolerance.
 void check_close(const std::string& op, const std::vector<float>& got, const std::vector<float>& want) {
-  const Tolerance tol = OpRegistry::builtin().find("", op, 19).tolerance;
+  const Tolerance tol = builtin_ops().find("", op, 19).tolerance;
   REQUIRE(got.size() == want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     CAPTURE(i);

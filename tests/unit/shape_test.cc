@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/shape.h"
-#include "ops/eltwise/broadcast.h"
+#include "ops/common/broadcast.h"
 
 using namespace cnnx;
 

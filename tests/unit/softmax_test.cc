@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ops/builtin_ops.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -15,7 +16,7 @@ Tensor wave(Shape shape) {
   return t;
 }
 
-Tolerance softmax_tolerance() { return OpRegistry::builtin().find("", "Softmax", 19).tolerance; }
+Tolerance softmax_tolerance() { return builtin_ops().find("", "Softmax", 19).tolerance; }
 
 bool within(double got, double want) {
   const Tolerance tol = softmax_tolerance();

@@ -1,4 +1,4 @@
-// swish_in_place (ops/eltwise/swish.h), the Swish that FusedConv's oneDNN kernel runs after the convolution:
+// swish_in_place (ops/conv/swish.h), the Swish that FusedConv's oneDNN kernel runs after the convolution:
 // against x / (1 + exp(-x)) in double, over a dense sweep of the float range that matters, the special
 // values, and lengths that end mid-vector or take the parallel path.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "ops/eltwise/swish.h"
+#include "ops/conv/swish.h"
 
 using namespace cnnx;
 

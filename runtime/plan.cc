@@ -1,11 +1,11 @@
-#include "engine/plan.h"
+#include "runtime/plan.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 
 #include "engine/compare.h"
-#include "engine/dnnl_runtime.h"
+#include "dnnl/layouts.h"
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
 #include "engine/thread_scope.h"
@@ -51,17 +51,20 @@ bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& 
 }
 size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-// The first kernel of the op that runs the node on this backend; records why earlier ones declined.
-const KernelDef& choose_kernel(const Node& node, const std::vector<ValueInfo>& in, Backend backend,
-                               std::vector<std::string>& declined) {
+// The first kernel of the op that compiles for the node on this backend; records why earlier ones declined.
+std::unique_ptr<CompiledKernel> compile_first(const Node& node, const KernelArgs& args, Backend backend,
+                                              std::string& chosen, std::vector<std::string>& declined) {
   for (const KernelDef& k : node.def->kernels) {
     if (backend == Backend::ref && k.name != "ref") {
       declined.push_back(k.name + ": --backend ref");
       continue;
     }
-    std::string reason = k.declines(*node.params, in);
-    if (reason.empty()) return k;
-    declined.push_back(k.name + ": " + reason);
+    Compiled c = k.compile(node.params, args);
+    if (c) {
+      chosen = k.name;
+      return c.take();
+    }
+    declined.push_back(k.name + ": " + c.reason());
   }
   fail("no kernel runs this node: ", declined.empty() ? "" : declined.back());
 }
@@ -99,7 +102,7 @@ std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, 
   const Shape& y = out.shape;
   const bool blocked = has_inner_blocks(out_layout);
   if (blocked) {
-    if (axis != 1 || y.size() < 3 || y.size() > 5 || y[0] != 1 || out_layout != channel_blocked_desc(y)) return {};
+    if (axis != 1 || y.size() < 3 || y.size() > 5 || y[0] != 1 || out_layout != channel_blocked_layout(y)) return {};
   } else {
     if (!is_plain(out_layout)) return {};
     for (size_t a = 0; a < axis; ++a)
@@ -109,7 +112,7 @@ std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, 
   std::vector<size_t> offsets;
   size_t along = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    if (blocked ? in[i].shape[1] % 16 != 0 || in_layouts[i] != channel_blocked_desc(in[i].shape)
+    if (blocked ? in[i].shape[1] % 16 != 0 || in_layouts[i] != channel_blocked_layout(in[i].shape)
                 : !is_plain(in_layouts[i]))
       return {};
     offsets.push_back(along * slice);
@@ -133,26 +136,20 @@ std::vector<Layout> wished_layouts(const Graph& g) {
       eligible = eligible && id >= 0 && in.back().shape.size() == out.shape.size();
     }
     if (!eligible) continue;
-    for (const ValueInfo& v : in) blocked.push_back(channel_blocked_desc(v.shape));
+    for (const ValueInfo& v : in) blocked.push_back(channel_blocked_layout(v.shape));
     const size_t axis = node.def->joins_inputs_along(*node.params, in);
-    if (join_offsets(axis, in, out, blocked, channel_blocked_desc(out.shape)).empty()) continue;
+    if (join_offsets(axis, in, out, blocked, channel_blocked_layout(out.shape)).empty()) continue;
     for (size_t i = 0; i < in.size(); ++i) wished[size_t(node.inputs[i])] = blocked[i];
-    wished[size_t(node.outputs[0])] = channel_blocked_desc(out.shape);
+    wished[size_t(node.outputs[0])] = channel_blocked_layout(out.shape);
   }
   return wished;
-}
-
-// A reorder the plan inserts between two layouts of one value.
-std::unique_ptr<CompiledKernel> reorder_kernel(const Layout& from, const Layout& to, const Shape& shape) {
-  const dnnl::memory::desc input = dnnl_desc(from, shape);
-  return std::make_unique<ReorderCopy>(input, input, dnnl_desc(to, shape), 1);
 }
 
 // A plain copy of a value held in `layout` (for comparing with reference kernels).
 Tensor plain_copy(const Tensor& t, const Layout& layout) {
   if (is_plain(layout)) return t;
   Tensor plain(t.dtype(), t.shape());
-  reorder_kernel(layout, Layout(), t.shape())->run({{&t}, {&plain}});
+  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}});
   return plain;
 }
 
@@ -186,7 +183,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     const ValueInfo info = g.values[size_t(id)].info;
     require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
             ") cannot be reordered to a oneDNN layout");
-    const std::string key = is_plain(to) ? std::string("plain") : dnnl_layout_name(to);
+    const std::string key = is_plain(to) ? std::string("plain") : to.name();
     auto [it, fresh] = reordered.insert({{id, key}, -1});
     if (!fresh) return it->second;
     const int copy = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
@@ -200,10 +197,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     step.one_thread = small_step(step.in, step.out);
     try {
       ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = reorder_kernel(from, to, info.shape);
-    } catch (const dnnl::error& e) {
-      fail("cannot reorder value '", g.values[size_t(id)].name, "' ", to_string(info.shape), " from ",
-           dnnl_layout_name(from), " to ", dnnl_layout_name(to), ": ", e.what());
+      step.exec = make_reorder(from, to, info.shape);
+    } catch (const Error& e) {
+      fail("value '", g.values[size_t(id)].name, "': ", e.what());
     }
     step.layouts = *step.exec->layouts();
     plan->steps_.push_back(std::move(step));
@@ -230,14 +226,10 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
           fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
                to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
       }
-      const KernelDef& k = choose_kernel(node, step.in, backend, step.declined);
-      step.kernel = k.name;
       step.one_thread = small_step(step.in, step.out);
       ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = k.compile(node.params, step.in, step.out, offered);
-      if (k.name != "ref")
-        step.ref_exec = node.def->kernels.back().compile(node.params, step.in, step.out,
-                                                         plain_layouts(step.in.size()));
+      step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
+      if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
     });
     const KernelLayouts* chosen = step.exec->layouts();
     step.layouts.in.resize(node.inputs.size());
@@ -287,7 +279,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     slot.kind = ValueSlot::arena;
     const int64_t bytes = is_plain(slot.layout) ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)),
                                                               "value size")
-                                                : int64_t(slot.layout.get_size());
+                                                : int64_t(slot.layout.desc()->bytes());
     if (bytes > limits.max_tensor_bytes)
       fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
            " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");

@@ -1,4 +1,5 @@
-#include "engine/onnx_import.h"
+#include "ops/builtin_ops.h"
+#include "runtime/onnx_import.h"
 
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
@@ -343,7 +344,7 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
 
 Graph import_model(onnx::ModelProto& m, const Context& ctx) {
   Graph g = graph_from_model(m, ctx);
-  build_graph(g, ctx.limits.max_tensor_bytes);
+  build_graph(g, builtin_ops(), ctx.limits.max_tensor_bytes);
   return g;
 }
 

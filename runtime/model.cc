@@ -1,9 +1,9 @@
 #include <list>
 #include <mutex>
 
-#include "engine/cnnx.h"
-#include "engine/onnx_import.h"
-#include "engine/plan.h"
+#include "runtime/cnnx.h"
+#include "runtime/onnx_import.h"
+#include "runtime/plan.h"
 #include "engine/thread_scope.h"
 
 namespace cnnx {

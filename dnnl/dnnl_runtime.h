@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dnnl/layouts.h"
 #include "engine/layout.h"
 #include "engine/op.h"
 
@@ -47,9 +48,12 @@ struct OwnedMemory {
   dnnl::memory memory;
 };
 
+// Layouts (engine/layout.h) are opaque to the core; here they are oneDNN memory descriptors.
+// The descriptor a layout holds (the zero descriptor for plain).
+const dnnl::memory::desc& md_of(const Layout& layout);
 // The oneDNN descriptor of a float32 value of `shape` held in `layout` (plain: plain_f32_desc(shape)).
 dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape);
-// What a kernel reports for a descriptor its primitive chose: the zero Layout when it is the plain one.
+// What a kernel reports for a descriptor its primitive chose: the plain Layout when it is the plain one.
 Layout layout_of(const dnnl::memory::desc& md);
 // A dense float32 descriptor of `shape` whose dims are ordered in memory as in `like` (e.g. channels last
 // when `like` is channels last); plain when `like` is plain or has inner blocks (nChw16c).
@@ -59,16 +63,14 @@ dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape);
 // and 5-D kin. With N = 1 and a multiple of 16 channels, a channel range starting at a multiple of 16 is a
 // contiguous run of bytes in it, as in plain NCHW.
 dnnl::memory::desc channel_blocked_desc(const Shape& shape);
-// True for a layout with inner blocks (nChw16c, ...); false for plain and for permuted dense ones (acdb).
-bool has_inner_blocks(const Layout& layout);
 
 // For kernels that work in whichever layout input 0 arrives in (eltwise, BN, LRN, pooling, binary): the
 // descriptor to run on, the arriving blocked layout, or `plain_view` (the kernel's own view of plain data).
 dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view);
 // Layouts of a kernel that reads input 0 in `layout` (other inputs plain) and writes output 0 in it too.
 KernelLayouts follow_layouts(const Layout& layout, size_t inputs, size_t outputs = 1);
-// oneDNN's name of a blocked layout, e.g. "aBcd16b" (nChw16c); "plain" for the zero Layout.
-std::string dnnl_layout_name(const Layout& layout);
+// oneDNN's name of a blocked layout, e.g. "aBcd16b" (nChw16c); "plain" for the zero descriptor.
+std::string dnnl_layout_name(const dnnl::memory::desc& layout);
 
 // A reorder between two layouts of one tensor, created once; empty when the layouts are the same.
 class DnnlReorder {

@@ -1,5 +1,5 @@
 // Swish in place: see swish.h for why this exists beside oneDNN's post-op and how exact it is.
-#include "ops/eltwise/swish.h"
+#include "ops/conv/swish.h"
 
 #include <algorithm>
 #include <cmath>

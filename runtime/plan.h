@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cnnx.h"
+#include "runtime/cnnx.h"
 #include "engine/graph.h"
 #include "engine/op.h"
 
@@ -50,8 +50,8 @@ struct ValueSlot {
 
 // Bounds on what one plan may allocate (Options::max_tensor_bytes, Options::max_arena_bytes).
 struct PlanLimits {
-  int64_t max_tensor_bytes = int64_t(4) << 30;  // any one intermediate value
-  int64_t max_arena_bytes = int64_t(16) << 30;  // all intermediates of one run together
+  int64_t max_tensor_bytes = kDefaultMaxTensorBytes;  // any one intermediate value
+  int64_t max_arena_bytes = kDefaultMaxArenaBytes;  // all intermediates of one run together
 };
 
 class Plan {

@@ -1,4 +1,4 @@
-#include "ops/eltwise/broadcast.h"
+#include "ops/common/broadcast.h"
 
 #include <algorithm>
 

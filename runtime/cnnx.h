@@ -17,18 +17,16 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "tensor.h"
+#include "engine/backend.h"
+#include "engine/error.h"
+#include "engine/limits.h"
+#include "engine/tensor.h"
 
 namespace cnnx {
 
 struct Graph;
 class Plan;
 
-enum class Backend {
-  dnnl,  // oneDNN primitives, the reference kernel wherever they decline
-  ref,   // reference kernels only: plain loops, exact ONNX semantics
-};
 
 struct Options {
   Backend backend = Backend::dnnl;
@@ -36,8 +34,8 @@ struct Options {
                           // the calling thread.
   bool verify = false;    // run the reference kernel beside every node and fail past its tolerance
   int64_t max_model_bytes = (int64_t(1) << 31) - 1;   // larger files are refused before parsing
-  int64_t max_tensor_bytes = int64_t(4) << 30;        // any one initializer, constant or intermediate
-  int64_t max_arena_bytes = int64_t(16) << 30;        // the intermediates of one run together (planned
+  int64_t max_tensor_bytes = kDefaultMaxTensorBytes;        // any one initializer, constant or intermediate
+  int64_t max_arena_bytes = kDefaultMaxArenaBytes;        // the intermediates of one run together (planned
                                                       // once per input shape, checked before allocating)
   // Graph passes to skip, by name (see passes/pass.h; `cnnx inspect` lists them). For comparing results and
   // speed with and without a rewrite; an unknown name is an error when the first plan is made.

@@ -19,7 +19,7 @@ namespace cnnx {
 
 struct ImportLimits {
   int64_t max_model_bytes = (int64_t(1) << 31) - 1;  // protobuf's own ceiling is 2 GiB
-  int64_t max_tensor_bytes = int64_t(4) << 30;       // any one initializer or constant
+  int64_t max_tensor_bytes = kDefaultMaxTensorBytes;       // any one initializer or constant
 };
 
 // Reads a model file. External data is looked up relative to the file's folder.

@@ -1,9 +1,9 @@
-#include "engine/cnnx_c.h"
+#include "runtime/cnnx_c.h"
 
 #include <new>
 #include <string>
 
-#include "engine/cnnx.h"
+#include "runtime/cnnx.h"
 
 struct cnnx_model {
   cnnx::Model model;

@@ -1,4 +1,4 @@
-#include "engine/dnnl_runtime.h"
+#include "dnnl/dnnl_runtime.h"
 
 #include "engine/error.h"
 #include "engine/hot_buffer.h"
@@ -56,22 +56,54 @@ OwnedMemory::OwnedMemory(const dnnl::memory::desc& md)
     : buffer(allocate_hot_buffer(md.get_size())), memory(md, dnnl_engine(), buffer.get()) {}
 
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
-  const bool fits = md.get_size() == t.bytes() || (layout_of(md) != Layout() && md.get_size() >= t.bytes());
+  const bool fits = md.get_size() == t.bytes() || (!is_plain(layout_of(md)) && md.get_size() >= t.bytes());
   if (!fits) fail("oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
   // oneDNN takes a non-const handle for every memory; inputs are only read (they are primitive sources).
   return dnnl::memory(md, dnnl_engine(), const_cast<void*>(t.raw()));
 }
 
+namespace {
+
+// A oneDNN memory descriptor as the core's opaque layout handle.
+class DnnlLayout : public LayoutDesc {
+ public:
+  explicit DnnlLayout(const dnnl::memory::desc& md) : md_(md) {}
+  const dnnl::memory::desc& md() const { return md_; }
+  bool equals(const LayoutDesc& other) const override {
+    const auto* o = dynamic_cast<const DnnlLayout*>(&other);
+    return o && o->md_ == md_;
+  }
+  size_t bytes() const override { return md_.get_size(); }
+  std::string name() const override { return dnnl_layout_name(md_); }
+
+ private:
+  dnnl::memory::desc md_;
+};
+
+}  // namespace
+
+const dnnl::memory::desc& md_of(const Layout& layout) {
+  static const dnnl::memory::desc zero;
+  if (is_plain(layout)) return zero;
+  const auto* d = dynamic_cast<const DnnlLayout*>(layout.desc());
+  require(d != nullptr, "internal error: a layout not made by the oneDNN runtime");
+  return d->md();
+}
+
 dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape) {
-  return is_plain(layout) ? plain_f32_desc(shape) : layout;
+  return is_plain(layout) ? plain_f32_desc(shape) : md_of(layout);
 }
 
 Layout layout_of(const dnnl::memory::desc& md) {
-  return md == plain_f32_desc(md.dims()) ? Layout() : md;
+  if (md.is_zero() || md == plain_f32_desc(md.dims())) return Layout();
+  return Layout(std::make_shared<const DnnlLayout>(md));
 }
 
-dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape) {
-  if (is_plain(like) || like.data.format_kind != dnnl_blocked || like.data.format_desc.blocking.inner_nblks > 0 ||
+Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blocked_desc(shape)); }
+
+dnnl::memory::desc same_order_desc(const Layout& like_layout, const Shape& shape) {
+  const dnnl::memory::desc& like = md_of(like_layout);
+  if (is_plain(like_layout) || like.data.format_kind != dnnl_blocked || like.data.format_desc.blocking.inner_nblks > 0 ||
       like.data.ndims != int(shape.size()))
     return plain_f32_desc(shape);
   const dnnl_blocking_desc_t& b = like.data.format_desc.blocking;
@@ -94,8 +126,9 @@ dnnl::memory::desc channel_blocked_desc(const Shape& shape) {
   return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, t);
 }
 
-bool has_inner_blocks(const Layout& layout) {
-  return !is_plain(layout) && layout.data.format_kind == dnnl_blocked && layout.data.format_desc.blocking.inner_nblks > 0;
+bool has_inner_blocks(const Layout& l) {
+  const dnnl::memory::desc& layout = md_of(l);
+  return !is_plain(l) && layout.data.format_kind == dnnl_blocked && layout.data.format_desc.blocking.inner_nblks > 0;
 }
 
 ReorderCopy::ReorderCopy(const dnnl::memory::desc& input, const dnnl::memory::desc& from,
@@ -114,8 +147,17 @@ void ReorderCopy::run(const KernelIO& io) const {
   reorder_.run(dnnl::memory(from_, dnnl_engine(), const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
 }
 
+std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape) {
+  try {
+    const dnnl::memory::desc input = dnnl_desc(from, shape);
+    return std::make_unique<ReorderCopy>(input, input, dnnl_desc(to, shape), 1);
+  } catch (const dnnl::error& e) {
+    fail("cannot reorder ", to_string(shape), " from ", from.name(), " to ", to.name(), ": ", e.what());
+  }
+}
+
 dnnl::memory::desc follow(const Layout& arriving, const dnnl::memory::desc& plain_view) {
-  return is_plain(arriving) ? plain_view : arriving;
+  return is_plain(arriving) ? plain_view : md_of(arriving);
 }
 
 KernelLayouts follow_layouts(const Layout& layout, size_t inputs, size_t outputs) {
@@ -124,8 +166,8 @@ KernelLayouts follow_layouts(const Layout& layout, size_t inputs, size_t outputs
   return l;
 }
 
-std::string dnnl_layout_name(const Layout& layout) {
-  if (is_plain(layout)) return "plain";
+std::string dnnl_layout_name(const dnnl::memory::desc& layout) {
+  if (layout.is_zero()) return "plain";
   const dnnl_memory_desc_t& d = layout.data;
   if (d.format_kind != dnnl_blocked) return "opaque";
   const dnnl_blocking_desc_t& b = d.format_desc.blocking;

@@ -1,0 +1,22 @@
+// What the plan needs of the oneDNN runtime, without oneDNN's headers: reorders between layouts, and the
+// channel-blocked layout (nChw16c and its kin) that Concats joined in place ask their producers for.
+#pragma once
+
+#include <memory>
+
+#include "engine/layout.h"
+#include "engine/op.h"
+
+namespace cnnx {
+
+// A kernel copying one float32 value of `shape` from layout `from` to layout `to`; throws cnnx::Error when
+// oneDNN cannot reorder between them.
+std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape);
+
+// The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims). With N = 1 and a
+// multiple of 16 channels, a channel range starting at a multiple of 16 is a contiguous run of bytes in it.
+Layout channel_blocked_layout(const Shape& shape);
+// True for a layout with inner blocks (nChw16c, ...); false for plain and for permuted dense ones (acdb).
+bool has_inner_blocks(const Layout& layout);
+
+}  // namespace cnnx

@@ -1,0 +1,32 @@
+// One node of a graph: an op applied to values (by id), with its attributes as read from the model and, once
+// the graph is built, its op definition and parsed params. Ops' parse functions read nodes (engine/op.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/attributes.h"
+
+namespace cnnx {
+
+struct OpDef;
+struct OpParams;
+
+struct Node {
+  std::string name;
+  std::string op_type;
+  std::string domain;  // "" for the default ONNX domain
+  std::vector<int> inputs;   // value ids; -1 for an omitted optional input
+  std::vector<int> outputs;  // value ids; -1 for an omitted optional output
+  Attributes attrs;
+  int opset = 0;                             // version of the node's domain the model imports
+  const OpDef* def = nullptr;                // set by build_graph
+  std::shared_ptr<const OpParams> params;    // set by build_graph
+  std::string note;                          // what a graph pass made this node from ("" for model nodes)
+
+  // "node 'conv1' (Conv)", for messages.
+  std::string label() const;
+};
+
+}  // namespace cnnx

@@ -1,0 +1,61 @@
+// The activation table: every elementwise activation cnnx knows, one row each, read by the unary ops
+// (ops/eltwise/unary.cc registers one op per row that has one), FusedConv's reference (ops/conv/fused_conv.cc),
+// the fuse-conv pass (passes/fuse_conv.cc) and the oneDNN kernels (ops/eltwise/unary_dnnl.cc as eltwise
+// primitives, ops/conv/conv_dnnl.cc as post-ops). Adding an activation is one row plus its tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+// oneDNN 2.6 eltwise algorithms the rows use, named here so this table needs no oneDNN header; mapped to
+// dnnl::algorithm in ops/common/activation_dnnl.h.
+enum class EltwiseAlgorithm { relu, logistic, tanh, linear, clip_v2, hardswish, swish };
+
+// One oneDNN eltwise step: alpha and beta in oneDNN's meaning for the algorithm.
+struct EltwiseStep {
+  EltwiseAlgorithm algorithm;
+  float alpha = 0, beta = 0;
+};
+
+// An activation's parameters (from the op's attributes or, for Clip, its bound inputs): the row says what
+// they mean.
+struct ActivationArgs {
+  float alpha = 0, beta = 0;
+};
+
+struct FloatAttribute {
+  const char* name = nullptr;  // nullptr: none
+  float fallback = 0;          // the ONNX default
+};
+
+struct ActivationDef {
+  const char* name;  // the ONNX op ("Relu"), or the pattern it is fused from ("Swish" is x * Sigmoid(x))
+  // First opset of the op; 0 when the row has no unary op of its own (Clip is declared with its bound inputs
+  // in ops/eltwise/unary.cc; Swish is only ever fused).
+  int since;
+  FloatAttribute alpha, beta;  // attributes read into ActivationArgs
+  // The ONNX definition in double (NaN stays NaN); the reference kernels round it once to float.
+  double (*reference)(double x, const ActivationArgs& a);
+  // The oneDNN eltwise steps that compute it (the first reads x, the next ones work in place), or "" and
+  // the reason oneDNN cannot (then `steps` is untouched).
+  std::string (*dnnl)(const ActivationArgs& a, std::vector<EltwiseStep>& steps);
+  bool fusable;         // a convolution may apply it to its output (FusedConv)
+  Tolerance tolerance;  // of the unary op against the reference
+};
+
+// Every row, in a fixed order.
+const std::vector<ActivationDef>& activations();
+// The row named `name`, or nullptr.
+const ActivationDef* find_activation(const std::string& name);
+
+// The params of a unary op made from a row.
+struct ActivationParams : OpParams {
+  const ActivationDef* activation = nullptr;
+  ActivationArgs args;
+};
+
+}  // namespace cnnx
