@@ -141,4 +141,15 @@ std::string dnnl_refuses(F make) {
   }
 }
 
+// A kernel's compile step in one: `make` builds the oneDNN descriptors and the kernel (returning a
+// Compiled or a kernel pointer); when oneDNN refuses the case, the kernel declines and says so.
+template <class F>
+Compiled compile_or_refuse(F make) {
+  try {
+    return make();
+  } catch (const dnnl::error& e) {
+    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
+  }
+}
+
 }  // namespace cnnx

@@ -167,11 +167,8 @@ Compiled compile_conv(const ConvParams& p, const ConvFusion& fusion, const Kerne
   const std::string why = dnnl_declines_inputs(a.in);
   if (!why.empty()) return Compiled::decline(why);
   const std::vector<ValueInfo> conv_in(a.in.begin(), a.in.begin() + std::min<size_t>(a.in.size(), 3));
-  try {
-    return std::make_unique<ConvDnnl>(resolve_conv_geometry(p, conv_in), a.in, fusion, a.offered);
-  } catch (const dnnl::error& e) {
-    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
-  }
+  return compile_or_refuse(
+      [&] { return std::make_unique<ConvDnnl>(resolve_conv_geometry(p, conv_in), a.in, fusion, a.offered); });
 }
 
 }  // namespace

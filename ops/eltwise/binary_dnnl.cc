@@ -109,11 +109,7 @@ Kernel<BinaryParams> binary_dnnl_kernel() {
             BinaryOperands ops;
             if (why.empty()) why = arrange(*p, a.in, ops);
             if (!why.empty()) return Compiled::decline(why);
-            try {
-              return std::make_unique<BinaryDnnl>(*p, std::move(ops), a.offered.in);
-            } catch (const dnnl::error& e) {
-              return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
-            }
+            return compile_or_refuse([&] { return std::make_unique<BinaryDnnl>(*p, std::move(ops), a.offered.in); });
           }};
 }
 

@@ -70,11 +70,7 @@ Compiled compile_steps(const ActivationDef& row, const ActivationArgs& args, con
   if (!is_plain(arriving) && !runs_without_reference([&] { return describe(steps, md_of(arriving)); }))
     arriving = Layout();
   const memory::desc md = follow(arriving, plain);
-  try {
-    return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size());
-  } catch (const dnnl::error& e) {
-    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
-  }
+  return compile_or_refuse([&] { return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size()); });
 }
 
 }  // namespace

@@ -70,10 +70,8 @@ Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             const Layout& arriving = a.offered.in[0];
-            BatchNormDesc d;
-            why = dnnl_refuses([&] { d = describe(p, a.in[0].shape, arriving); });
-            if (!why.empty()) return Compiled::decline(why);
-            return std::make_unique<BatchNormDnnl>(std::move(d), arriving);
+            return compile_or_refuse(
+                [&] { return std::make_unique<BatchNormDnnl>(describe(p, a.in[0].shape, arriving), arriving); });
           }};
 }
 

@@ -60,10 +60,7 @@ Kernel<LrnParams> lrn_dnnl_kernel() {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             const Layout& arriving = a.offered.in[0];
-            LrnDesc d;
-            why = dnnl_refuses([&] { d = describe(p, a.in[0].shape, arriving); });
-            if (!why.empty()) return Compiled::decline(why);
-            return std::make_unique<LrnDnnl>(std::move(d), arriving);
+            return compile_or_refuse([&] { return std::make_unique<LrnDnnl>(describe(p, a.in[0].shape, arriving), arriving); });
           }};
 }
 

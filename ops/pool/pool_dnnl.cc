@@ -82,13 +82,7 @@ class PoolDnnl : public CompiledKernel {
 // The kernel pooling with `algo` over `g`, input 0 of `x_shape` arriving in `arriving`; declines when oneDNN
 // refuses the descriptor.
 Compiled compile_pool(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving) {
-  PoolDesc d;
-  try {
-    d = describe(algo, x_shape, g, arriving);
-  } catch (const dnnl::error& e) {
-    return Compiled::decline(std::string("oneDNN refuses this case (") + e.what() + ")");
-  }
-  return std::make_unique<PoolDnnl>(std::move(d), arriving);
+  return compile_or_refuse([&] { return std::make_unique<PoolDnnl>(describe(algo, x_shape, g, arriving), arriving); });
 }
 
 // "" when input 0 is a float32 tensor oneDNN pools (1 to 3 spatial dims); otherwise why not.

@@ -55,10 +55,7 @@ Kernel<SoftmaxParams> softmax_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const SoftmaxParams>& params, const KernelArgs& a) -> Compiled {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
-            SoftmaxDesc d;
-            why = dnnl_refuses([&] { d = describe(*params, a.in[0].shape); });
-            if (!why.empty()) return Compiled::decline(why);
-            return std::make_unique<SoftmaxDnnl>(std::move(d));
+            return compile_or_refuse([&] { return std::make_unique<SoftmaxDnnl>(describe(*params, a.in[0].shape)); });
           }};
 }
 
