@@ -10,6 +10,7 @@
 #include "engine/node_eval.h"
 #include "engine/thread_scope.h"
 #include "passes/pass.h"
+#include "runtime/memory_plan.h"
 
 namespace cnnx {
 
@@ -33,8 +34,6 @@ Plan::~Plan() = default;
 
 namespace {
 
-constexpr size_t kAlign = 64;
-
 // Steps reading and writing less than this run on the calling thread alone. Splitting them costs an OpenMP fork-join
 // (a few microseconds, and on a loaded machine a wait for a descheduled thread's next time slice) for
 // work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
@@ -49,7 +48,6 @@ bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& 
       if (v.dtype != DType::undefined && v.concrete()) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
   return bytes < kOneThreadBytes;
 }
-size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // The first kernel of the op that compiles for the node on this backend; records why earlier ones declined.
 std::unique_ptr<CompiledKernel> compile_first(const Node& node, const KernelArgs& args, Backend backend,
@@ -254,7 +252,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   // Step 4: the arena. Lifetimes in steps. Values sharing bytes form a group around one "root" value whose
   // buffer holds them all, each at a byte offset in it (`at`): views (Reshape, ...) and kernels working in
   // place at offset 0, the inputs of a joined Concat at their part of its output. A root's lifetime covers
-  // its members'; roots are placed largest first at the lowest offset free for their lifetime.
+  // its members'; roots are placed as runtime/memory_plan.h says.
   std::vector<PlanStep>& steps = plan->steps_;
   std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1), root(g.values.size());
   std::vector<size_t> at(g.values.size(), 0);
@@ -367,28 +365,17 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (shared) continue;
     merge(out, root[size_t(in)], at[size_t(in)]);
   }
-  std::vector<int> order;
+  // The groups' roots, each with its own size and its group's lifetime, placed in one arena.
+  std::vector<int> roots;
+  std::vector<Buffer> buffers;
   for (size_t id = 0; id < g.values.size(); ++id)
-    if (slots[id].kind == ValueSlot::arena && root[id] == int(id)) order.push_back(int(id));
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return slots[size_t(a)].bytes > slots[size_t(b)].bytes; });
-  // Roots start 64-byte aligned: each takes its size rounded up.
-  std::vector<int> placed;
-  for (int id : order) {
-    ValueSlot& slot = slots[size_t(id)];
-    std::vector<std::pair<size_t, size_t>> taken;  // [begin, end) of values alive at the same time
-    for (int other : placed)
-      if (first[size_t(other)] <= last[size_t(id)] && first[size_t(id)] <= last[size_t(other)])
-        taken.push_back({slots[size_t(other)].offset, slots[size_t(other)].offset + aligned(slots[size_t(other)].bytes)});
-    std::sort(taken.begin(), taken.end());
-    size_t offset = 0;
-    for (const auto& [begin, end] : taken) {
-      if (offset + aligned(slot.bytes) <= begin) break;
-      offset = std::max(offset, end);
+    if (slots[id].kind == ValueSlot::arena && root[id] == int(id)) {
+      roots.push_back(int(id));
+      buffers.push_back({slots[id].bytes, first[id], last[id]});
     }
-    slot.offset = offset;
-    plan->arena_bytes_ = std::max(plan->arena_bytes_, offset + aligned(slot.bytes));
-    placed.push_back(id);
-  }
+  const ArenaPlacement placement = place_buffers(buffers);
+  for (size_t r = 0; r < roots.size(); ++r) slots[size_t(roots[r])].offset = placement.offsets[r];
+  plan->arena_bytes_ = placement.bytes;
   for (size_t id = 0; id < g.values.size(); ++id)
     if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset + at[id];
   if (plan->arena_bytes_ > uint64_t(limits.max_arena_bytes))
