@@ -151,6 +151,103 @@ Tensor plain_copy(const Tensor& t, const Layout& layout) {
   return plain;
 }
 
+// Step 4 in part: the values the arena holds (written by a step, and no constant, graph input or graph
+// output) with their exact sizes, every one within the tensor limit (graph outputs too: they are allocated
+// per run outside the arena, bounded all the same).
+void size_arena_values(const Graph& g, const std::vector<int>& first, std::vector<ValueSlot>& slots,
+                       int64_t max_tensor_bytes) {
+  for (size_t id = 0; id < g.values.size(); ++id) {
+    ValueSlot& slot = slots[id];
+    const ValueInfo& info = g.values[id].info;
+    if (slot.kind == ValueSlot::output) {
+      const int64_t bytes = checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size");
+      if (bytes > max_tensor_bytes)
+        fail("graph output '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
+             " bytes, beyond the tensor limit of ", max_tensor_bytes, " (Options::max_tensor_bytes)");
+    }
+    if (slot.kind != ValueSlot::none || first[id] < 0) continue;
+    slot.kind = ValueSlot::arena;
+    const int64_t bytes = is_plain(slot.layout)
+                              ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size")
+                              : int64_t(slot.layout.desc()->bytes());
+    if (bytes > max_tensor_bytes)
+      fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
+           " bytes, beyond the tensor limit of ", max_tensor_bytes, " (Options::max_tensor_bytes)");
+    slot.bytes = size_t(bytes);
+  }
+}
+
+// Step 4 in part: what the steps ask to share, where it is sound in itself (runtime/memory_plan.h), in
+// buffer numbers (`buffer`: per value id, -1 outside the arena). Views: Reshape and the like. Joins: a
+// Concat whose parts are runs of its output (join_offsets). In place: a kernel's in_place_input().
+std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanStep>& steps,
+                                         const std::vector<ValueSlot>& slots, const std::vector<int>& buffer) {
+  auto in_arena = [&](int id) { return id >= 0 && buffer[size_t(id)] >= 0; };
+  // Two values may share a buffer when both live in the arena with one layout and size.
+  auto shareable = [&](int in, int out) {
+    return in_arena(in) && in_arena(out) && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
+           slots[size_t(in)].layout == slots[size_t(out)].layout;
+  };
+  auto buffers = [&](std::vector<int> ids) {
+    for (int& id : ids) id = buffer[size_t(id)];
+    return ids;
+  };
+  std::vector<ShareRequest> requests;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const PlanStep& step = steps[s];
+    const Node* node = step.node >= 0 ? &g.nodes[size_t(step.node)] : nullptr;
+    const int out = step.outputs.empty() ? -1 : step.outputs[0];
+    if (node && node->def->output_views_input && shareable(step.inputs[0], out))
+      requests.push_back({ShareRequest::view, int(s), buffer[size_t(out)], buffers({step.inputs[0]}), {}, {}});
+    if (node && node->def->joins_inputs_along && in_arena(out)) {
+      const size_t axis = node->def->joins_inputs_along(*node->params, step.in);
+      std::vector<size_t> offsets = join_offsets(axis, step.in, step.out[0], step.layouts.in, step.layouts.out[0]);
+      if (!offsets.empty() && std::all_of(step.inputs.begin(), step.inputs.end(), in_arena))
+        requests.push_back(
+            {ShareRequest::join, int(s), buffer[size_t(out)], buffers(step.inputs), std::move(offsets), {}});
+    }
+    const int k = step.exec->in_place_input();
+    if (k < 0 || size_t(k) >= step.inputs.size() || !shareable(step.inputs[size_t(k)], out)) continue;
+    std::vector<int> also_read;
+    for (size_t j = 0; j < step.inputs.size(); ++j)
+      if (j != size_t(k) && in_arena(step.inputs[j])) also_read.push_back(buffer[size_t(step.inputs[j])]);
+    requests.push_back(
+        {ShareRequest::in_place, int(s), buffer[size_t(out)], buffers({step.inputs[size_t(k)]}), {}, also_read});
+  }
+  return requests;
+}
+
+// Step 4: the arena (runtime/memory_plan.h). Sets the slots of the values it holds and marks the steps
+// whose output already is their inputs' bytes (granted views and joins) as views; returns the arena's size.
+size_t plan_arena(const Graph& g, std::vector<PlanStep>& steps, std::vector<ValueSlot>& slots,
+                  const PlanLimits& limits) {
+  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1);
+  for (size_t s = 0; s < steps.size(); ++s) {
+    for (int id : steps[s].outputs)
+      if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
+    for (int id : steps[s].inputs)
+      if (id >= 0) last[size_t(id)] = int(s);
+  }
+  size_arena_values(g, first, slots, limits.max_tensor_bytes);
+  std::vector<int> buffer(g.values.size(), -1), value;  // value id <-> buffer number
+  std::vector<Buffer> buffers;
+  for (size_t id = 0; id < g.values.size(); ++id)
+    if (slots[id].kind == ValueSlot::arena) {
+      buffer[id] = int(buffers.size());
+      value.push_back(int(id));
+      buffers.push_back({slots[id].bytes, first[id], last[id]});
+    }
+  const std::vector<ShareRequest> requests = share_requests(g, steps, slots, buffer);
+  const MemoryPlan m = plan_memory(buffers, requests);
+  for (size_t b = 0; b < buffers.size(); ++b) slots[size_t(value[b])].offset = m.offsets[b];
+  for (size_t r = 0; r < requests.size(); ++r)
+    if (m.granted[r] && requests[r].kind != ShareRequest::in_place) steps[size_t(requests[r].step)].view = true;
+  if (m.arena_bytes > uint64_t(limits.max_arena_bytes))
+    fail("the intermediate values of one run need ", m.arena_bytes, " bytes, beyond the arena limit of ",
+         limits.max_arena_bytes, " (Options::max_arena_bytes)");
+  return m.arena_bytes;
+}
+
 }  // namespace
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
@@ -249,138 +346,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
   }
 
-  // Step 4: the arena. Lifetimes in steps. Values sharing bytes form a group around one "root" value whose
-  // buffer holds them all, each at a byte offset in it (`at`): views (Reshape, ...) and kernels working in
-  // place at offset 0, the inputs of a joined Concat at their part of its output. A root's lifetime covers
-  // its members'; roots are placed as runtime/memory_plan.h says.
-  std::vector<PlanStep>& steps = plan->steps_;
-  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1), root(g.values.size());
-  std::vector<size_t> at(g.values.size(), 0);
-  for (size_t s = 0; s < steps.size(); ++s) {
-    for (int id : steps[s].outputs)
-      if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
-    for (int id : steps[s].inputs)
-      if (id >= 0) last[size_t(id)] = int(s);
-  }
-  for (size_t id = 0; id < g.values.size(); ++id) {
-    root[id] = int(id);
-    ValueSlot& slot = slots[id];
-    if (slot.kind == ValueSlot::output) {  // allocated per run outside the arena; bounded all the same
-      const ValueInfo& info = g.values[id].info;
-      const int64_t bytes = checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size");
-      if (bytes > limits.max_tensor_bytes)
-        fail("graph output '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
-             " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
-    }
-    if (slot.kind != ValueSlot::none || first[id] < 0) continue;
-    const ValueInfo& info = g.values[id].info;
-    slot.kind = ValueSlot::arena;
-    const int64_t bytes = is_plain(slot.layout) ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)),
-                                                              "value size")
-                                                : int64_t(slot.layout.desc()->bytes());
-    if (bytes > limits.max_tensor_bytes)
-      fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
-           " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
-    slot.bytes = size_t(bytes);
-  }
-  // Moves group `from` (a root and its members) into group `to` at byte offset `offset` of its buffer.
-  auto merge = [&](int from, int to, size_t offset) {
-    for (size_t x = 0; x < root.size(); ++x)
-      if (root[x] == from) root[x] = to, at[x] += offset;
-    first[size_t(to)] = std::min(first[size_t(to)], first[size_t(from)]);
-    last[size_t(to)] = std::max(last[size_t(to)], last[size_t(from)]);
-  };
-  auto in_arena = [&](int id) { return id >= 0 && slots[size_t(id)].kind == ValueSlot::arena; };
-  // Two values may share a buffer when both live in the arena with one layout and size.
-  auto shareable = [&](int in, int out) {
-    return in_arena(in) && in_arena(out) && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
-           slots[size_t(in)].layout == slots[size_t(out)].layout;
-  };
-  // Views first: a view is its input's bytes, written once by the input's producer, so it may outlive the
-  // input (the group's lifetime covers both).
-  for (size_t s = 0; s < steps.size(); ++s) {
-    PlanStep& step = steps[s];
-    if (step.node < 0 || !g.nodes[size_t(step.node)].def->output_views_input || !shareable(step.inputs[0], step.outputs[0]))
-      continue;
-    merge(step.outputs[0], root[size_t(step.inputs[0])], at[size_t(step.inputs[0])]);
-    step.view = true;
-  }
-  // Joins, last Concat first, so that a Concat whose inputs another one already laid out end to end
-  // becomes a view of them (DenseNet's growing Concats are all prefixes of the block's last one). Nothing
-  // writes a joined Concat's output after its inputs' producers, and their parts do not overlap.
-  for (size_t s = steps.size(); s-- > 0;) {
-    PlanStep& step = steps[s];
-    if (step.node < 0 || step.view) continue;
-    const Node& node = g.nodes[size_t(step.node)];
-    const int out = step.outputs[0];
-    if (!node.def->joins_inputs_along || !in_arena(out)) continue;
-    const std::vector<size_t> offsets = join_offsets(node.def->joins_inputs_along(*node.params, step.in),
-                                                     step.in, step.out[0], step.layouts.in, step.layouts.out[0]);
-    std::vector<int> groups;
-    bool arena = !offsets.empty();
-    for (int id : step.inputs) {
-      arena = arena && in_arena(id);
-      if (arena) groups.push_back(root[size_t(id)]);
-    }
-    if (!arena) continue;
-    const int r = root[size_t(out)];
-    auto placed = [&](int group, size_t base) {  // every input at its part of `group`'s buffer from `base`
-      for (size_t i = 0; i < offsets.size(); ++i)
-        if (groups[i] != group || at[size_t(step.inputs[i])] != base + offsets[i]) return false;
-      return true;
-    };
-    if (placed(r, at[size_t(out)])) {
-      step.view = true;
-    } else if (r == out && groups[0] != r && placed(groups[0], at[size_t(step.inputs[0])])) {
-      merge(out, groups[0], at[size_t(step.inputs[0])]);  // the output is a view of inputs laid out already
-      step.view = true;
-    } else {
-      // The inputs move into the output's buffer: each must be the whole of a group of its own.
-      std::vector<int> distinct = groups;
-      std::sort(distinct.begin(), distinct.end());
-      bool movable = std::adjacent_find(distinct.begin(), distinct.end()) == distinct.end();
-      for (size_t i = 0; i < groups.size(); ++i) {
-        const int id = step.inputs[i];
-        movable = movable && groups[i] != r && at[size_t(id)] == 0 && slots[size_t(id)].bytes == slots[size_t(groups[i])].bytes;
-        // (exact sizes: a group root larger than the part would spill over the next part)
-      }
-      if (!movable) continue;
-      for (size_t i = 0; i < groups.size(); ++i) merge(groups[i], r, at[size_t(out)] + offsets[i]);
-      step.view = true;
-    }
-  }
-  // In place: the input's buffer (its whole group) must not be read after this step, nor by this step
-  // through another input (a joined Concat holding it, a view of it, or the value itself twice).
-  for (size_t s = 0; s < steps.size(); ++s) {
-    const int k = steps[s].exec->in_place_input();
-    if (k < 0 || size_t(k) >= steps[s].inputs.size()) continue;
-    const int in = steps[s].inputs[size_t(k)], out = steps[s].outputs[0];
-    if (!shareable(in, out) || last[size_t(root[size_t(in)])] != int(s) || root[size_t(out)] != out)
-      continue;
-    bool shared = false;
-    for (size_t j = 0; j < steps[s].inputs.size(); ++j) {
-      const int other = steps[s].inputs[j];
-      shared = shared || (j != size_t(k) && other >= 0 && in_arena(other) && root[size_t(other)] == root[size_t(in)]);
-    }
-    if (shared) continue;
-    merge(out, root[size_t(in)], at[size_t(in)]);
-  }
-  // The groups' roots, each with its own size and its group's lifetime, placed in one arena.
-  std::vector<int> roots;
-  std::vector<Buffer> buffers;
-  for (size_t id = 0; id < g.values.size(); ++id)
-    if (slots[id].kind == ValueSlot::arena && root[id] == int(id)) {
-      roots.push_back(int(id));
-      buffers.push_back({slots[id].bytes, first[id], last[id]});
-    }
-  const ArenaPlacement placement = place_buffers(buffers);
-  for (size_t r = 0; r < roots.size(); ++r) slots[size_t(roots[r])].offset = placement.offsets[r];
-  plan->arena_bytes_ = placement.bytes;
-  for (size_t id = 0; id < g.values.size(); ++id)
-    if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset + at[id];
-  if (plan->arena_bytes_ > uint64_t(limits.max_arena_bytes))
-    fail("the intermediate values of one run need ", plan->arena_bytes_, " bytes, beyond the arena limit of ",
-         limits.max_arena_bytes, " (Options::max_arena_bytes)");
+  plan->arena_bytes_ = plan_arena(g, plan->steps_, slots, limits);
   return plan;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/memory_plan.h"
@@ -23,6 +24,29 @@ std::string str(const std::vector<size_t>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
   return s + "]";
+}
+
+// "join 4<-[0,1,3]@[0,128,256] s4": each request's kind, output <- inputs (@ offsets, also reading), step.
+std::string str(const std::vector<ShareRequest>& requests) {
+  std::string s;
+  for (const ShareRequest& q : requests) {
+    std::vector<size_t> inputs(q.inputs.begin(), q.inputs.end()), also(q.also_read.begin(), q.also_read.end());
+    s += s.empty() ? "" : "; ";
+    s += q.kind == ShareRequest::view ? "view " : q.kind == ShareRequest::join ? "join " : "in_place ";
+    s += std::to_string(q.output) + "<-" + str(inputs) + (q.offsets.empty() ? "" : "@" + str(q.offsets));
+    s += (also.empty() ? "" : " also " + str(also)) + " s" + std::to_string(q.step);
+  }
+  return s;
+}
+std::string str(const std::vector<int>& v) { return str(std::vector<size_t>(v.begin(), v.end())); }
+
+// Requests for the tables: step, output, input(s).
+ShareRequest view(int step, int out, int in) { return {ShareRequest::view, step, out, {in}, {}, {}}; }
+ShareRequest join(int step, int out, std::vector<int> in, std::vector<size_t> offsets) {
+  return {ShareRequest::join, step, out, std::move(in), std::move(offsets), {}};
+}
+ShareRequest in_place(int step, int out, int in, std::vector<int> also_read = {}) {
+  return {ShareRequest::in_place, step, out, {in}, {}, std::move(also_read)};
 }
 
 size_t rounded(size_t bytes) { return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
@@ -115,5 +139,81 @@ TEST_CASE("place_buffers: random lifetimes never overlap in memory, and each tak
         CHECK(blocked);
       }
     }
+  }
+}
+
+TEST_CASE("group_buffers and plan_memory: which requests are granted, the groups, the offsets") {
+  struct Case {
+    const char* what;
+    std::vector<Buffer> buffers;
+    std::vector<ShareRequest> requests;
+    std::vector<int> granted, root;
+    std::vector<size_t> at, offsets;
+    size_t arena;
+  };
+  const std::vector<Case> cases = {
+      {"a view shares its input's bytes and may outlive it",
+       {{256, 0, 1}, {256, 1, 3}, {256, 2, 2}}, {view(1, 1, 0)},
+       {1}, {0, 0, 2}, {0, 0, 0}, {0, 0, 256}, 512},
+      {"a Concat's inputs move into their parts of its output",
+       {{128, 0, 2}, {128, 1, 2}, {256, 2, 3}}, {join(2, 2, {0, 1}, {0, 128})},
+       {1}, {2, 2, 2}, {0, 128, 0}, {0, 128, 0}, 256},
+      {"DenseNet: a Concat whose inputs a later one laid out end to end is a view of them",
+       {{128, 0, 4}, {128, 1, 4}, {256, 2, 3}, {128, 3, 4}, {384, 4, 5}},
+       {join(2, 2, {0, 1}, {0, 128}), join(4, 4, {0, 1, 3}, {0, 128, 256})},
+       {1, 1}, {4, 4, 4, 4, 4}, {0, 128, 0, 256, 0}, {0, 128, 0, 256, 0}, 384},
+      {"an input that is part of another Concat's buffer stays there; the earlier Concat runs",
+       {{128, 0, 2}, {128, 1, 4}, {256, 2, 5}, {128, 3, 4}, {256, 4, 5}},
+       {join(2, 2, {0, 1}, {0, 128}), join(4, 4, {1, 3}, {0, 128})},
+       {0, 1}, {0, 4, 2, 4, 4}, {0, 0, 0, 128, 0}, {512, 256, 0, 384, 256}, 640},
+      {"the same input twice: the Concat runs",
+       {{128, 0, 1}, {256, 1, 2}}, {join(1, 1, {0, 0}, {0, 128})},
+       {0}, {0, 1}, {0, 0}, {256, 0}, 384},
+      {"in place: the output takes the bytes of an input read last by its step",
+       {{256, 0, 1}, {256, 1, 2}}, {in_place(1, 1, 0)},
+       {1}, {0, 0}, {0, 0}, {0, 0}, 256},
+      {"in place refused: the input is read later",
+       {{256, 0, 2}, {256, 1, 2}}, {in_place(1, 1, 0)},
+       {0}, {0, 1}, {0, 0}, {0, 256}, 512},
+      {"in place refused: the step reads the input twice",
+       {{256, 0, 1}, {256, 1, 2}}, {in_place(1, 1, 0, {0})},
+       {0}, {0, 1}, {0, 0}, {0, 256}, 512},
+      {"in place refused: a view of the input is read later",
+       {{256, 0, 2}, {256, 1, 3}, {256, 2, 3}}, {view(1, 1, 0), in_place(2, 2, 0)},
+       {1, 0}, {0, 0, 2}, {0, 0, 0}, {0, 0, 256}, 512},
+      {"in place refused: the step reads a view of the input too",
+       {{256, 0, 2}, {256, 1, 2}, {256, 2, 3}}, {view(1, 1, 0), in_place(2, 2, 0, {1})},
+       {1, 0}, {0, 0, 2}, {0, 0, 0}, {0, 0, 256}, 512},
+      {"in place over a view: the whole group is read last by the step",
+       {{256, 0, 1}, {256, 1, 2}, {256, 2, 3}}, {view(1, 1, 0), in_place(2, 2, 1)},
+       {1, 1}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 256},
+      {"in place refused: the output already shares bytes (a joined Concat's input)",
+       {{128, 0, 1}, {128, 1, 2}, {128, 1, 2}, {256, 2, 3}},
+       {in_place(1, 1, 0), join(2, 3, {1, 2}, {0, 128})},
+       {0, 1}, {0, 3, 3, 3}, {0, 0, 128, 0}, {256, 0, 128, 0}, 384},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    CAPTURE(str(c.buffers));
+    CAPTURE(str(c.requests));
+    CAPTURE(str(c.granted));
+    CAPTURE(str(c.root));
+    CAPTURE(str(c.at));
+    CAPTURE(str(c.offsets));
+    CAPTURE(c.arena);
+    const BufferGroups g = group_buffers(c.buffers, c.requests);
+    CHECK(std::vector<int>(g.granted.begin(), g.granted.end()) == c.granted);
+    CHECK(g.root == c.root);
+    CHECK(g.at == c.at);
+    for (size_t b = 0; b < c.buffers.size(); ++b) {  // a root's lifetime covers its group's
+      CAPTURE(b);
+      CHECK(g.buffers[size_t(g.root[b])].first <= c.buffers[b].first);
+      CHECK(g.buffers[size_t(g.root[b])].last >= c.buffers[b].last);
+    }
+    const MemoryPlan m = plan_memory(c.buffers, c.requests);
+    CAPTURE(str(m.offsets));
+    CHECK(m.offsets == c.offsets);
+    CHECK(m.arena_bytes == c.arena);
+    CHECK(m.granted == g.granted);
   }
 }
