@@ -143,12 +143,113 @@ std::vector<Layout> wished_layouts(const Graph& g) {
   return wished;
 }
 
-// A plain copy of a value held in `layout` (for comparing with reference kernels).
-Tensor plain_copy(const Tensor& t, const Layout& layout) {
-  if (is_plain(layout)) return t;
-  Tensor plain(t.dtype(), t.shape());
-  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}});
-  return plain;
+// Step 3, kernels: per node in order, the first kernel that compiles for its concrete inputs (compile_first),
+// offered the layouts its inputs arrive in (their producers' choices) and those its outputs' readers wish
+// (wished_layouts). `layouts` (per value, plain to begin with) takes each output's chosen layout. The steps
+// read and write the node's own values; plan_reorders gives them copies where they want other layouts.
+std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, int64_t max_tensor_bytes,
+                                   std::vector<Layout>& layouts) {
+  const std::vector<Layout> wished =
+      backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
+  std::vector<PlanStep> steps;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    PlanStep step;
+    step.node = int(n);
+    step.inputs = node.inputs;
+    step.outputs = node.outputs;
+    KernelLayouts offered;
+    for (int id : node.inputs) {
+      step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+      offered.in.push_back(id >= 0 ? layouts[size_t(id)] : Layout());
+    }
+    for (int id : node.outputs) offered.out.push_back(id >= 0 ? wished[size_t(id)] : Layout());
+    with_node_context(node, [&] {
+      // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
+      step.out = infer_node(node, step.in, max_tensor_bytes);
+      for (size_t i = 0; i < node.outputs.size(); ++i) {
+        const int id = node.outputs[i];
+        if (id >= 0 && step.out[i].shape != g.values[size_t(id)].info.shape)
+          fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
+               to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
+      }
+      step.one_thread = small_step(step.in, step.out);
+      ThreadScope threads(step.one_thread ? 1 : 0);
+      step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
+      if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
+    });
+    step.layouts.in.resize(node.inputs.size());
+    step.layouts.out.resize(node.outputs.size());
+    if (const KernelLayouts* chosen = step.exec->layouts()) step.layouts = *chosen;
+    for (size_t i = 0; i < node.outputs.size(); ++i)
+      if (node.outputs[i] >= 0) layouts[size_t(node.outputs[i])] = step.layouts.out[i];
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+// A step copying value `id`, held in layout `from`, to value `copy` in layout `to`.
+PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, const Layout& to) {
+  PlanStep step;
+  step.kernel = "reorder";
+  step.inputs = {id};
+  step.outputs = {copy};
+  step.in = step.out = {g.values[size_t(copy)].info};
+  step.one_thread = small_step(step.in, step.out);
+  try {
+    ThreadScope threads(step.one_thread ? 1 : 0);
+    step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape);
+  } catch (const Error& e) {
+    fail("value '", g.values[size_t(id)].name, "': ", e.what());
+  }
+  step.layouts = *step.exec->layouts();
+  return step;
+}
+
+// Step 3, layouts: the steps in run order, with a reorder step before each that wants an input in another
+// layout than it arrives in, and at the end for each graph output not plain. One copy per value and layout
+// serves all its readers. Copies are values added to `g`, their layouts appended to `layouts`. `outputs`
+// gets the values holding the graph outputs, plain.
+std::vector<PlanStep> plan_reorders(Graph& g, std::vector<PlanStep> node_steps, std::vector<Layout>& layouts,
+                                    std::vector<int>& outputs) {
+  std::vector<PlanStep> steps;
+  std::map<std::pair<int, std::string>, int> copies;  // (value, target layout) -> the copy
+  auto in_layout = [&](int id, const Layout& to) -> int {
+    const Layout from = layouts[size_t(id)];  // a copy: layouts grows below
+    if (from == to) return id;
+    const ValueInfo info = g.values[size_t(id)].info;
+    require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
+            ") cannot be reordered to a oneDNN layout");
+    const std::string key = is_plain(to) ? std::string("plain") : to.name();
+    auto [it, fresh] = copies.insert({{id, key}, -1});
+    if (!fresh) return it->second;
+    it->second = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
+    layouts.push_back(to);
+    steps.push_back(reorder_step(g, id, it->second, from, to));
+    return it->second;
+  };
+  for (PlanStep& step : node_steps) {
+    for (size_t i = 0; i < step.inputs.size(); ++i)
+      if (step.inputs[i] >= 0) step.inputs[i] = in_layout(step.inputs[i], step.layouts.in[i]);
+    steps.push_back(std::move(step));
+  }
+  for (int id : g.outputs) outputs.push_back(in_layout(id, Layout()));
+  return steps;
+}
+
+// Step 4 in part: where each value lives, but for the arena (plan_arena): constants, graph inputs and the
+// values holding graph outputs (when no constant or input), in the layouts step 3 chose.
+std::vector<ValueSlot> value_slots(const Graph& g, const std::vector<Layout>& layouts,
+                                   const std::vector<int>& outputs) {
+  std::vector<ValueSlot> slots(g.values.size());
+  for (size_t id = 0; id < g.values.size(); ++id) {
+    slots[id].layout = layouts[id];
+    if (g.values[id].info.constant) slots[id].kind = ValueSlot::constant;
+  }
+  for (int id : g.inputs) slots[size_t(id)].kind = ValueSlot::input;
+  for (int id : outputs)
+    if (slots[size_t(id)].kind == ValueSlot::none) slots[size_t(id)].kind = ValueSlot::output;
+  return slots;
 }
 
 // Step 4 in part: the values the arena holds (written by a step, and no constant, graph input or graph
@@ -259,94 +360,13 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   plan->backend_ = backend;
   Graph& g = *plan->graph_;
 
-  infer_concrete(g, inputs, limits.max_tensor_bytes);
-  run_graph_passes(g, backend, disabled_passes);
-
-  // Step 3: kernels and layouts, in topological order; each value's layout is its producer's choice.
-  std::vector<ValueSlot>& slots = plan->slots_;
-  slots.resize(g.values.size());
-  for (size_t i = 0; i < g.values.size(); ++i)
-    if (g.values[i].info.constant) slots[i].kind = ValueSlot::constant;
-  for (int id : g.inputs) slots[size_t(id)].kind = ValueSlot::input;
-  std::map<std::pair<int, std::string>, int> reordered;  // (value, target layout) -> the copy
-  const std::vector<Layout> wished = backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
-
-  // The id of a copy of `id` in layout `to`, adding the reorder step the first time.
-  auto in_layout = [&](int id, const Layout& to) -> int {
-    const Layout from = slots[size_t(id)].layout;  // a copy: slots grows below
-    if (from == to) return id;
-    const ValueInfo info = g.values[size_t(id)].info;
-    require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
-            ") cannot be reordered to a oneDNN layout");
-    const std::string key = is_plain(to) ? std::string("plain") : to.name();
-    auto [it, fresh] = reordered.insert({{id, key}, -1});
-    if (!fresh) return it->second;
-    const int copy = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
-    slots.push_back({});
-    slots[size_t(copy)].layout = to;
-    PlanStep step;
-    step.kernel = "reorder";
-    step.inputs = {id};
-    step.outputs = {copy};
-    step.in = step.out = {g.values[size_t(copy)].info};
-    step.one_thread = small_step(step.in, step.out);
-    try {
-      ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = make_reorder(from, to, info.shape);
-    } catch (const Error& e) {
-      fail("value '", g.values[size_t(id)].name, "': ", e.what());
-    }
-    step.layouts = *step.exec->layouts();
-    plan->steps_.push_back(std::move(step));
-    it->second = copy;
-    return copy;
-  };
-
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    PlanStep step;
-    step.node = int(n);
-    KernelLayouts offered;  // inputs as they arrive; outputs as their readers wish
-    for (int id : node.inputs) {
-      step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-      offered.in.push_back(id >= 0 ? slots[size_t(id)].layout : Layout());
-    }
-    for (int id : node.outputs) offered.out.push_back(id >= 0 ? wished[size_t(id)] : Layout());
-    with_node_context(node, [&] {
-      // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
-      step.out = infer_node(node, step.in, limits.max_tensor_bytes);
-      for (size_t i = 0; i < node.outputs.size(); ++i) {
-        const int id = node.outputs[i];
-        if (id >= 0 && step.out[i].shape != g.values[size_t(id)].info.shape)
-          fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
-               to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
-      }
-      step.one_thread = small_step(step.in, step.out);
-      ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
-      if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
-    });
-    const KernelLayouts* chosen = step.exec->layouts();
-    step.layouts.in.resize(node.inputs.size());
-    step.layouts.out.resize(node.outputs.size());
-    if (chosen) step.layouts = *chosen;
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-      const int id = node.inputs[i];
-      step.inputs.push_back(id >= 0 ? in_layout(id, step.layouts.in[i]) : -1);
-    }
-    for (size_t i = 0; i < node.outputs.size(); ++i) {
-      step.outputs.push_back(node.outputs[i]);
-      if (node.outputs[i] >= 0) slots[size_t(node.outputs[i])].layout = step.layouts.out[i];
-    }
-    plan->steps_.push_back(std::move(step));
-  }
-  for (int id : g.outputs) {
-    const int plain = in_layout(id, Layout());
-    plan->outputs_.push_back(plain);
-    if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
-  }
-
-  plan->arena_bytes_ = plan_arena(g, plan->steps_, slots, limits);
+  infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
+  run_graph_passes(g, backend, disabled_passes);       // 2. passes
+  std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
+  std::vector<PlanStep> node_steps = plan_kernels(g, backend, limits.max_tensor_bytes, layouts);
+  plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_);
+  plan->slots_ = value_slots(g, layouts, plan->outputs_);  // 4. memory
+  plan->arena_bytes_ = plan_arena(g, plan->steps_, plan->slots_, limits);
   return plan;
 }
 
@@ -368,6 +388,14 @@ void Plan::release_arena(std::unique_ptr<Arena> arena) const {
 }
 
 namespace {
+
+// A plain copy of a value held in `layout` (for comparing with reference kernels).
+Tensor plain_copy(const Tensor& t, const Layout& layout) {
+  if (is_plain(layout)) return t;
+  Tensor plain(t.dtype(), t.shape());
+  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}});
+  return plain;
+}
 
 // Plain copies of a step's inputs, taken before it runs (it may write over one of them in place).
 std::vector<Tensor> plain_inputs(const PlanStep& step, const KernelIO& io) {
