@@ -405,6 +405,17 @@ std::vector<Tensor> plain_inputs(const PlanStep& step, const KernelIO& io) {
   return plain;
 }
 
+// Where the plan honours engine/op.h's "reference kernels get their outputs zero-filled before each run": a
+// "ref" step's outputs in the arena (which hold an earlier value's bytes) are zeroed here before it runs. Its
+// other outputs are new tensors, zero-filled when allocated: graph outputs (Plan::run) and the outputs of the
+// reference kernels that check_step runs. A view's step does not run; other kernels write every byte.
+void zero_fill_for_reference(const PlanStep& step, const std::vector<ValueSlot>& slots, std::vector<Tensor>& values) {
+  if (step.kernel != "ref" || step.view) return;
+  for (int id : step.outputs)
+    if (id >= 0 && slots[size_t(id)].kind == ValueSlot::arena)
+      std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());
+}
+
 // Runs the reference kernel on plain copies of the step's inputs and compares with what the chosen kernel
 // wrote (made plain too).
 NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<Tensor>& plain_in, const KernelIO& io) {
@@ -475,12 +486,8 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     ThreadScope threads(step.one_thread ? 1 : 0);
     KernelIO io;
     for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
-    for (int id : step.outputs) {
-      io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
-      // Reference kernels were written for zero-filled outputs; oneDNN primitives write every byte.
-      if (id >= 0 && step.kernel == "ref" && !step.view && slots_[size_t(id)].kind == ValueSlot::arena)
-        std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());
-    }
+    for (int id : step.outputs) io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+    zero_fill_for_reference(step, slots_, values);
     if (step.node < 0) {
       step.exec->run(io);
       continue;
