@@ -38,11 +38,11 @@ struct ShareRequest {
     view,      // `output` is inputs[0]'s bytes (Reshape, ...). Always granted.
     join,      // `inputs` written straight into their parts of `output`, at `offsets` (a Concat joined in
                // place). Granted when they already lie so, or can move there: each the whole of a group.
-    in_place,  // `output` takes inputs[0]'s bytes. Granted when `step` is the last to read inputs[0]'s
-               // group, `output` is in no group yet and no buffer of `also_read` is in inputs[0]'s group.
+    in_place,  // `output` takes inputs[0]'s bytes. Granted when inputs[0]'s group's lifetime ends at `step`,
+               // `output` is in no group yet and no buffer of `also_read` is in inputs[0]'s group.
   } kind = view;
   int step = 0;                 // the step asking, in execution order
-  int output = -1;              // buffer numbers
+  int output = -1;              // a buffer number, as are `inputs` and `also_read`
   std::vector<int> inputs;
   std::vector<size_t> offsets;  // join: each input's byte offset in `output`
   std::vector<int> also_read;   // in_place: the step's other inputs
