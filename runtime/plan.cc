@@ -10,6 +10,7 @@
 #include "engine/node_eval.h"
 #include "engine/thread_scope.h"
 #include "passes/pass.h"
+#include "runtime/memory_plan.h"
 
 namespace cnnx {
 
@@ -33,8 +34,6 @@ Plan::~Plan() = default;
 
 namespace {
 
-constexpr size_t kAlign = 64;
-
 // Steps reading and writing less than this run on the calling thread alone. Splitting them costs an OpenMP fork-join
 // (a few microseconds, and on a loaded machine a wait for a descheduled thread's next time slice) for
 // work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
@@ -49,7 +48,6 @@ bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& 
       if (v.dtype != DType::undefined && v.concrete()) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
   return bytes < kOneThreadBytes;
 }
-size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // The first kernel of the op that compiles for the node on this backend; records why earlier ones declined.
 std::unique_ptr<CompiledKernel> compile_first(const Node& node, const KernelArgs& args, Backend backend,
@@ -145,12 +143,210 @@ std::vector<Layout> wished_layouts(const Graph& g) {
   return wished;
 }
 
-// A plain copy of a value held in `layout` (for comparing with reference kernels).
-Tensor plain_copy(const Tensor& t, const Layout& layout) {
-  if (is_plain(layout)) return t;
-  Tensor plain(t.dtype(), t.shape());
-  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}});
-  return plain;
+// Step 3, kernels: per node in order, the first kernel that compiles for its concrete inputs (compile_first),
+// offered the layouts its inputs arrive in (their producers' choices) and those its outputs' readers wish
+// (wished_layouts). `layouts` (per value, plain to begin with) takes each output's chosen layout. The steps
+// read and write the node's own values; plan_reorders gives them copies where they want other layouts.
+std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, int64_t max_tensor_bytes,
+                                   std::vector<Layout>& layouts) {
+  const std::vector<Layout> wished =
+      backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
+  std::vector<PlanStep> steps;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    PlanStep step;
+    step.node = int(n);
+    step.inputs = node.inputs;
+    step.outputs = node.outputs;
+    KernelLayouts offered;
+    for (int id : node.inputs) {
+      step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+      offered.in.push_back(id >= 0 ? layouts[size_t(id)] : Layout());
+    }
+    for (int id : node.outputs) offered.out.push_back(id >= 0 ? wished[size_t(id)] : Layout());
+    with_node_context(node, [&] {
+      // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
+      step.out = infer_node(node, step.in, max_tensor_bytes);
+      for (size_t i = 0; i < node.outputs.size(); ++i) {
+        const int id = node.outputs[i];
+        if (id >= 0 && step.out[i].shape != g.values[size_t(id)].info.shape)
+          fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
+               to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
+      }
+      step.one_thread = small_step(step.in, step.out);
+      ThreadScope threads(step.one_thread ? 1 : 0);
+      step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
+      if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
+    });
+    step.layouts.in.resize(node.inputs.size());
+    step.layouts.out.resize(node.outputs.size());
+    if (const KernelLayouts* chosen = step.exec->layouts()) step.layouts = *chosen;
+    for (size_t i = 0; i < node.outputs.size(); ++i)
+      if (node.outputs[i] >= 0) layouts[size_t(node.outputs[i])] = step.layouts.out[i];
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+// A step copying value `id`, held in layout `from`, to value `copy` in layout `to`.
+PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, const Layout& to) {
+  PlanStep step;
+  step.kernel = "reorder";
+  step.inputs = {id};
+  step.outputs = {copy};
+  step.in = step.out = {g.values[size_t(copy)].info};
+  step.one_thread = small_step(step.in, step.out);
+  try {
+    ThreadScope threads(step.one_thread ? 1 : 0);
+    step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape);
+  } catch (const Error& e) {
+    fail("value '", g.values[size_t(id)].name, "': ", e.what());
+  }
+  step.layouts = *step.exec->layouts();
+  return step;
+}
+
+// Step 3, layouts: the steps in run order, with a reorder step before each that wants an input in another
+// layout than it arrives in, and at the end for each graph output not plain. One copy per value and layout
+// serves all its readers. Copies are values added to `g`, their layouts appended to `layouts`. `outputs`
+// gets the values holding the graph outputs, plain.
+std::vector<PlanStep> plan_reorders(Graph& g, std::vector<PlanStep> node_steps, std::vector<Layout>& layouts,
+                                    std::vector<int>& outputs) {
+  std::vector<PlanStep> steps;
+  std::map<std::pair<int, std::string>, int> copies;  // (value, target layout) -> the copy
+  auto in_layout = [&](int id, const Layout& to) -> int {
+    const Layout from = layouts[size_t(id)];  // a copy: layouts grows below
+    if (from == to) return id;
+    const ValueInfo info = g.values[size_t(id)].info;
+    require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
+            ") cannot be reordered to a oneDNN layout");
+    const std::string key = is_plain(to) ? std::string("plain") : to.name();
+    auto [it, fresh] = copies.insert({{id, key}, -1});
+    if (!fresh) return it->second;
+    it->second = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
+    layouts.push_back(to);
+    steps.push_back(reorder_step(g, id, it->second, from, to));
+    return it->second;
+  };
+  for (PlanStep& step : node_steps) {
+    for (size_t i = 0; i < step.inputs.size(); ++i)
+      if (step.inputs[i] >= 0) step.inputs[i] = in_layout(step.inputs[i], step.layouts.in[i]);
+    steps.push_back(std::move(step));
+  }
+  for (int id : g.outputs) outputs.push_back(in_layout(id, Layout()));
+  return steps;
+}
+
+// Step 4 in part: where each value lives, but for the arena (plan_arena): constants, graph inputs and the
+// values holding graph outputs (when no constant or input), in the layouts step 3 chose.
+std::vector<ValueSlot> value_slots(const Graph& g, const std::vector<Layout>& layouts,
+                                   const std::vector<int>& outputs) {
+  std::vector<ValueSlot> slots(g.values.size());
+  for (size_t id = 0; id < g.values.size(); ++id) {
+    slots[id].layout = layouts[id];
+    if (g.values[id].info.constant) slots[id].kind = ValueSlot::constant;
+  }
+  for (int id : g.inputs) slots[size_t(id)].kind = ValueSlot::input;
+  for (int id : outputs)
+    if (slots[size_t(id)].kind == ValueSlot::none) slots[size_t(id)].kind = ValueSlot::output;
+  return slots;
+}
+
+// Step 4 in part: the values the arena holds (written by a step, and no constant, graph input or graph
+// output) with their exact sizes, every one within the tensor limit (graph outputs too: they are allocated
+// per run outside the arena, bounded all the same).
+void size_arena_values(const Graph& g, const std::vector<int>& first, std::vector<ValueSlot>& slots,
+                       int64_t max_tensor_bytes) {
+  for (size_t id = 0; id < g.values.size(); ++id) {
+    ValueSlot& slot = slots[id];
+    const ValueInfo& info = g.values[id].info;
+    if (slot.kind == ValueSlot::output) {
+      const int64_t bytes = checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size");
+      if (bytes > max_tensor_bytes)
+        fail("graph output '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
+             " bytes, beyond the tensor limit of ", max_tensor_bytes, " (Options::max_tensor_bytes)");
+    }
+    if (slot.kind != ValueSlot::none || first[id] < 0) continue;
+    slot.kind = ValueSlot::arena;
+    const int64_t bytes = is_plain(slot.layout)
+                              ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size")
+                              : int64_t(slot.layout.desc()->bytes());
+    if (bytes > max_tensor_bytes)
+      fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
+           " bytes, beyond the tensor limit of ", max_tensor_bytes, " (Options::max_tensor_bytes)");
+    slot.bytes = size_t(bytes);
+  }
+}
+
+// Step 4 in part: what the steps ask to share, where it is sound in itself (runtime/memory_plan.h), in
+// buffer numbers (`buffer`: per value id, -1 outside the arena). Views: Reshape and the like. Joins: a
+// Concat whose parts are runs of its output (join_offsets). In place: a kernel's in_place_input().
+std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanStep>& steps,
+                                         const std::vector<ValueSlot>& slots, const std::vector<int>& buffer) {
+  auto in_arena = [&](int id) { return id >= 0 && buffer[size_t(id)] >= 0; };
+  // Two values may share a buffer when both live in the arena with one layout and size.
+  auto shareable = [&](int in, int out) {
+    return in_arena(in) && in_arena(out) && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
+           slots[size_t(in)].layout == slots[size_t(out)].layout;
+  };
+  auto buffers = [&](std::vector<int> ids) {
+    for (int& id : ids) id = buffer[size_t(id)];
+    return ids;
+  };
+  std::vector<ShareRequest> requests;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const PlanStep& step = steps[s];
+    const Node* node = step.node >= 0 ? &g.nodes[size_t(step.node)] : nullptr;
+    const int out = step.outputs.empty() ? -1 : step.outputs[0];
+    if (node && node->def->output_views_input && shareable(step.inputs[0], out))
+      requests.push_back({ShareRequest::view, int(s), buffer[size_t(out)], buffers({step.inputs[0]}), {}, {}});
+    if (node && node->def->joins_inputs_along && in_arena(out)) {
+      const size_t axis = node->def->joins_inputs_along(*node->params, step.in);
+      std::vector<size_t> offsets = join_offsets(axis, step.in, step.out[0], step.layouts.in, step.layouts.out[0]);
+      if (!offsets.empty() && std::all_of(step.inputs.begin(), step.inputs.end(), in_arena))
+        requests.push_back(
+            {ShareRequest::join, int(s), buffer[size_t(out)], buffers(step.inputs), std::move(offsets), {}});
+    }
+    const int k = step.exec->in_place_input();
+    if (k < 0 || size_t(k) >= step.inputs.size() || !shareable(step.inputs[size_t(k)], out)) continue;
+    std::vector<int> also_read;
+    for (size_t j = 0; j < step.inputs.size(); ++j)
+      if (j != size_t(k) && in_arena(step.inputs[j])) also_read.push_back(buffer[size_t(step.inputs[j])]);
+    requests.push_back(
+        {ShareRequest::in_place, int(s), buffer[size_t(out)], buffers({step.inputs[size_t(k)]}), {}, also_read});
+  }
+  return requests;
+}
+
+// Step 4: the arena (runtime/memory_plan.h). Sets the slots of the values it holds and marks the steps
+// whose output already is their inputs' bytes (granted views and joins) as views; returns the arena's size.
+size_t plan_arena(const Graph& g, std::vector<PlanStep>& steps, std::vector<ValueSlot>& slots,
+                  const PlanLimits& limits) {
+  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1);
+  for (size_t s = 0; s < steps.size(); ++s) {
+    for (int id : steps[s].outputs)
+      if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
+    for (int id : steps[s].inputs)
+      if (id >= 0) last[size_t(id)] = int(s);
+  }
+  size_arena_values(g, first, slots, limits.max_tensor_bytes);
+  std::vector<int> buffer(g.values.size(), -1), value;  // value id <-> buffer number
+  std::vector<Buffer> buffers;
+  for (size_t id = 0; id < g.values.size(); ++id)
+    if (slots[id].kind == ValueSlot::arena) {
+      buffer[id] = int(buffers.size());
+      value.push_back(int(id));
+      buffers.push_back({slots[id].bytes, first[id], last[id]});
+    }
+  const std::vector<ShareRequest> requests = share_requests(g, steps, slots, buffer);
+  const MemoryPlan m = plan_memory(buffers, requests);
+  for (size_t b = 0; b < buffers.size(); ++b) slots[size_t(value[b])].offset = m.offsets[b];
+  for (size_t r = 0; r < requests.size(); ++r)
+    if (m.granted[r] && requests[r].kind != ShareRequest::in_place) steps[size_t(requests[r].step)].view = true;
+  if (m.arena_bytes > uint64_t(limits.max_arena_bytes))
+    fail("the intermediate values of one run need ", m.arena_bytes, " bytes, beyond the arena limit of ",
+         limits.max_arena_bytes, " (Options::max_arena_bytes)");
+  return m.arena_bytes;
 }
 
 }  // namespace
@@ -164,236 +360,13 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   plan->backend_ = backend;
   Graph& g = *plan->graph_;
 
-  infer_concrete(g, inputs, limits.max_tensor_bytes);
-  run_graph_passes(g, backend, disabled_passes);
-
-  // Step 3: kernels and layouts, in topological order; each value's layout is its producer's choice.
-  std::vector<ValueSlot>& slots = plan->slots_;
-  slots.resize(g.values.size());
-  for (size_t i = 0; i < g.values.size(); ++i)
-    if (g.values[i].info.constant) slots[i].kind = ValueSlot::constant;
-  for (int id : g.inputs) slots[size_t(id)].kind = ValueSlot::input;
-  std::map<std::pair<int, std::string>, int> reordered;  // (value, target layout) -> the copy
-  const std::vector<Layout> wished = backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
-
-  // The id of a copy of `id` in layout `to`, adding the reorder step the first time.
-  auto in_layout = [&](int id, const Layout& to) -> int {
-    const Layout from = slots[size_t(id)].layout;  // a copy: slots grows below
-    if (from == to) return id;
-    const ValueInfo info = g.values[size_t(id)].info;
-    require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
-            ") cannot be reordered to a oneDNN layout");
-    const std::string key = is_plain(to) ? std::string("plain") : to.name();
-    auto [it, fresh] = reordered.insert({{id, key}, -1});
-    if (!fresh) return it->second;
-    const int copy = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
-    slots.push_back({});
-    slots[size_t(copy)].layout = to;
-    PlanStep step;
-    step.kernel = "reorder";
-    step.inputs = {id};
-    step.outputs = {copy};
-    step.in = step.out = {g.values[size_t(copy)].info};
-    step.one_thread = small_step(step.in, step.out);
-    try {
-      ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = make_reorder(from, to, info.shape);
-    } catch (const Error& e) {
-      fail("value '", g.values[size_t(id)].name, "': ", e.what());
-    }
-    step.layouts = *step.exec->layouts();
-    plan->steps_.push_back(std::move(step));
-    it->second = copy;
-    return copy;
-  };
-
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    PlanStep step;
-    step.node = int(n);
-    KernelLayouts offered;  // inputs as they arrive; outputs as their readers wish
-    for (int id : node.inputs) {
-      step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-      offered.in.push_back(id >= 0 ? slots[size_t(id)].layout : Layout());
-    }
-    for (int id : node.outputs) offered.out.push_back(id >= 0 ? wished[size_t(id)] : Layout());
-    with_node_context(node, [&] {
-      // Passes made new nodes from shapes they computed: infer again so a wrong rewrite fails here.
-      step.out = infer_node(node, step.in, limits.max_tensor_bytes);
-      for (size_t i = 0; i < node.outputs.size(); ++i) {
-        const int id = node.outputs[i];
-        if (id >= 0 && step.out[i].shape != g.values[size_t(id)].info.shape)
-          fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
-               to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
-      }
-      step.one_thread = small_step(step.in, step.out);
-      ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
-      if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
-    });
-    const KernelLayouts* chosen = step.exec->layouts();
-    step.layouts.in.resize(node.inputs.size());
-    step.layouts.out.resize(node.outputs.size());
-    if (chosen) step.layouts = *chosen;
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-      const int id = node.inputs[i];
-      step.inputs.push_back(id >= 0 ? in_layout(id, step.layouts.in[i]) : -1);
-    }
-    for (size_t i = 0; i < node.outputs.size(); ++i) {
-      step.outputs.push_back(node.outputs[i]);
-      if (node.outputs[i] >= 0) slots[size_t(node.outputs[i])].layout = step.layouts.out[i];
-    }
-    plan->steps_.push_back(std::move(step));
-  }
-  for (int id : g.outputs) {
-    const int plain = in_layout(id, Layout());
-    plan->outputs_.push_back(plain);
-    if (slots[size_t(plain)].kind == ValueSlot::none) slots[size_t(plain)].kind = ValueSlot::output;
-  }
-
-  // Step 4: the arena. Lifetimes in steps. Values sharing bytes form a group around one "root" value whose
-  // buffer holds them all, each at a byte offset in it (`at`): views (Reshape, ...) and kernels working in
-  // place at offset 0, the inputs of a joined Concat at their part of its output. A root's lifetime covers
-  // its members'; roots are placed largest first at the lowest offset free for their lifetime.
-  std::vector<PlanStep>& steps = plan->steps_;
-  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1), root(g.values.size());
-  std::vector<size_t> at(g.values.size(), 0);
-  for (size_t s = 0; s < steps.size(); ++s) {
-    for (int id : steps[s].outputs)
-      if (id >= 0) first[size_t(id)] = last[size_t(id)] = int(s);
-    for (int id : steps[s].inputs)
-      if (id >= 0) last[size_t(id)] = int(s);
-  }
-  for (size_t id = 0; id < g.values.size(); ++id) {
-    root[id] = int(id);
-    ValueSlot& slot = slots[id];
-    if (slot.kind == ValueSlot::output) {  // allocated per run outside the arena; bounded all the same
-      const ValueInfo& info = g.values[id].info;
-      const int64_t bytes = checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size");
-      if (bytes > limits.max_tensor_bytes)
-        fail("graph output '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
-             " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
-    }
-    if (slot.kind != ValueSlot::none || first[id] < 0) continue;
-    const ValueInfo& info = g.values[id].info;
-    slot.kind = ValueSlot::arena;
-    const int64_t bytes = is_plain(slot.layout) ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)),
-                                                              "value size")
-                                                : int64_t(slot.layout.desc()->bytes());
-    if (bytes > limits.max_tensor_bytes)
-      fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
-           " bytes, beyond the tensor limit of ", limits.max_tensor_bytes, " (Options::max_tensor_bytes)");
-    slot.bytes = size_t(bytes);
-  }
-  // Moves group `from` (a root and its members) into group `to` at byte offset `offset` of its buffer.
-  auto merge = [&](int from, int to, size_t offset) {
-    for (size_t x = 0; x < root.size(); ++x)
-      if (root[x] == from) root[x] = to, at[x] += offset;
-    first[size_t(to)] = std::min(first[size_t(to)], first[size_t(from)]);
-    last[size_t(to)] = std::max(last[size_t(to)], last[size_t(from)]);
-  };
-  auto in_arena = [&](int id) { return id >= 0 && slots[size_t(id)].kind == ValueSlot::arena; };
-  // Two values may share a buffer when both live in the arena with one layout and size.
-  auto shareable = [&](int in, int out) {
-    return in_arena(in) && in_arena(out) && slots[size_t(in)].bytes == slots[size_t(out)].bytes &&
-           slots[size_t(in)].layout == slots[size_t(out)].layout;
-  };
-  // Views first: a view is its input's bytes, written once by the input's producer, so it may outlive the
-  // input (the group's lifetime covers both).
-  for (size_t s = 0; s < steps.size(); ++s) {
-    PlanStep& step = steps[s];
-    if (step.node < 0 || !g.nodes[size_t(step.node)].def->output_views_input || !shareable(step.inputs[0], step.outputs[0]))
-      continue;
-    merge(step.outputs[0], root[size_t(step.inputs[0])], at[size_t(step.inputs[0])]);
-    step.view = true;
-  }
-  // Joins, last Concat first, so that a Concat whose inputs another one already laid out end to end
-  // becomes a view of them (DenseNet's growing Concats are all prefixes of the block's last one). Nothing
-  // writes a joined Concat's output after its inputs' producers, and their parts do not overlap.
-  for (size_t s = steps.size(); s-- > 0;) {
-    PlanStep& step = steps[s];
-    if (step.node < 0 || step.view) continue;
-    const Node& node = g.nodes[size_t(step.node)];
-    const int out = step.outputs[0];
-    if (!node.def->joins_inputs_along || !in_arena(out)) continue;
-    const std::vector<size_t> offsets = join_offsets(node.def->joins_inputs_along(*node.params, step.in),
-                                                     step.in, step.out[0], step.layouts.in, step.layouts.out[0]);
-    std::vector<int> groups;
-    bool arena = !offsets.empty();
-    for (int id : step.inputs) {
-      arena = arena && in_arena(id);
-      if (arena) groups.push_back(root[size_t(id)]);
-    }
-    if (!arena) continue;
-    const int r = root[size_t(out)];
-    auto placed = [&](int group, size_t base) {  // every input at its part of `group`'s buffer from `base`
-      for (size_t i = 0; i < offsets.size(); ++i)
-        if (groups[i] != group || at[size_t(step.inputs[i])] != base + offsets[i]) return false;
-      return true;
-    };
-    if (placed(r, at[size_t(out)])) {
-      step.view = true;
-    } else if (r == out && groups[0] != r && placed(groups[0], at[size_t(step.inputs[0])])) {
-      merge(out, groups[0], at[size_t(step.inputs[0])]);  // the output is a view of inputs laid out already
-      step.view = true;
-    } else {
-      // The inputs move into the output's buffer: each must be the whole of a group of its own.
-      std::vector<int> distinct = groups;
-      std::sort(distinct.begin(), distinct.end());
-      bool movable = std::adjacent_find(distinct.begin(), distinct.end()) == distinct.end();
-      for (size_t i = 0; i < groups.size(); ++i) {
-        const int id = step.inputs[i];
-        movable = movable && groups[i] != r && at[size_t(id)] == 0 && slots[size_t(id)].bytes == slots[size_t(groups[i])].bytes;
-        // (exact sizes: a group root larger than the part would spill over the next part)
-      }
-      if (!movable) continue;
-      for (size_t i = 0; i < groups.size(); ++i) merge(groups[i], r, at[size_t(out)] + offsets[i]);
-      step.view = true;
-    }
-  }
-  // In place: the input's buffer (its whole group) must not be read after this step, nor by this step
-  // through another input (a joined Concat holding it, a view of it, or the value itself twice).
-  for (size_t s = 0; s < steps.size(); ++s) {
-    const int k = steps[s].exec->in_place_input();
-    if (k < 0 || size_t(k) >= steps[s].inputs.size()) continue;
-    const int in = steps[s].inputs[size_t(k)], out = steps[s].outputs[0];
-    if (!shareable(in, out) || last[size_t(root[size_t(in)])] != int(s) || root[size_t(out)] != out)
-      continue;
-    bool shared = false;
-    for (size_t j = 0; j < steps[s].inputs.size(); ++j) {
-      const int other = steps[s].inputs[j];
-      shared = shared || (j != size_t(k) && other >= 0 && in_arena(other) && root[size_t(other)] == root[size_t(in)]);
-    }
-    if (shared) continue;
-    merge(out, root[size_t(in)], at[size_t(in)]);
-  }
-  std::vector<int> order;
-  for (size_t id = 0; id < g.values.size(); ++id)
-    if (slots[id].kind == ValueSlot::arena && root[id] == int(id)) order.push_back(int(id));
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return slots[size_t(a)].bytes > slots[size_t(b)].bytes; });
-  // Roots start 64-byte aligned: each takes its size rounded up.
-  std::vector<int> placed;
-  for (int id : order) {
-    ValueSlot& slot = slots[size_t(id)];
-    std::vector<std::pair<size_t, size_t>> taken;  // [begin, end) of values alive at the same time
-    for (int other : placed)
-      if (first[size_t(other)] <= last[size_t(id)] && first[size_t(id)] <= last[size_t(other)])
-        taken.push_back({slots[size_t(other)].offset, slots[size_t(other)].offset + aligned(slots[size_t(other)].bytes)});
-    std::sort(taken.begin(), taken.end());
-    size_t offset = 0;
-    for (const auto& [begin, end] : taken) {
-      if (offset + aligned(slot.bytes) <= begin) break;
-      offset = std::max(offset, end);
-    }
-    slot.offset = offset;
-    plan->arena_bytes_ = std::max(plan->arena_bytes_, offset + aligned(slot.bytes));
-    placed.push_back(id);
-  }
-  for (size_t id = 0; id < g.values.size(); ++id)
-    if (slots[id].kind == ValueSlot::arena) slots[id].offset = slots[size_t(root[id])].offset + at[id];
-  if (plan->arena_bytes_ > uint64_t(limits.max_arena_bytes))
-    fail("the intermediate values of one run need ", plan->arena_bytes_, " bytes, beyond the arena limit of ",
-         limits.max_arena_bytes, " (Options::max_arena_bytes)");
+  infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
+  run_graph_passes(g, backend, disabled_passes);       // 2. passes
+  std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
+  std::vector<PlanStep> node_steps = plan_kernels(g, backend, limits.max_tensor_bytes, layouts);
+  plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_);
+  plan->slots_ = value_slots(g, layouts, plan->outputs_);  // 4. memory
+  plan->arena_bytes_ = plan_arena(g, plan->steps_, plan->slots_, limits);
   return plan;
 }
 
@@ -416,12 +389,31 @@ void Plan::release_arena(std::unique_ptr<Arena> arena) const {
 
 namespace {
 
+// A plain copy of a value held in `layout` (for comparing with reference kernels).
+Tensor plain_copy(const Tensor& t, const Layout& layout) {
+  if (is_plain(layout)) return t;
+  Tensor plain(t.dtype(), t.shape());
+  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}});
+  return plain;
+}
+
 // Plain copies of a step's inputs, taken before it runs (it may write over one of them in place).
 std::vector<Tensor> plain_inputs(const PlanStep& step, const KernelIO& io) {
   std::vector<Tensor> plain(io.in.size());
   for (size_t i = 0; i < io.in.size(); ++i)
     if (io.in[i]) plain[i] = is_plain(step.layouts.in[i]) ? io.in[i]->clone() : plain_copy(*io.in[i], step.layouts.in[i]);
   return plain;
+}
+
+// Where the plan honours engine/op.h's "reference kernels get their outputs zero-filled before each run": a
+// "ref" step's outputs in the arena (which hold an earlier value's bytes) are zeroed here before it runs. Its
+// other outputs are new tensors, zero-filled when allocated: graph outputs (Plan::run) and the outputs of the
+// reference kernels that check_step runs. A view's step does not run; other kernels write every byte.
+void zero_fill_for_reference(const PlanStep& step, const std::vector<ValueSlot>& slots, std::vector<Tensor>& values) {
+  if (step.kernel != "ref" || step.view) return;
+  for (int id : step.outputs)
+    if (id >= 0 && slots[size_t(id)].kind == ValueSlot::arena)
+      std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());
 }
 
 // Runs the reference kernel on plain copies of the step's inputs and compares with what the chosen kernel
@@ -494,12 +486,8 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     ThreadScope threads(step.one_thread ? 1 : 0);
     KernelIO io;
     for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
-    for (int id : step.outputs) {
-      io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
-      // Reference kernels were written for zero-filled outputs; oneDNN primitives write every byte.
-      if (id >= 0 && step.kernel == "ref" && !step.view && slots_[size_t(id)].kind == ValueSlot::arena)
-        std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());
-    }
+    for (int id : step.outputs) io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+    zero_fill_for_reference(step, slots_, values);
     if (step.node < 0) {
       step.exec->run(io);
       continue;

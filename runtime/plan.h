@@ -1,13 +1,16 @@
-// A Plan is a graph made ready for one set of concrete input shapes, built in four steps:
+// A Plan is a graph made ready for one set of concrete input shapes, built in four steps (Plan::build calls
+// one function for each part, in runtime/plan.cc):
 //   1. shapes: every value's shape inferred, constant subgraphs folded (on the plan's own copy of the graph);
 //   2. passes: graph rewrites (passes/pass.h), e.g. BatchNormalization folded into Conv, activations fused;
-//   3. kernels: for every node the first kernel that does not decline (the reasons of those that did are
-//      kept), compiled once; values take the layouts their kernels chose, with reorder steps inserted
-//      where a reader wants another layout and at the graph outputs;
-//   4. memory: every intermediate value gets an offset in one arena, values whose lifetimes do not overlap
-//      sharing bytes. Views share their input's bytes, and a Concat whose parts can be contiguous runs of
-//      its output (plain with N = 1, or nChw16c, which step 3 asks its producers for) is joined in place:
-//      its producers write into their parts of its buffer and the Concat does not run.
+//   3. kernels, then layouts: for every node the first kernel that does not decline (the reasons of those
+//      that did are kept), compiled once and offered the layouts its inputs arrive in and its outputs'
+//      readers wish; values take the layouts their kernels chose, with reorder steps inserted where a
+//      reader wants another layout and at the graph outputs;
+//   4. memory (runtime/memory_plan.h): every intermediate value gets an offset in one arena, values whose
+//      lifetimes do not overlap sharing bytes. Views share their input's bytes, kernels working in place
+//      their input's, and a Concat whose parts can be contiguous runs of its output (plain with N = 1, or
+//      nChw16c, which step 3 asks its producers for) is joined in place: its producers write into their
+//      parts of its buffer and the Concat does not run.
 // A Plan is immutable; run() keeps its state per call (arenas are pooled), so many threads may run one plan
 // at once.
 #pragma once
@@ -66,6 +69,7 @@ class Plan {
                                            const PlanLimits& limits = {});
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.
+  // Reference kernels get their outputs zero-filled first (engine/op.h; zero_fill_for_reference in plan.cc).
   // With `checks`, also runs the reference kernel beside every other kernel and appends what it found.
   // With `step_ms`, adds each step's wall time (ms) to its entry (resized to steps().size()).
   std::vector<Tensor> run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks = nullptr,
