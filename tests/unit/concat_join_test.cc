@@ -8,7 +8,7 @@
 #include "engine/node_eval.h"
 #include "engine/plan.h"
 #include "ops/conv/conv.h"
-#include "tests/unit/graph_builder.h"
+#include "tests/unit/built_graph.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

@@ -3,8 +3,8 @@
 
 #include <thread>
 
+#include "engine/graph_builder.h"
 #include "engine/plan.h"
-#include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

@@ -11,10 +11,10 @@
 #include <cstring>
 
 #include "engine/dnnl_runtime.h"
+#include "engine/graph_builder.h"
 #include "engine/plan.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
-#include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
