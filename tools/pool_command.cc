@@ -12,29 +12,29 @@
 //     One AveragePool geometry explained: output size per axis with its formula, every window's taps and
 //     divisor (edges when there are many), which windows start in the padding or overhang it, the dnnl backend
 //     against the reference kernel, and how PyTorch and other engines treat the same settings.
-#include <omp.h>
+//
+// The lab itself (graphs, runs, timings, geometry) is in lab/; this file reads the options and prints.
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "ops/builtin_ops.h"
-#include "ops/pool/adaptive_pool.h"
-#include "ops/pool/pool.h"
+#include "lab/avg_pool_explain.h"
+#include "lab/gap_bench.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
 
 namespace {
 
-// ---- shared helpers ----
+using lab::GapRun;
+
+// ---- options ----
 
 // "256,96,128,128" -> dims; errors name the option and the bad item.
 std::vector<int64_t> parse_ints(const std::string& text, const char* option, int64_t min) {
@@ -81,88 +81,6 @@ Shape parse_pool_shape(const std::string& text) {
   return s;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-// A graph built in memory: values by name, nodes in order; build() completes it like a loaded model.
-struct GraphMaker {
-  std::shared_ptr<Graph> g = std::make_shared<Graph>();
-  explicit GraphMaker(int opset) { g->opsets[""] = opset; }
-  int value(const std::string& name) {
-    const int id = g->find_value(name);
-    if (id >= 0) return id;
-    g->values.push_back(Value{name, {}, -1});
-    return int(g->values.size() - 1);
-  }
-  GraphMaker& input(const std::string& name, const Shape& shape) {
-    g->values[size_t(value(name))].info = ValueInfo::of(DType::f32, shape);
-    g->inputs.push_back(value(name));
-    return *this;
-  }
-  GraphMaker& ints(const std::string& name, const std::vector<int64_t>& v) {
-    Tensor t(DType::i64, {int64_t(v.size())});
-    std::copy(v.begin(), v.end(), t.data<int64_t>());
-    g->values[size_t(value(name))].info = ValueInfo::of(t);
-    return *this;
-  }
-  GraphMaker& node(const std::string& type, const std::vector<std::string>& ins, const std::string& out,
-                   Attributes attrs = {}, const std::string& domain = "") {
-    Node n;
-    n.name = type;
-    n.op_type = type;
-    n.domain = domain;
-    n.attrs = std::move(attrs);
-    for (const std::string& s : ins) n.inputs.push_back(value(s));
-    n.outputs.push_back(value(out));
-    g->nodes.push_back(std::move(n));
-    return *this;
-  }
-  std::shared_ptr<const Graph> build(const std::string& output) {
-    g->outputs.push_back(value(output));
-    build_graph(*g, builtin_ops());
-    return g;
-  }
-};
-
-Attribute ints_attr(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::ints;
-  a.ints = std::move(v);
-  return a;
-}
-Attribute int_attr(int64_t v) {
-  Attribute a;
-  a.kind = Attribute::Kind::i;
-  a.i = v;
-  return a;
-}
-Attribute string_attr(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::s;
-  a.s = std::move(v);
-  return a;
-}
-
-// "Reshape:ref GlobalAveragePool:mean" for the plan's steps (reorders too).
-std::vector<std::string> kernels_of(const Plan& plan) {
-  std::vector<std::string> out;
-  for (const PlanStep& step : plan.steps())
-    out.push_back(step.node < 0 ? "reorder" : plan.graph().nodes[size_t(step.node)].op_type + ":" + step.kernel);
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& v, const char* sep = " ") {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
 // ---- cnnx pool gap ----
 
 struct GapOptions {
@@ -173,124 +91,6 @@ struct GapOptions {
   bool json = false;
   std::string plot;
   std::vector<std::string> compare;  // LABEL=MS
-};
-
-struct Spelling {
-  std::string name;
-  std::shared_ptr<const Graph> graph;
-};
-
-// Every spelling of global average pooling over an input of `shape` ([N, C, D1..Dk]).
-std::vector<Spelling> spellings(const Shape& shape) {
-  const size_t k = shape.size() - 2;
-  std::vector<int64_t> spatial_axes, spatial(shape.begin() + 2, shape.end());
-  for (size_t d = 2; d < shape.size(); ++d) spatial_axes.push_back(int64_t(d));
-  const std::string axes = list_string(spatial_axes);
-  std::vector<Spelling> s;
-  s.push_back({"GlobalAveragePool", GraphMaker(13).input("x", shape).node("GlobalAveragePool", {"x"}, "y").build("y")});
-  {
-    Attributes a;
-    a.set("kernel_shape", ints_attr(spatial));
-    s.push_back({"AveragePool(kernel_shape=" + list_string(spatial) + ")",
-                 GraphMaker(13).input("x", shape).node("AveragePool", {"x"}, "y", a).build("y")});
-  }
-  {
-    Attributes a;
-    a.set("axes", ints_attr(spatial_axes));
-    s.push_back({"ReduceMean(axes=" + axes + ", keepdims=1)",
-                 GraphMaker(13).input("x", shape).node("ReduceMean", {"x"}, "y", a).build("y")});
-  }
-  {
-    Attributes a;
-    a.set("keepdims", int_attr(0));
-    s.push_back({"ReduceMean-18(axes input " + axes + ", keepdims=0)",
-                 GraphMaker(18).input("x", shape).ints("axes", spatial_axes).node("ReduceMean", {"x", "axes"}, "y", a).build("y")});
-  }
-  {
-    Attributes a;
-    a.set("axes", ints_attr({-1}));
-    a.set("keepdims", int_attr(0));
-    s.push_back({"Reshape(N,C,-1) -> ReduceMean(axes=[-1], keepdims=0)",
-                 GraphMaker(13).input("x", shape).ints("shape", {0, 0, -1})
-                     .node("Reshape", {"x", "shape"}, "flat").node("ReduceMean", {"flat"}, "y", a).build("y")});
-  }
-  {
-    GraphMaker m(13);
-    m.g->opsets[kAtenDomain] = 1;
-    const std::string op = "adaptive_avg_pool" + std::to_string(k) + "d";
-    s.push_back({"aten::" + op + "(output_size=1)",
-                 m.input("x", shape).ints("size", std::vector<int64_t>(k, 1))
-                     .node(op, {"x", "size"}, "y", {}, kAtenDomain).build("y")});
-  }
-  return s;
-}
-
-// Uniform [-1, 1) from a hash of the index: the same input for any thread count, made in parallel.
-void fill_input(Tensor& x) {
-  float* p = x.data<float>();
-  const int64_t n = x.numel();
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t z = uint64_t(i) + 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    p[i] = float(double(z >> 40) * (2.0 / double(1ull << 24)) - 1.0);
-  }
-}
-
-// The float64 mean of every (n, c) plane: a sequential float64 sum per plane.
-std::vector<double> reference_means(const Tensor& x) {
-  const int64_t planes = x.dim(0) * x.dim(1), plane = numel_range(x.shape(), 2, x.shape().size());
-  std::vector<double> means(static_cast<size_t>(planes));
-  const float* p = x.data<float>();
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < planes; ++i) {
-    double sum = 0;
-    for (int64_t j = 0; j < plane; ++j) sum += double(p[i * plane + j]);
-    means[size_t(i)] = sum / double(plane);
-  }
-  return means;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-float sum_floats(const float* x, int64_t n) {
-  constexpr int kLanes = 64;
-  float acc[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int j = 0; j < kLanes; ++j) acc[j] += x[i + j];
-  float s = 0;
-  for (; i < n; ++i) s += x[i];
-  for (int j = 0; j < kLanes; ++j) s += acc[j];
-  return s;
-}
-
-// The read-bandwidth probe: every thread sums its contiguous share of the input in float32 (the least work
-// per byte a read can do). Returns milliseconds.
-double time_read_probe(const Tensor& x, float& sink) {
-  const float* p = x.data<float>();
-  const int64_t n = x.numel();
-  const auto start = std::chrono::steady_clock::now();
-  float total = 0;
-#pragma omp parallel reduction(+ : total)
-  {
-    const int64_t t = omp_get_thread_num(), threads = omp_get_num_threads();
-    const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
-    total += sum_floats(p + begin, end - begin);
-  }
-  const double ms = ms_since(start);
-  sink += total;
-  return ms;
-}
-
-struct GapRun {
-  std::string spelling, backend, kernels;
-  bool pass = false;
-  double max_abs = 0, max_rel = 0, median_ms = 0, min_ms = 0, probe_ms = 0;
-  std::string error;
 };
 
 struct Outside {
@@ -368,71 +168,32 @@ void write_svg(const std::string& path, const std::string& title, const std::vec
 }
 
 int gap_lab(const GapOptions& o) {
-  const Shape shape = parse_pool_shape(o.shape);
+  lab::GapBenchSettings settings;
+  settings.shape = parse_pool_shape(o.shape);
   const std::vector<Outside> outside = parse_compare(o.compare);
-  if (o.threads > 0) omp_set_num_threads(o.threads);
-  const int threads = omp_get_max_threads();
-  std::vector<Backend> backends;
-  if (o.backend != "ref") backends.push_back(Backend::dnnl);
-  if (o.backend != "dnnl") backends.push_back(Backend::ref);
-
-  Tensor x(DType::f32, shape);
-  fill_input(x);
-  const std::vector<double> want = reference_means(x);
-  const double gb = double(x.bytes()) / 1e9;
-  float sink = 0;
-  std::vector<double> all_probes;
-  std::vector<GapRun> runs;
-
-  for (const Spelling& s : spellings(shape)) {
-    for (Backend backend : backends) {
-      for (bool pass : {false, true}) {
-        GapRun r;
-        r.spelling = s.name;
-        r.backend = backend_name(backend);
-        r.pass = pass;
-        try {
-          std::vector<std::string> disabled;
-          if (!pass) disabled.push_back("global-average-pool");
-          auto plan = Plan::build(s.graph, {ValueInfo::of(DType::f32, shape)}, backend, disabled);
-          r.kernels = joined(kernels_of(*plan));
-          const Tensor y = plan->run({x})[0];  // warm-up, and the result checked
-          require(y.numel() == int64_t(want.size()), "output has ", y.numel(), " values, expected ", want.size());
-          for (size_t i = 0; i < want.size(); ++i) {
-            const double err = std::abs(double(y.data<float>()[i]) - want[i]);
-            r.max_abs = std::max(r.max_abs, err);
-            if (want[i] != 0) r.max_rel = std::max(r.max_rel, err / std::abs(want[i]));
-          }
-          std::vector<double> times, probes;
-          for (int i = 0; i < o.iters; ++i) {
-            probes.push_back(time_read_probe(x, sink));
-            const auto start = std::chrono::steady_clock::now();
-            plan->run({x});
-            times.push_back(ms_since(start));
-          }
-          r.median_ms = median(times);
-          r.min_ms = *std::min_element(times.begin(), times.end());
-          r.probe_ms = median(probes);
-          all_probes.insert(all_probes.end(), probes.begin(), probes.end());
-        } catch (const Error& e) {
-          r.error = e.what();
-        }
-        runs.push_back(r);
-        if (!o.json && isatty(2))
-          std::cerr << "  " << std::left << std::setw(58) << r.spelling << std::setw(5) << r.backend << " pass "
-                    << (pass ? "on " : "off") << std::right << std::fixed << std::setprecision(1) << std::setw(9)
-                    << r.median_ms << " ms\n";
-      }
-    }
-  }
-  const double floor_ms = median(all_probes);
+  settings.threads = o.threads;
+  settings.iters = o.iters;
+  if (o.backend != "ref") settings.backends.push_back(Backend::dnnl);
+  if (o.backend != "dnnl") settings.backends.push_back(Backend::ref);
+  const bool progress = !o.json && isatty(2);
+  const lab::GapBenchResult result = lab::run_gap_bench(settings, [progress](const GapRun& r) {
+    if (progress)
+      std::cerr << "  " << std::left << std::setw(58) << r.spelling << std::setw(5) << r.backend << " pass "
+                << (r.pass ? "on " : "off") << std::right << std::fixed << std::setprecision(1) << std::setw(9)
+                << r.median_ms << " ms\n";
+  });
+  const Shape& shape = settings.shape;
+  const std::vector<GapRun>& runs = result.runs;
+  const int threads = result.threads;
+  const double floor_ms = result.floor_ms;
+  const double gb = double(result.bytes) / 1e9;
 
   if (!o.plot.empty())
     write_svg(o.plot, "Global average pooling over " + to_string(shape) + " float32, " + std::to_string(threads) +
                           " threads (cnnx pool gap)",
               runs, outside, floor_ms);
   if (o.json) {
-    nlohmann::json j{{"shape", shape}, {"bytes", x.bytes()}, {"threads", threads}, {"iters", o.iters},
+    nlohmann::json j{{"shape", shape}, {"bytes", result.bytes}, {"threads", threads}, {"iters", o.iters},
                      {"read_probe", {{"median_ms", floor_ms}, {"gb_per_s", gb / (floor_ms / 1e3)}}}};
     j["runs"] = nlohmann::json::array();
     for (const GapRun& r : runs) {
@@ -474,8 +235,6 @@ int gap_lab(const GapOptions& o) {
               << std::setw(24) << "" << std::setw(10) << out.ms << std::setw(8) << gb / (out.ms / 1e3) << std::setw(8)
               << 100.0 * floor_ms / out.ms << "%  (given with --compare)\n";
   if (!o.plot.empty()) std::cout << "\nplot: " << o.plot << "\n";
-  volatile float keep = sink;  // the probe's sums stay computed
-  (void)keep;
   return 0;
 }
 
@@ -487,243 +246,99 @@ struct AvgOptions {
   bool ceil = false, count_include_pad = false, json = false;
 };
 
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
-
-// The output-size formula of one axis with its numbers, as ONNX opset 19 states it.
-std::string size_formula(const PoolWindow& w, const PoolAxis& a) {
-  std::ostringstream s;
-  const int64_t eff = a.window_extent();
-  if (a.dilation > 1) s << "window extent (" << a.kernel << " - 1) * " << a.dilation << " + 1 = " << eff << "; ";
-  if (w.auto_pad == PoolAutoPad::same_upper || w.auto_pad == PoolAutoPad::same_lower) {
-    s << "out = ceil(" << a.in << " / " << a.stride << ") = " << a.out << ", total pad max(0, (" << a.out << " - 1) * "
-      << a.stride << " + " << eff << " - " << a.in << ") = " << a.pad_begin + a.pad_end << " -> pads " << a.pad_begin
-      << " + " << a.pad_end << " (odd cell at the " << (w.auto_pad == PoolAutoPad::same_upper ? "end" : "beginning")
-      << ")";
-    return s.str();
-  }
-  if (w.auto_pad == PoolAutoPad::valid) {
-    s << "out = floor((" << a.in << " - " << eff << ") / " << a.stride << ") + 1 = " << a.out;
-    return s.str();
-  }
-  const int64_t num = a.in + a.pad_begin + a.pad_end - eff;
-  if (!w.ceil_mode) {
-    s << "out = floor((" << a.in << " + " << a.pad_begin << " + " << a.pad_end << " - " << eff << ") / " << a.stride
-      << ") + 1 = " << a.out;
-    return s.str();
-  }
-  const int64_t up = ceil_div(num, a.stride) + 1;
-  s << "out = ceil((" << a.in << " + " << a.pad_begin << " + " << a.pad_end << " - " << eff << ") / " << a.stride
-    << ") + 1 = " << up;
-  if (up > a.out)
-    s << ", minus the last window, which would start at " << a.start(up - 1) << " (in the right padding): " << a.out;
-  return s.str();
-}
-
-struct WindowInfo {
-  int64_t o, start, in_input, in_padded;
-  bool starts_in_padding, overhangs;
-};
-
-WindowInfo window_info(const PoolAxis& a, int64_t o) {
-  const int64_t start = a.start(o);
-  return {o, start, a.taps_in_input(o), a.taps_in_padded(o), start < 0 || start >= a.in,
-          start + a.window_extent() > a.in + a.pad_end};
-}
-
-// Windows to show along an axis: all when few, else the first and last three (the edges, where padding is).
-std::vector<int64_t> shown_windows(int64_t out) {
-  std::vector<int64_t> v;
-  for (int64_t o = 0; o < out; ++o)
-    if (out <= 12 || o < 3 || o >= out - 3) v.push_back(o);
-  return v;
-}
-
-// PyTorch's avg_pool{1,2,3}d for the same geometry: the call, or why there is none; and whether its output
-// size and divisors (ATen's pooling_output_shape and hend = min(hstart + k, in + pad)) equal ONNX's.
-struct TorchView {
-  bool expressible = true;
-  std::string call;
-  std::vector<std::string> reasons, differences;
-};
-
-TorchView torch_view(const PoolParams& p, const PoolGeometry& g) {
-  TorchView t;
-  const PoolWindow& w = p.window;
-  std::vector<int64_t> k, s, pad;
-  for (size_t d = 0; d < g.axes.size(); ++d) {
-    const PoolAxis& a = g.axes[d];
-    k.push_back(a.kernel), s.push_back(a.stride), pad.push_back(a.pad_begin);
-    if (a.dilation > 1) t.reasons.push_back("dilation " + std::to_string(a.dilation) + " on axis " + std::to_string(d) +
-                                           ": PyTorch's average pooling has no dilation");
-    if (a.pad_begin != a.pad_end)
-      t.reasons.push_back("pads " + std::to_string(a.pad_begin) + " + " + std::to_string(a.pad_end) + " on axis " +
-                          std::to_string(d) +
-                          ": PyTorch pads both sides equally (an F.pad before the pooling makes the padded cells "
-                          "count as input, i.e. count_include_pad = 1 semantics)");
-    else if (2 * a.pad_begin > a.kernel)
-      t.reasons.push_back("pad " + std::to_string(a.pad_begin) + " on axis " + std::to_string(d) + " exceeds half the kernel (" +
-                          std::to_string(a.kernel) + "): PyTorch refuses it");
-  }
-  if (w.auto_pad == PoolAutoPad::same_upper || w.auto_pad == PoolAutoPad::same_lower)
-    t.reasons.push_back("auto_pad SAME_*: PyTorch pooling has no SAME padding (the pads above are what ONNX resolves)");
-  t.expressible = t.reasons.empty() || (t.reasons.size() == 1 && w.auto_pad != PoolAutoPad::notset &&
-                                        t.reasons[0].rfind("auto_pad", 0) == 0);
-  const bool ceil = w.ceil_mode && w.auto_pad == PoolAutoPad::notset;
-  std::ostringstream c;
-  c << "F.avg_pool" << g.axes.size() << "d(x, kernel_size=" << list_string(k) << ", stride=" << list_string(s)
-    << ", padding=" << list_string(pad) << ", ceil_mode=" << (ceil ? "True" : "False")
-    << ", count_include_pad=" << (p.count_include_pad ? "True" : "False") << ")";
-  t.call = c.str();
-  if (!t.expressible) return t;
-  for (size_t d = 0; d < g.axes.size(); ++d) {
-    const PoolAxis& a = g.axes[d];
-    // ATen: out = div_rtn(in + 2p - k + (ceil ? s - 1 : 0), s) + 1, then if ceil and (out - 1) * s >= in + p: out - 1.
-    const int64_t pp = a.pad_begin;
-    int64_t out = floor_div(a.in + 2 * pp - a.kernel + (ceil ? a.stride - 1 : 0), a.stride) + 1;
-    if (ceil && (out - 1) * a.stride >= a.in + pp) --out;
-    if (out != a.out) {
-      t.differences.push_back("axis " + std::to_string(d) + ": PyTorch's output size is " + std::to_string(out) +
-                              ", ONNX's " + std::to_string(a.out));
-      continue;
-    }
-    for (int64_t o = 0; o < out; ++o) {
-      const int64_t start = o * a.stride - pp, end = std::min(start + a.kernel, a.in + pp);
-      const int64_t in_input = std::min(end, a.in) - std::max<int64_t>(start, 0);
-      const int64_t torch_div = p.count_include_pad ? end - start : in_input;
-      const int64_t onnx_div = p.count_include_pad ? a.taps_in_padded(o) : a.taps_in_input(o);
-      if (torch_div != onnx_div)
-        t.differences.push_back("axis " + std::to_string(d) + " window " + std::to_string(o) + ": PyTorch divides by " +
-                                std::to_string(torch_div) + ", ONNX by " + std::to_string(onnx_div));
-    }
-  }
-  return t;
-}
-
 int avg_lab(const AvgOptions& o) {
-  const Shape shape = parse_pool_shape(o.shape);
-  const size_t k = shape.size() - 2;
-  Attributes attrs;
+  lab::AvgPoolSettings s;
+  s.shape = parse_pool_shape(o.shape);
+  const size_t k = s.shape.size() - 2;
   auto per_axis = [&](const std::string& text, const char* option, size_t count, int64_t min) {
     std::vector<int64_t> v = parse_ints(text, option, min);
     require(v.size() == count, option, " '", text, "' has ", v.size(), " values; expected ", count, " for ", k,
             " spatial dims");
     return v;
   };
-  attrs.set("kernel_shape", ints_attr(per_axis(o.kernel, "--kernel", k, 1)));
-  if (!o.strides.empty()) attrs.set("strides", ints_attr(per_axis(o.strides, "--strides", k, 1)));
-  if (!o.dilations.empty()) attrs.set("dilations", ints_attr(per_axis(o.dilations, "--dilations", k, 1)));
-  if (!o.pads.empty()) attrs.set("pads", ints_attr(per_axis(o.pads, "--pads", 2 * k, 0)));
-  if (o.auto_pad != "NOTSET") attrs.set("auto_pad", string_attr(o.auto_pad));
-  if (o.ceil) attrs.set("ceil_mode", int_attr(1));
-  if (o.count_include_pad) attrs.set("count_include_pad", int_attr(1));
+  s.kernel = per_axis(o.kernel, "--kernel", k, 1);
+  if (!o.strides.empty()) s.strides = per_axis(o.strides, "--strides", k, 1);
+  if (!o.dilations.empty()) s.dilations = per_axis(o.dilations, "--dilations", k, 1);
+  if (!o.pads.empty()) s.pads = per_axis(o.pads, "--pads", 2 * k, 0);
+  s.auto_pad = o.auto_pad;
+  s.ceil_mode = o.ceil;
+  s.count_include_pad = o.count_include_pad;
+  const lab::AvgPoolExplanation e = lab::explain_avg_pool(s);
+  const lab::TorchAvgPool& torch = e.pytorch;
 
-  // The node as a model of opset 19 (dilations need it): parse, infer and cautions as at load.
-  std::shared_ptr<const Graph> graph = GraphMaker(19).input("x", shape).node("AveragePool", {"x"}, "y", attrs).build("y");
-  const Node& node = graph->nodes.at(0);
-  const auto& p = params_as<PoolParams>(*node.params, node.op_type);
-  const PoolGeometry g = resolve_pool_geometry(p.window, Shape(shape.begin() + 2, shape.end()));
-  Shape out_shape{shape[0], shape[1]};
-  for (int64_t v : g.output_spatial()) out_shape.push_back(v);
-
-  // dnnl backend against the reference kernel on one seeded input.
-  nlohmann::json engines;
-  Tensor x(DType::f32, shape);
-  fill_input(x);
-  const auto ref_plan = Plan::build(graph, {ValueInfo::of(DType::f32, shape)}, Backend::ref);
-  const auto dnnl_plan = Plan::build(graph, {ValueInfo::of(DType::f32, shape)}, Backend::dnnl);
-  const PlanStep& step = dnnl_plan->steps().at(0);
-  const Tensor want = ref_plan->run({x})[0], got = dnnl_plan->run({x})[0];
-  double diff = 0;
-  for (int64_t i = 0; i < want.numel(); ++i)
-    diff = std::max(diff, std::abs(double(got.data<float>()[i]) - double(want.data<float>()[i])));
-  engines["dnnl_backend_kernel"] = step.kernel;
-  engines["declined"] = step.declined;
-  engines["max_abs_diff_vs_ref"] = diff;
-  // What oneDNN's own include-padding average would divide by where cnnx declines it: the kernel volume.
-  int64_t volume = 1;
-  for (const PoolAxis& a : g.axes) volume *= a.kernel;
-  std::vector<std::string> onednn_differs;
-  if (p.count_include_pad)
-    for (size_t d = 0; d < g.axes.size(); ++d)
-      if (g.axes[d].last_window_overhangs())
-        onednn_differs.push_back("axis " + std::to_string(d) + ": the last window's divisor factor is " +
-                                 std::to_string(g.axes[d].taps_in_padded(g.axes[d].out - 1)) +
-                                 "; oneDNN's include-padding pooling uses " + std::to_string(g.axes[d].kernel) +
-                                 " (it divides every window by the kernel volume " + std::to_string(volume) + ")");
-  engines["onednn_include_padding_differs"] = onednn_differs;
-  const TorchView torch = torch_view(p, g);
-  const std::vector<std::string> cautions = graph->warnings;
-
-  nlohmann::json axes = nlohmann::json::array();
-  for (size_t d = 0; d < g.axes.size(); ++d) {
-    const PoolAxis& a = g.axes[d];
-    nlohmann::json windows = nlohmann::json::array();
-    for (int64_t wo : shown_windows(a.out)) {
-      const WindowInfo wi = window_info(a, wo);
-      windows.push_back({{"index", wi.o},
-                         {"start", wi.start},
-                         {"taps_in_input", wi.in_input},
-                         {"taps_in_input_and_pads", wi.in_padded},
-                         {"divisor_factor", p.count_include_pad ? wi.in_padded : wi.in_input},
-                         {"starts_in_padding", wi.starts_in_padding},
-                         {"overhangs", wi.overhangs}});
-    }
-    axes.push_back({{"in", a.in}, {"out", a.out}, {"kernel", a.kernel}, {"stride", a.stride}, {"dilation", a.dilation},
-                    {"pad_begin", a.pad_begin}, {"pad_end", a.pad_end}, {"formula", size_formula(p.window, a)},
-                    {"windows", windows}});
-  }
   if (o.json) {
-    nlohmann::json j{{"input_shape", shape}, {"output_shape", out_shape}, {"count_include_pad", p.count_include_pad},
-                     {"axes", axes}, {"engines", engines}, {"warnings", cautions}};
+    nlohmann::json axes = nlohmann::json::array();
+    for (const lab::AvgPoolAxisInfo& info : e.axes) {
+      const PoolAxis& a = info.axis;
+      nlohmann::json windows = nlohmann::json::array();
+      for (const lab::AvgPoolWindowInfo& w : info.windows)
+        windows.push_back({{"index", w.index},
+                           {"start", w.start},
+                           {"taps_in_input", w.taps_in_input},
+                           {"taps_in_input_and_pads", w.taps_in_padded},
+                           {"divisor_factor", w.divisor_factor},
+                           {"starts_in_padding", w.starts_in_padding},
+                           {"overhangs", w.overhangs}});
+      axes.push_back({{"in", a.in}, {"out", a.out}, {"kernel", a.kernel}, {"stride", a.stride}, {"dilation", a.dilation},
+                      {"pad_begin", a.pad_begin}, {"pad_end", a.pad_end}, {"formula", info.formula},
+                      {"windows", windows}});
+    }
+    nlohmann::json engines;
+    engines["dnnl_backend_kernel"] = e.dnnl_backend_kernel;
+    engines["declined"] = e.declined;
+    engines["max_abs_diff_vs_ref"] = e.max_abs_diff_vs_ref;
+    engines["onednn_include_padding_differs"] = e.onednn_include_padding_differs;
+    nlohmann::json j{{"input_shape", e.input_shape}, {"output_shape", e.output_shape},
+                     {"count_include_pad", e.count_include_pad}, {"axes", axes}, {"engines", engines},
+                     {"warnings", e.warnings}};
     j["pytorch"] = {{"expressible", torch.expressible}, {"call", torch.call}, {"reasons", torch.reasons},
                     {"differences", torch.differences}};
     std::cout << j.dump(1) << "\n";
     return 0;
   }
-  std::cout << "AveragePool (ONNX opset 19) over x " << to_string(shape) << " -> " << to_string(out_shape)
-            << ", count_include_pad " << p.count_include_pad << "\n\noutput size per spatial axis:\n";
-  for (size_t d = 0; d < g.axes.size(); ++d) std::cout << "  axis " << d << ": " << axes[d]["formula"].get<std::string>() << "\n";
+  std::cout << "AveragePool (ONNX opset 19) over x " << to_string(e.input_shape) << " -> " << to_string(e.output_shape)
+            << ", count_include_pad " << e.count_include_pad << "\n\noutput size per spatial axis:\n";
+  for (size_t d = 0; d < e.axes.size(); ++d) std::cout << "  axis " << d << ": " << e.axes[d].formula << "\n";
   std::cout << "\nwindows (start position, taps inside the input / inside input + pads; the divisor is the product "
                "over axes of the "
-            << (p.count_include_pad ? "second" : "first") << " number):\n";
-  for (size_t d = 0; d < g.axes.size(); ++d) {
+            << (e.count_include_pad ? "second" : "first") << " number):\n";
+  for (size_t d = 0; d < e.axes.size(); ++d) {
     std::cout << "  axis " << d << ":";
     int64_t prev = -1;
-    for (const auto& wj : axes[d]["windows"]) {
-      const int64_t idx = wj["index"];
-      if (prev >= 0 && idx != prev + 1) std::cout << " ...";
-      prev = idx;
-      std::cout << " [" << idx << "] @" << wj["start"].get<int64_t>() << " " << wj["taps_in_input"].get<int64_t>() << "/"
-                << wj["taps_in_input_and_pads"].get<int64_t>();
-      if (wj["starts_in_padding"].get<bool>()) std::cout << " (starts in padding)";
-      if (wj["overhangs"].get<bool>()) std::cout << " (overhangs the padding)";
+    for (const lab::AvgPoolWindowInfo& w : e.axes[d].windows) {
+      if (prev >= 0 && w.index != prev + 1) std::cout << " ...";
+      prev = w.index;
+      std::cout << " [" << w.index << "] @" << w.start << " " << w.taps_in_input << "/" << w.taps_in_padded;
+      if (w.starts_in_padding) std::cout << " (starts in padding)";
+      if (w.overhangs) std::cout << " (overhangs the padding)";
     }
     std::cout << "\n";
   }
+  const PoolGeometry& g = e.geometry;
   if (g.axes.size() == 2 && g.axes[0].out <= 16 && g.axes[1].out <= 16) {
     std::cout << "\ndivisor of every window:\n";
     for (int64_t i = 0; i < g.axes[0].out; ++i) {
       std::cout << "  ";
-      for (int64_t j = 0; j < g.axes[1].out; ++j) std::cout << std::setw(4) << g.divisor({i, j}, p.count_include_pad);
+      for (int64_t j = 0; j < g.axes[1].out; ++j) std::cout << std::setw(4) << g.divisor({i, j}, e.count_include_pad);
       std::cout << "\n";
     }
   }
-  std::cout << "\noneDNN vs reference (dnnl backend on one random input): kernel " << step.kernel;
-  for (const std::string& why : step.declined) std::cout << " [declined " << why << "]";
-  std::cout << ", max abs diff " << std::scientific << std::setprecision(1) << diff << std::defaultfloat << "\n";
-  for (const std::string& s : onednn_differs) std::cout << "  oneDNN itself: " << s << "\n";
+  std::cout << "\noneDNN vs reference (dnnl backend on one random input): kernel " << e.dnnl_backend_kernel;
+  for (const std::string& why : e.declined) std::cout << " [declined " << why << "]";
+  std::cout << ", max abs diff " << std::scientific << std::setprecision(1) << e.max_abs_diff_vs_ref << std::defaultfloat
+            << "\n";
+  for (const std::string& line : e.onednn_include_padding_differs) std::cout << "  oneDNN itself: " << line << "\n";
   std::cout << "\nPyTorch: ";
   if (torch.expressible) {
     std::cout << torch.call << "\n";
     if (torch.differences.empty()) std::cout << "  same output size and divisors as ONNX\n";
-    for (const std::string& s : torch.differences) std::cout << "  differs: " << s << "\n";
+    for (const std::string& line : torch.differences) std::cout << "  differs: " << line << "\n";
   } else {
     std::cout << "no direct equivalent\n";
   }
-  for (const std::string& s : torch.reasons) std::cout << "  " << s << "\n";
-  std::cout << "\nother engines:" << (cautions.empty() ? " no known disagreement for these settings\n" : "\n");
-  for (const std::string& c : cautions) {
+  for (const std::string& line : torch.reasons) std::cout << "  " << line << "\n";
+  std::cout << "\nother engines:" << (e.warnings.empty() ? " no known disagreement for these settings\n" : "\n");
+  for (const std::string& c : e.warnings) {
     std::string rest = c.substr(c.find("): ") + 3);
     for (size_t cut; (cut = rest.find("; ceil_mode")) != std::string::npos || (cut = rest.find("; auto_pad")) != std::string::npos;) {
       std::cout << "  " << rest.substr(0, cut) << "\n";

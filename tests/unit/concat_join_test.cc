@@ -9,7 +9,7 @@
 #include "engine/node_eval.h"
 #include "runtime/plan.h"
 #include "ops/conv/conv.h"
-#include "tests/unit/graph_builder.h"
+#include "tests/unit/built_graph.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

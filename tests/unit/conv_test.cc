@@ -164,7 +164,7 @@ TEST_CASE("Conv geometry resolves auto_pad once, for infer and kernels alike") {
     a.set("strides", ints({c.s}));
     a.set("dilations", ints({c.d}));
     Node n = make_node("Conv", a, 2, 1, 19);
-    const ConvGeometry g = resolve_conv_geometry(static_cast<const ConvParams&>(*n.params),
+    const ConvGeometry g = resolve_conv_geometry(params_as<ConvParams>(*n.params, n.op_type),
                                                  {ValueInfo::of(DType::f32, {1, 1, c.in}),
                                                   ValueInfo::of(DType::f32, {1, 1, c.k})});
     CHECK(g.pad_begin[0] == c.want_begin);

@@ -3,9 +3,9 @@
 
 #include <thread>
 
+#include "engine/graph_builder.h"
 #include "ops/builtin_ops.h"
 #include "runtime/plan.h"
-#include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

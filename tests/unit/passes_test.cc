@@ -8,7 +8,7 @@
 #include "runtime/plan.h"
 #include "ops/conv/conv.h"
 #include "passes/pass.h"
-#include "tests/unit/graph_builder.h"
+#include "tests/unit/built_graph.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

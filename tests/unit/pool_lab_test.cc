@@ -10,12 +10,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "ops/builtin_ops.h"
 #include "dnnl/dnnl_runtime.h"
+#include "engine/graph_builder.h"
+#include "ops/builtin_ops.h"
 #include "runtime/plan.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
-#include "tests/unit/graph_builder.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

@@ -1,0 +1,32 @@
+// Attribute values written in code, for the lab's graphs (engine/attributes.h holds what the importer reads).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/attributes.h"
+
+namespace cnnx::lab {
+
+inline Attribute ints_attr(std::vector<int64_t> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::ints;
+  a.ints = std::move(v);
+  return a;
+}
+inline Attribute int_attr(int64_t v) {
+  Attribute a;
+  a.kind = Attribute::Kind::i;
+  a.i = v;
+  return a;
+}
+inline Attribute string_attr(std::string v) {
+  Attribute a;
+  a.kind = Attribute::Kind::s;
+  a.s = std::move(v);
+  return a;
+}
+
+}  // namespace cnnx::lab
