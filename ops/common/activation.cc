@@ -49,6 +49,12 @@ const std::vector<ActivationDef> kActivations = {
     {"HardSwish", 14, {}, {}, [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
      [](const ActivationArgs&, std::vector<EltwiseStep>& s) { return steps_are(s, {{EltwiseAlgorithm::hardswish}}); },
      true, kFewRoundings},
+    // -x: eltwise_linear with alpha -1 (exact; oneDNN gives +0 for x = 0 where the reference gives -0).
+    {"Neg", 6, {}, {}, [](double x, const ActivationArgs&) { return -x; },
+     [](const ActivationArgs&, std::vector<EltwiseStep>& s) {
+       return steps_are(s, {{EltwiseAlgorithm::linear, -1.f, 0.f}});
+     },
+     true, kExact},
     // min(max(x, alpha = min), beta = max). eltwise_clip_v2 gives alpha where x <= alpha; ONNX gives max
     // everywhere when min > max.
     {"Clip", 0, {}, {}, [](double x, const ActivationArgs& a) { return clamp(x, a.alpha, a.beta); },
