@@ -4,6 +4,7 @@
 //   std::vector<Tensor> y = run_op("AveragePool", a, {x});
 #pragma once
 
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -71,25 +72,39 @@ inline Tensor in_layout(const Tensor& plain, const Layout& layout, std::vector<T
 }
 
 // Runs a compiled kernel on plain tensors as the plan would: inputs reordered into the layouts the kernel
-// chose, outputs reordered back to plain.
-inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+// chose, outputs reordered back to plain. With `out0_over_input` = k >= 0, output 0 is written over (a copy of)
+// input k's buffer, as the plan runs a kernel whose in_place_input() is k (the caller checks that the two
+// have one layout and size).
+inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
+                         int out0_over_input = -1) {
   const KernelLayouts* l = kernel.layouts();
   auto layout = [](const std::vector<Layout>* v, size_t i) { return v && i < v->size() ? (*v)[i] : Layout(); };
   std::vector<Tensor> storage, ins, outs;
   storage.reserve(inputs.size() + outputs.size());
   for (size_t i = 0; i < inputs.size(); ++i)
     ins.push_back(inputs[i].defined() ? in_layout(inputs[i], layout(l ? &l->in : nullptr, i), storage) : Tensor());
-  for (size_t i = 0; i < outputs.size(); ++i)
-    outs.push_back(outputs[i].defined() ? in_layout(outputs[i], layout(l ? &l->out : nullptr, i), storage) : Tensor());
+  if (out0_over_input >= 0) {
+    Tensor& shared = ins.at(size_t(out0_over_input));
+    if (shared.raw() == inputs[size_t(out0_over_input)].raw()) shared = shared.clone();  // keep the caller's input
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (i == 0 && out0_over_input >= 0)
+      outs.push_back(Tensor::borrow(outputs[0].dtype(), outputs[0].shape(), ins[size_t(out0_over_input)].raw()));
+    else
+      outs.push_back(outputs[i].defined() ? in_layout(outputs[i], layout(l ? &l->out : nullptr, i), storage) : Tensor());
+  }
   KernelIO io;
   for (const Tensor& t : ins) io.in.push_back(t.defined() ? &t : nullptr);
   for (Tensor& t : outs) io.out.push_back(t.defined() ? &t : nullptr);
   kernel.run(io);
   for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].defined()) continue;
     const Layout from = layout(l ? &l->out : nullptr, i);
-    if (outputs[i].defined() && !is_plain(from) && outputs[i].dtype() == DType::f32)
+    if (!is_plain(from) && outputs[i].dtype() == DType::f32)
       DnnlReorder(md_of(from), plain_f32_desc(outputs[i].shape()))
           .run(dnnl_wrap(md_of(from), outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
+    else if (outs[i].raw() != outputs[i].raw())
+      std::memcpy(outputs[i].raw(), outs[i].raw(), outputs[i].bytes());
   }
 }
 
