@@ -71,8 +71,10 @@ inline CaseInput omitted() {
   return c;
 }
 
-// What a compiled kernel takes input 0 in (KernelLayouts::in[0]): anything, the layout offered, or plain.
-enum class Takes { any, offered, plain };
+// The layouts a compiled kernel chooses (KernelLayouts): anything; input 0 in the layout offered; input 0
+// in it and output 0 in the same kind (the kernel keeps an arriving blocked layout through); input 0 and
+// output 0 plain.
+enum class Takes { any, offered, offered_through, plain };
 
 // The expectation for one non-reference kernel of the op.
 struct Expect {
@@ -203,8 +205,9 @@ inline std::string describe(const KernelCase& c) {
   if (c.expects.empty()) os << " every kernel runs";
   for (const Expect& e : c.expects) {
     os << " " << e.kernel << (e.runs ? " runs" : " declines \"" + e.reason + "\"");
-    if (e.takes == Takes::offered) os << " taking the offered layout";
-    if (e.takes == Takes::plain) os << " taking plain input";
+    if (e.takes == Takes::offered) os << " taking input 0 in the offered layout";
+    if (e.takes == Takes::offered_through) os << " keeping the offered layout from input 0 to output 0";
+    if (e.takes == Takes::plain) os << " taking input 0 and giving output 0 plain";
     os << ";";
   }
   return os.str();
@@ -346,11 +349,13 @@ inline std::set<std::string> check_kernel_case(const KernelCase& c) {
       CHECK_MESSAGE(expect.runs, "kernel ", kernel, " runs a case it is expected to decline (\"", expect.reason, "\")");
       const std::unique_ptr<CompiledKernel> kern = compiled.take();
       const KernelLayouts* l = kern->layouts();
-      const Layout takes = l && !l->in.empty() ? l->in[0] : Layout();
-      const std::string input_0_taken_in = takes.name();
-      CAPTURE(input_0_taken_in);
-      if (expect.takes == Takes::offered) CHECK(takes == p.offered.in.at(0));
-      if (expect.takes == Takes::plain) CHECK(is_plain(takes));
+      const Layout in0 = l && !l->in.empty() ? l->in[0] : Layout(), out0 = l && !l->out.empty() ? l->out[0] : Layout();
+      const std::string layouts_taken = in0.name() + " -> " + out0.name();
+      CAPTURE(layouts_taken);
+      if (expect.takes == Takes::offered || expect.takes == Takes::offered_through) CHECK(in0 == p.offered.in.at(0));
+      if (expect.takes == Takes::offered_through)  // the offered layout's kind, for output 0's shape
+        CHECK(out0 == (c.inputs.at(0).offer == Offer::blocked ? channel_blocked_layout(p.out.at(0).shape) : Layout()));
+      if (expect.takes == Takes::plain) CHECK((is_plain(in0) && is_plain(out0)));
       stage = "run";
       std::vector<Tensor> got = case_outputs(p, true);
       with_node_context(p.node, [&] { run_compiled(*kern, p.inputs, got); });

@@ -61,11 +61,11 @@ std::vector<KernelCase> activation_cases() {
   // Blocked inputs: oneDNN 2.6's logistic over nChw16c with padded channels (C not a multiple of 16) is its
   // reference implementation, so such an input is taken plain.
   cases.push_back(KernelCase("Sigmoid", 14, "nChw16c, 32 channels")
-                      .in(random_in({1, 32, 5, 5}, -4.f, 4.f).blocked()).runs("dnnl", Takes::offered));
+                      .in(random_in({1, 32, 5, 5}, -4.f, 4.f).blocked()).runs("dnnl", Takes::offered_through));
   cases.push_back(KernelCase("Sigmoid", 14, "nChw16c, 20 channels (padded)")
                       .in(random_in({1, 20, 5, 5}, -4.f, 4.f).blocked()).runs("dnnl", Takes::plain));
   cases.push_back(KernelCase("Relu", 14, "nChw16c, 20 channels (padded)")
-                      .in(random_in({1, 20, 5, 5}).blocked()).runs("dnnl", Takes::offered));
+                      .in(random_in({1, 20, 5, 5}).blocked()).runs("dnnl", Takes::offered_through));
   cases.push_back(KernelCase("Tanh", 13, "nChw16c, 3-D").in(random_in({2, 16, 9}, -3.f, 3.f).blocked()));
   return cases;
 }
@@ -95,7 +95,9 @@ std::vector<KernelCase> clip_cases() {
   cases.push_back(clip13("NaN min").in(given(make_tensor({}, {kNaN})).constant()).declines("dnnl", "NaN"));
   cases.push_back(clip13("nChw16c").in(lo.constant()).in(hi.constant()));
   cases.back().inputs[0] = random_in({1, 16, 3, 3}, -3.f, 3.f).blocked();
-  cases.back().expects.push_back({"dnnl", true, "", Takes::offered});
+  cases.back().expects.push_back({"dnnl", true, "", Takes::offered_through});
+  cases.push_back(KernelCase("Clip", 13, "int64").in(given(make_int_tensor({2}, {1, 2})))
+                      .declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Clip", 13, "int64 with int64 bounds")
                       .in(given(make_int_tensor({6}, {-5, -1, 0, 2, 7, 9})))
                       .in(given(make_int_tensor({}, {-2})).constant()).in(given(make_int_tensor({}, {3})).constant())
@@ -140,7 +142,7 @@ std::vector<KernelCase> binary_cases() {
   for (const char* op : {"Add", "Mul"}) {
     cases.push_back(KernelCase(op, 14, "nChw16c, same shapes")
                         .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1, 32, 9, 9}).blocked())
-                        .runs("dnnl", Takes::offered));
+                        .runs("dnnl", Takes::offered_through));
     cases.push_back(KernelCase(op, 14, "nChw16c, per-channel B")
                         .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1, 32, 1, 1}))
                         .runs("dnnl", Takes::plain));
@@ -403,7 +405,7 @@ std::vector<KernelCase> batch_norm_cases() {
   cases.push_back(bn("constant statistics", {2, 8, 3, 3}, 15, random_in({2, 8, 3, 3}, -3.f, 3.f)));
   for (size_t i = 1; i < 5; ++i) cases.back().inputs[i] = cases.back().inputs[i].constant();
   cases.push_back(bn("X offered nChw16c", {1, 32, 7, 7}, 15, random_in({1, 32, 7, 7}, -3.f, 3.f).blocked())
-                      .runs("dnnl", Takes::offered));
+                      .runs("dnnl", Takes::offered_through));
   cases.push_back(bn("training_mode", {2, 3, 4}, 15, random_in({2, 3, 4}, -3.f, 3.f))
                       .attr("training_mode", int_attr(1)).declines("dnnl", "training_mode = 1"));
   cases.push_back(bn("training_mode, running statistics out", {3, 2, 2, 3}, 15, random_in({3, 2, 2, 3}, -3.f, 3.f))
@@ -456,7 +458,7 @@ std::vector<KernelCase> lrn_cases() {
     cases.push_back(c);
   }
   cases.push_back(KernelCase("LRN", 13, "X offered nChw16c").attr("size", int_attr(5))
-                      .in(random_in({1, 32, 6, 6}, -3.f, 3.f).blocked()).runs("dnnl", Takes::offered));
+                      .in(random_in({1, 32, 6, 6}, -3.f, 3.f).blocked()).runs("dnnl", Takes::offered_through));
   return cases;
 }
 
@@ -537,7 +539,7 @@ std::vector<KernelCase> pool_cases() {
   for (const char* op : {"AveragePool", "MaxPool"}) {
     KernelCase c(op, op == std::string("MaxPool") ? 12 : 19, "X offered nChw16c");
     c.attrs = window3;
-    cases.push_back(c.in(random_in({1, 32, 14, 14}).blocked()).runs("dnnl", Takes::offered));
+    cases.push_back(c.in(random_in({1, 32, 14, 14}).blocked()).runs("dnnl", Takes::offered_through));
     KernelCase old(op, 7, "opset 7");
     old.attrs = window3;
     cases.push_back(old.in(random_in({2, 3, 9, 9})));
@@ -576,7 +578,7 @@ std::vector<KernelCase> global_pool_cases() {
   }
   // The mean kernel reads blocked and channels-last layouts where they arrive (pool_lab_test.cc).
   cases.push_back(KernelCase("GlobalAveragePool", 1, "X offered nChw16c, 32 channels")
-                      .in(random_in({1, 32, 14, 14}).blocked()).runs("mean", Takes::offered).runs("dnnl", Takes::offered));
+                      .in(random_in({1, 32, 14, 14}).blocked()).runs("mean", Takes::offered).runs("dnnl", Takes::offered_through));
   cases.push_back(KernelCase("GlobalAveragePool", 1, "one plane of many chunks").in(random_in({1, 1, 300001})));
   cases.push_back(KernelCase("GlobalAveragePool", 1, "batch 0").in(random_in({0, 3, 4, 4}))
                       .declines("dnnl", "is empty"));
