@@ -148,11 +148,35 @@ inline Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float h
   return t;
 }
 
-// "" when `got` is within the declared tolerance of `op` of `want` by the engine's one comparison rule
-// (engine/compare.h); otherwise the worst element.
-inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want) {
-  const Difference d = compare(got, want, builtin_ops().find("", op, opset).tolerance);
+// Comparing results: every test goes through the engine's one rule (engine/compare.h: |got - want| <= abs +
+// rel * |want|, NaN meets NaN, an infinity the same infinity), with the tolerance the op declares.
+
+// "" when `got` is within `tol` of `want`, exact values computed in double (a test's own oracle: a textbook
+// formula, numpy's float64 result), one per element of `got`, compared without rounding them to float first;
+// otherwise the worst element.
+inline std::string within(const Tensor& got, const std::vector<double>& want, Tolerance tol) {
+  if (int64_t(want.size()) != got.numel())
+    return "got " + std::to_string(got.numel()) + " values, want " + std::to_string(want.size());
+  Tensor g(DType::f64, got.shape()), w(DType::f64, got.shape());
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    g.data<double>()[i] = got.double_at(i);
+    w.data<double>()[i] = want[size_t(i)];
+  }
+  const Difference d = compare(g, w, tol);
   return d.within ? "" : d.detail;
+}
+
+// "" when `got` is within the declared tolerance of `op` of `want`; otherwise the worst element.
+inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want,
+                                    const std::string& domain = "") {
+  const Difference d = compare(got, want, builtin_ops().find(domain, op, opset).tolerance);
+  return d.within ? "" : d.detail;
+}
+
+// The same against exact values computed in double (see within()).
+inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const std::vector<double>& want,
+                                    const std::string& domain = "") {
+  return within(got, want, builtin_ops().find(domain, op, opset).tolerance);
 }
 
 // Compiles the kernel named `name` of node `n`; throws when it declines.
