@@ -2,6 +2,9 @@
 //
 //   Attributes a; a.set("kernel_shape", ints({3, 3}));
 //   std::vector<Tensor> y = run_op("AveragePool", a, {x});
+//
+// To test every kernel of an op against its reference, add a case to tests/unit/kernel_cases_test.cc
+// (tests/unit/kernel_cases.h runs them); compare results with within_tolerance below.
 #pragma once
 
 #include <cstring>
@@ -185,14 +188,6 @@ inline std::unique_ptr<CompiledKernel> compile_named(const Node& n, const std::s
   Compiled c = kernel_named(n, name).compile(n.params, {in, out, offered});
   require(bool(c), "kernel ", name, " declines: ", c.reason());
   return c.take();
-}
-
-// Runs `op` with the dnnl and the reference kernel; "" when they agree within the op's tolerance.
-inline std::string dnnl_vs_ref(const std::string& op, const Attributes& attrs, const std::vector<Tensor>& inputs,
-                               int opset = 19, std::vector<bool> constant_inputs = {}) {
-  const Tensor want = run_op(op, attrs, inputs, opset, 1, "ref", constant_inputs)[0];
-  const Tensor got = run_op(op, attrs, inputs, opset, 1, "dnnl", constant_inputs)[0];
-  return within_tolerance(op, opset, got, want);
 }
 
 // Why the dnnl kernel of `op` declines these inputs ("" when it runs them). `outputs` marks which outputs the
