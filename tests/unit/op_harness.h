@@ -7,6 +7,8 @@
 // (tests/unit/kernel_cases.h runs them); compare results with within_tolerance below.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cstring>
 #include <random>
 #include <string>
@@ -17,6 +19,15 @@
 #include "dnnl/dnnl_runtime.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
+
+// doctest 2.4.9 prints every pointer in CAPTURE and INFO as an address, C strings too (c.what, c.op of the case
+// tables), and its DOCTEST_CONFIG_TREAT_CHAR_STAR_AS_STRING does not compile there: they print as text.
+namespace doctest::detail {
+template <>
+struct filldata<const char*> {
+  static void fill(std::ostream* stream, const char* in) { *stream << (in ? in : "(null)"); }
+};
+}  // namespace doctest::detail
 
 namespace cnnx::testing {
 
