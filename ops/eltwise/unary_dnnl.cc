@@ -4,8 +4,7 @@
 // may give the output the input's buffer (in_place_input): oneDNN eltwise runs with src == dst.
 //
 // Known difference (data-dependent, so it cannot decline): oneDNN's relu and clip turn a NaN input into a
-// number (relu 0, clip its lower bound; HardSigmoid 0), where the reference kernels keep NaN (HardSigmoid's
-// gives 1).
+// number (relu 0, clip its lower bound; HardSigmoid 0), where the reference kernels keep NaN.
 #include <cmath>
 #include <limits>
 

@@ -10,12 +10,12 @@ namespace {
 Compiled compile_transpose(const std::shared_ptr<const TransposeParams>& p, const KernelArgs& a) {
   const std::string why = dnnl_declines_inputs(a.in);
   if (!why.empty()) return Compiled::decline(why);
+  if (a.in[0].rank() == 0) return Compiled::decline("a scalar: nothing to permute (oneDNN has no rank-0 memory)");
   const std::vector<int64_t> perm = resolve_perm(*p, a.in[0].rank());
   // oneDNN's permute_axes sends input axis a to position inverse[a]; ONNX's output axis i is input axis perm[i].
   std::vector<int> inverse(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inverse[size_t(perm[i])] = int(i);
   dnnl::memory::desc input = dnnl_desc(a.offered.in[0], a.in[0].shape);
-  if (a.in[0].rank() == 0) input = plain_f32_desc(a.in[0].shape);
   dnnl::memory::desc view;
   try {
     view = input.permute_axes(inverse);
@@ -23,7 +23,7 @@ Compiled compile_transpose(const std::shared_ptr<const TransposeParams>& p, cons
     input = plain_f32_desc(a.in[0].shape);
     view = input.permute_axes(inverse);
   }
-  return std::make_unique<ReorderCopy>(input, view, plain_f32_desc(a.out[0].shape), 1);
+  return compile_or_refuse([&] { return std::make_unique<ReorderCopy>(input, view, plain_f32_desc(a.out[0].shape), 1); });
 }
 
 }  // namespace

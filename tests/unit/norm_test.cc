@@ -17,10 +17,6 @@ Tensor wave(Shape shape, double scale = 2.0, double phase = 0.3, double offset =
   return t;
 }
 
-bool within(double got, double want, Tolerance tol) { return std::abs(got - want) <= tol.abs + tol.rel * std::abs(want); }
-
-Tolerance tolerance_of(const char* op) { return builtin_ops().find("", op, 19).tolerance; }
-
 Attributes batch_norm_attrs(float epsilon) {
   Attributes a;
   a.set("epsilon", float_attr(epsilon));
@@ -36,7 +32,6 @@ TEST_CASE("BatchNormalization in test mode normalizes every channel with the giv
       {{1, 4}, 15, 1e-5f},      {{3, 2, 5}, 9, 1e-3f},    {{1, 2, 2, 3, 2}, 15, 1e-5f}, {{5}, 9, 1e-5f},
       {{6}, 15, 1e-5f},         {{0, 3, 2, 2}, 15, 1e-5f},
   };
-  const Tolerance tol = tolerance_of("BatchNormalization");
   for (const Case& c : cases) {
     CAPTURE(to_string(c.shape));
     CAPTURE(c.opset);
@@ -47,14 +42,14 @@ TEST_CASE("BatchNormalization in test mode normalizes every channel with the giv
     Tensor mean = wave({C}, 0.7, 0.4), var = wave({C}, 0.4, 0.9, 0.6);  // var in [0.2, 1.0]
     Tensor y = run_op("BatchNormalization", batch_norm_attrs(c.epsilon), {x, scale, B, mean, var}, c.opset)[0];
     REQUIRE(y.shape() == c.shape);
+    std::vector<double> want(size_t(x.numel()));
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t ch = (i / inner) % C;
-      const double want = double(scale.data<float>()[ch]) * (double(x.data<float>()[i]) - mean.data<float>()[ch]) /
-                              std::sqrt(double(var.data<float>()[ch]) + double(c.epsilon)) +
-                          B.data<float>()[ch];
-      CAPTURE(i);
-      CHECK(within(y.data<float>()[i], want, tol));
+      want[size_t(i)] = double(scale.data<float>()[ch]) * (double(x.data<float>()[i]) - mean.data<float>()[ch]) /
+                            std::sqrt(double(var.data<float>()[ch]) + double(c.epsilon)) +
+                        B.data<float>()[ch];
     }
+    CHECK(within_tolerance("BatchNormalization", c.opset, y, want) == "");
   }
 }
 
@@ -67,21 +62,19 @@ TEST_CASE("BatchNormalization training_mode uses batch statistics and updates th
   Tensor x = make_tensor({2, 1, 2}, {1, 2, 3, 6});
   Tensor scale = make_tensor({1}, {2}), B = make_tensor({1}, {0.25f});
   Tensor mean = make_tensor({1}, {0.5f}), var = make_tensor({1}, {2});
-  const Tolerance tol = tolerance_of("BatchNormalization");
   for (int opset : {14, 15}) {
     for (size_t outputs : {1, 3}) {
       CAPTURE(opset);
       CAPTURE(outputs);
       std::vector<Tensor> r = run_op("BatchNormalization", a, {x, scale, B, mean, var}, opset, outputs);
-      for (int i = 0; i < 4; ++i) {
-        CAPTURE(i);
-        CHECK(within(r[0].data<float>()[i], 2 * (x.data<float>()[i] - 3) / std::sqrt(3.5) + 0.25, tol));
-      }
+      std::vector<double> want;
+      for (int i = 0; i < 4; ++i) want.push_back(2 * (x.data<float>()[i] - 3) / std::sqrt(3.5) + 0.25);
+      CHECK(within_tolerance("BatchNormalization", opset, r[0], want) == "");
       if (outputs == 3) {
         REQUIRE(r[1].shape() == Shape{1});
         REQUIRE(r[2].shape() == Shape{1});
-        CHECK(within(r[1].data<float>()[0], 0.75, tol));
-        CHECK(within(r[2].data<float>()[0], 2.15, tol));
+        CHECK(within_tolerance("BatchNormalization", opset, r[1], std::vector<double>{0.75}) == "");
+        CHECK(within_tolerance("BatchNormalization", opset, r[2], std::vector<double>{2.15}) == "");
       }
     }
   }
@@ -91,6 +84,7 @@ TEST_CASE("BatchNormalization training_mode uses batch statistics and updates th
   Tensor x4 = wave({3, 2, 2, 3});
   Tensor s2 = wave({2}, 1.0, 0.5), b2 = wave({2}, 1.0, 1.5), m2 = wave({2}, 1.0, 2.5), v2 = wave({2}, 0.2, 0.1, 1.0);
   std::vector<Tensor> r = run_op("BatchNormalization", a, {x4, s2, b2, m2, v2}, 15, 3);
+  std::vector<double> want_y(size_t(x4.numel())), want_mean(2), want_var(2);
   for (int64_t c = 0; c < 2; ++c) {
     double sum = 0, sq = 0;
     std::vector<int64_t> at;
@@ -100,16 +94,15 @@ TEST_CASE("BatchNormalization training_mode uses batch statistics and updates th
     const double mu = sum / 18;
     for (int64_t i : at) sq += (x4.data<float>()[i] - mu) * (x4.data<float>()[i] - mu);
     const double sigma2 = sq / 18;
-    CAPTURE(c);
-    CHECK(within(r[1].data<float>()[c], 0.9 * double(m2.data<float>()[c]) + 0.1 * mu, tol));
-    CHECK(within(r[2].data<float>()[c], 0.9 * double(v2.data<float>()[c]) + 0.1 * sigma2, tol));
-    for (int64_t i : at) {
-      CAPTURE(i);
-      CHECK(within(r[0].data<float>()[i],
-                   s2.data<float>()[c] * (x4.data<float>()[i] - mu) / std::sqrt(sigma2 + 1e-2f) + b2.data<float>()[c],
-                   tol));
-    }
+    want_mean[size_t(c)] = 0.9 * double(m2.data<float>()[c]) + 0.1 * mu;
+    want_var[size_t(c)] = 0.9 * double(v2.data<float>()[c]) + 0.1 * sigma2;
+    for (int64_t i : at)
+      want_y[size_t(i)] =
+          s2.data<float>()[c] * (x4.data<float>()[i] - mu) / std::sqrt(sigma2 + 1e-2f) + b2.data<float>()[c];
   }
+  CHECK(within_tolerance("BatchNormalization", 15, r[0], want_y) == "");
+  CHECK(within_tolerance("BatchNormalization", 15, r[1], want_mean) == "");
+  CHECK(within_tolerance("BatchNormalization", 15, r[2], want_var) == "");
 }
 
 TEST_CASE("BatchNormalization refuses legacy attributes, training outputs it does not define, and bad shapes") {
@@ -155,7 +148,6 @@ TEST_CASE("LRN sums squares over the channel window [c - floor((size-1)/2), c + 
       {{1, 4, 3}, 1, 1.f, 0.75f, 1.f, 13},       {{1, 3, 2, 2, 2}, 7, 3.f, 0.3f, 1.f, 13},
       {{2, 3, 2}, 100, 1.f, 2.f, 1.f, 1},        {{1, 1, 0, 3}, 3, 1e-4f, 0.75f, 1.f, 13},
   };
-  const Tolerance tol = tolerance_of("LRN");
   for (const Case& c : cases) {
     CAPTURE(to_string(c.shape));
     CAPTURE(c.size);
@@ -172,16 +164,16 @@ TEST_CASE("LRN sums squares over the channel window [c - floor((size-1)/2), c + 
     Tensor y = run_op("LRN", a, {x}, c.opset)[0];
     REQUIRE(y.shape() == c.shape);
     const int64_t C = c.shape[1], inner = numel_range(c.shape, 2, c.shape.size());
+    std::vector<double> want(size_t(x.numel()));
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t n = i / (C * inner), ch = (i / inner) % C, s = i % inner;
       double square_sum = 0;
       for (int64_t k = 0; k < C; ++k)
         if (double(k) >= double(ch) - std::floor((c.size - 1) / 2.0) && double(k) <= double(ch) + std::ceil((c.size - 1) / 2.0))
           square_sum += std::pow(double(x.data<float>()[(n * C + k) * inner + s]), 2);
-      const double want = x.data<float>()[i] / std::pow(c.bias + c.alpha / double(c.size) * square_sum, c.beta);
-      CAPTURE(i);
-      CHECK(within(y.data<float>()[i], want, tol));
+      want[size_t(i)] = x.data<float>()[i] / std::pow(c.bias + c.alpha / double(c.size) * square_sum, c.beta);
     }
+    CHECK(within_tolerance("LRN", c.opset, y, want) == "");
   }
 }
 
@@ -193,11 +185,8 @@ TEST_CASE("LRN matches numpy on an even window") {
   a.set("alpha", float_attr(1.f));
   a.set("beta", float_attr(1.f));
   Tensor y = run_op("LRN", a, {make_tensor({1, 4, 1, 1})})[0];
-  const double want[] = {0.0, 0.2857142857142857, 0.26666666666666666, 0.5454545454545454};
-  for (int i = 0; i < 4; ++i) {
-    CAPTURE(i);
-    CHECK(within(y.data<float>()[i], want[i], tolerance_of("LRN")));
-  }
+  const std::vector<double> want{0.0, 0.2857142857142857, 0.26666666666666666, 0.5454545454545454};
+  CHECK(within_tolerance("LRN", 19, y, want) == "");
 }
 
 TEST_CASE("LRN refuses bad attributes and ranks") {

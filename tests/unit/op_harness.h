@@ -2,8 +2,14 @@
 //
 //   Attributes a; a.set("kernel_shape", ints({3, 3}));
 //   std::vector<Tensor> y = run_op("AveragePool", a, {x});
+//
+// To test every kernel of an op against its reference, add a case to tests/unit/kernel_cases_test.cc
+// (tests/unit/kernel_cases.h runs them); compare results with within_tolerance below.
 #pragma once
 
+#include <doctest/doctest.h>
+
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +19,15 @@
 #include "dnnl/dnnl_runtime.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
+
+// doctest 2.4.9 prints every pointer in CAPTURE and INFO as an address, C strings too (c.what, c.op of the case
+// tables), and its DOCTEST_CONFIG_TREAT_CHAR_STAR_AS_STRING does not compile there: they print as text.
+namespace doctest::detail {
+template <>
+struct filldata<const char*> {
+  static void fill(std::ostream* stream, const char* in) { *stream << (in ? in : "(null)"); }
+};
+}  // namespace doctest::detail
 
 namespace cnnx::testing {
 
@@ -71,25 +86,39 @@ inline Tensor in_layout(const Tensor& plain, const Layout& layout, std::vector<T
 }
 
 // Runs a compiled kernel on plain tensors as the plan would: inputs reordered into the layouts the kernel
-// chose, outputs reordered back to plain.
-inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+// chose, outputs reordered back to plain. With `out0_over_input` = k >= 0, output 0 is written over (a copy of)
+// input k's buffer, as the plan runs a kernel whose in_place_input() is k (the caller checks that the two
+// have one layout and size).
+inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
+                         int out0_over_input = -1) {
   const KernelLayouts* l = kernel.layouts();
   auto layout = [](const std::vector<Layout>* v, size_t i) { return v && i < v->size() ? (*v)[i] : Layout(); };
   std::vector<Tensor> storage, ins, outs;
   storage.reserve(inputs.size() + outputs.size());
   for (size_t i = 0; i < inputs.size(); ++i)
     ins.push_back(inputs[i].defined() ? in_layout(inputs[i], layout(l ? &l->in : nullptr, i), storage) : Tensor());
-  for (size_t i = 0; i < outputs.size(); ++i)
-    outs.push_back(outputs[i].defined() ? in_layout(outputs[i], layout(l ? &l->out : nullptr, i), storage) : Tensor());
+  if (out0_over_input >= 0) {
+    Tensor& shared = ins.at(size_t(out0_over_input));
+    if (shared.raw() == inputs[size_t(out0_over_input)].raw()) shared = shared.clone();  // keep the caller's input
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (i == 0 && out0_over_input >= 0)
+      outs.push_back(Tensor::borrow(outputs[0].dtype(), outputs[0].shape(), ins[size_t(out0_over_input)].raw()));
+    else
+      outs.push_back(outputs[i].defined() ? in_layout(outputs[i], layout(l ? &l->out : nullptr, i), storage) : Tensor());
+  }
   KernelIO io;
   for (const Tensor& t : ins) io.in.push_back(t.defined() ? &t : nullptr);
   for (Tensor& t : outs) io.out.push_back(t.defined() ? &t : nullptr);
   kernel.run(io);
   for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].defined()) continue;
     const Layout from = layout(l ? &l->out : nullptr, i);
-    if (outputs[i].defined() && !is_plain(from) && outputs[i].dtype() == DType::f32)
+    if (!is_plain(from) && outputs[i].dtype() == DType::f32)
       DnnlReorder(md_of(from), plain_f32_desc(outputs[i].shape()))
           .run(dnnl_wrap(md_of(from), outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
+    else if (outs[i].raw() != outputs[i].raw())
+      std::memcpy(outputs[i].raw(), outs[i].raw(), outputs[i].bytes());
   }
 }
 
@@ -133,11 +162,35 @@ inline Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float h
   return t;
 }
 
-// "" when `got` is within the declared tolerance of `op` of `want` by the engine's one comparison rule
-// (engine/compare.h); otherwise the worst element.
-inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want) {
-  const Difference d = compare(got, want, builtin_ops().find("", op, opset).tolerance);
+// Comparing results: every test goes through the engine's one rule (engine/compare.h: |got - want| <= abs +
+// rel * |want|, NaN meets NaN, an infinity the same infinity), with the tolerance the op declares.
+
+// "" when `got` is within `tol` of `want`, exact values computed in double (a test's own oracle: a textbook
+// formula, numpy's float64 result), one per element of `got`, compared without rounding them to float first;
+// otherwise the worst element.
+inline std::string within(const Tensor& got, const std::vector<double>& want, Tolerance tol) {
+  if (int64_t(want.size()) != got.numel())
+    return "got " + std::to_string(got.numel()) + " values, want " + std::to_string(want.size());
+  Tensor g(DType::f64, got.shape()), w(DType::f64, got.shape());
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    g.data<double>()[i] = got.double_at(i);
+    w.data<double>()[i] = want[size_t(i)];
+  }
+  const Difference d = compare(g, w, tol);
   return d.within ? "" : d.detail;
+}
+
+// "" when `got` is within the declared tolerance of `op` of `want`; otherwise the worst element.
+inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want,
+                                    const std::string& domain = "") {
+  const Difference d = compare(got, want, builtin_ops().find(domain, op, opset).tolerance);
+  return d.within ? "" : d.detail;
+}
+
+// The same against exact values computed in double (see within()).
+inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const std::vector<double>& want,
+                                    const std::string& domain = "") {
+  return within(got, want, builtin_ops().find(domain, op, opset).tolerance);
 }
 
 // Compiles the kernel named `name` of node `n`; throws when it declines.
@@ -146,14 +199,6 @@ inline std::unique_ptr<CompiledKernel> compile_named(const Node& n, const std::s
   Compiled c = kernel_named(n, name).compile(n.params, {in, out, offered});
   require(bool(c), "kernel ", name, " declines: ", c.reason());
   return c.take();
-}
-
-// Runs `op` with the dnnl and the reference kernel; "" when they agree within the op's tolerance.
-inline std::string dnnl_vs_ref(const std::string& op, const Attributes& attrs, const std::vector<Tensor>& inputs,
-                               int opset = 19, std::vector<bool> constant_inputs = {}) {
-  const Tensor want = run_op(op, attrs, inputs, opset, 1, "ref", constant_inputs)[0];
-  const Tensor got = run_op(op, attrs, inputs, opset, 1, "dnnl", constant_inputs)[0];
-  return within_tolerance(op, opset, got, want);
 }
 
 // Why the dnnl kernel of `op` declines these inputs ("" when it runs them). `outputs` marks which outputs the

@@ -1,0 +1,785 @@
+// The case table: every kernel of every op against the op's reference kernel, within the op's own
+// tolerance (tests/unit/kernel_cases.h runs it). Cases name the non-reference kernels that must decline, with
+// a part of the reason; every other kernel must run. A registered op without a case fails the last test, and
+// so does a kernel no case runs.
+//
+// What tests elsewhere check instead: reference kernels against hand-checked values and textbook formulas
+// (<family>_test.cc), errors and shape inference, what graph passes make (passes_test.cc, pool_lab_test.cc),
+// one compiled kernel run from many threads and the pinned data-dependent differences (dnnl_kernels_test.cc).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "ops/common/activation.h"
+#include "ops/conv/conv.h"
+#include "ops/conv/fused_conv.h"
+#include "ops/pool/adaptive_pool.h"
+#include "ops/shape/channel_shuffle.h"
+#include "tests/unit/kernel_cases.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// ---- activations: one unary op per row of the activation table, and Clip ----
+
+// oneDNN's relu (alpha 0) and clip, HardSigmoid's clip step included, turn a NaN input into a number (relu 0,
+// clip its lower bound) where the reference kernels keep NaN (ops/eltwise/unary_dnnl.cc). A kernel cannot
+// decline by data, so the inputs of these rows hold no NaN: a known, documented difference.
+bool dnnl_loses_nan(const std::string& row) { return row == "Relu" || row == "HardSigmoid" || row == "Clip"; }
+
+// U[-8, 8) with special values first: signed zeros, infinities, NaN (or 0.5 instead), tiny and large values.
+Tensor special_values(bool with_nan) {
+  Tensor x = random_tensor({3, 4, 50}, 300, -8.f, 8.f);
+  const float specials[] = {0.f,  -0.f, kInf,  -kInf, with_nan ? kNaN : 0.5f, 1e-30f, -1e-30f, 3.f, -3.f,
+                            88.f, -88.f, 100.f, -100.f};
+  for (size_t i = 0; i < std::size(specials); ++i) x.data<float>()[i] = specials[i];
+  return x;
+}
+
+std::vector<KernelCase> activation_cases() {
+  std::vector<KernelCase> cases;
+  for (const ActivationDef& row : activations()) {
+    if (row.since == 0) continue;  // Clip has its own cases below; Swish is only fused (fused_conv_cases)
+    cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, special values")
+                        .in(given(special_values(!dnnl_loses_nan(row.name)))));
+    cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, 4-D").in(random_in({2, 3, 5, 7}, -6.f, 6.f)));
+    cases.push_back(KernelCase(row.name, kMaxOpset, "empty").in(random_in({0, 3})).declines("dnnl", "is empty"));
+  }
+  const Tensor x = special_values(true), no_nan = special_values(false);
+  cases.push_back(KernelCase("LeakyRelu", 16, "alpha 0.3").attr("alpha", float_attr(0.3f)).in(given(x)));
+  cases.push_back(KernelCase("LeakyRelu", 16, "negative alpha").attr("alpha", float_attr(-2.f)).in(given(x)));
+  cases.push_back(KernelCase("HardSigmoid", 6, "alpha 0.5, beta 0.6")
+                      .attr("alpha", float_attr(0.5f)).attr("beta", float_attr(0.6f)).in(given(no_nan)));
+  cases.push_back(KernelCase("HardSigmoid", 6, "negative alpha")
+                      .attr("alpha", float_attr(-0.3f)).attr("beta", float_attr(0.1f)).in(given(no_nan)));
+  // Blocked inputs: oneDNN 2.6's logistic over nChw16c with padded channels (C not a multiple of 16) is its
+  // reference implementation, so such an input is taken plain.
+  cases.push_back(KernelCase("Sigmoid", 14, "nChw16c, 32 channels")
+                      .in(random_in({1, 32, 5, 5}, -4.f, 4.f).blocked()).runs("dnnl", Takes::offered_through));
+  cases.push_back(KernelCase("Sigmoid", 14, "nChw16c, 20 channels (padded)")
+                      .in(random_in({1, 20, 5, 5}, -4.f, 4.f).blocked()).runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("Relu", 14, "nChw16c, 20 channels (padded)")
+                      .in(random_in({1, 20, 5, 5}).blocked()).runs("dnnl", Takes::offered_through));
+  cases.push_back(KernelCase("Tanh", 13, "nChw16c, 3-D").in(random_in({2, 16, 9}, -3.f, 3.f).blocked()));
+  return cases;
+}
+
+std::vector<KernelCase> clip_cases() {
+  std::vector<KernelCase> cases;
+  const Tensor x = special_values(false);
+  auto clip6 = [&](const char* what) { return KernelCase("Clip", 6, what).in(given(x)); };
+  cases.push_back(clip6("attributes min -1, max 2.5").attr("min", float_attr(-1.f)).attr("max", float_attr(2.5f)));
+  cases.push_back(clip6("attribute min 0 only").attr("min", float_attr(0.f)));
+  cases.push_back(clip6("no attributes"));
+  // ONNX gives max everywhere when min > max; oneDNN's clip gives min where x <= min.
+  cases.push_back(clip6("attributes min > max").attr("min", float_attr(1.f)).attr("max", float_attr(0.f))
+                      .declines("dnnl", "min > max"));
+  const CaseInput y = random_in({2, 3, 7}, -3.f, 3.f);
+  const CaseInput lo = given(make_tensor({}, {-1.f})), hi = given(make_tensor({1}, {0.5f}));
+  auto clip13 = [&](const char* what) { return KernelCase("Clip", 13, what).in(y); };
+  cases.push_back(clip13("constant bounds").in(lo.constant()).in(hi.constant()));
+  cases.push_back(clip13("constant min only").in(lo.constant()));
+  cases.push_back(clip13("constant max only").in(omitted()).in(hi.constant()));
+  cases.push_back(clip13("no bounds"));
+  cases.push_back(clip13("runtime min").in(lo).in(hi.constant()).declines("dnnl", "runtime tensors"));
+  cases.push_back(clip13("runtime max").in(lo.constant()).in(hi).declines("dnnl", "runtime tensors"));
+  cases.push_back(clip13("constant min > max")
+                      .in(given(make_tensor({}, {1.f})).constant()).in(given(make_tensor({}, {0.f})).constant())
+                      .declines("dnnl", "min > max"));
+  cases.push_back(clip13("NaN min").in(given(make_tensor({}, {kNaN})).constant()).declines("dnnl", "NaN"));
+  cases.push_back(clip13("nChw16c").in(lo.constant()).in(hi.constant()));
+  cases.back().inputs[0] = random_in({1, 16, 3, 3}, -3.f, 3.f).blocked();
+  cases.back().expects.push_back({"dnnl", true, "", Takes::offered_through});
+  cases.push_back(KernelCase("Clip", 13, "int64").in(given(make_int_tensor({2}, {1, 2})))
+                      .declines("dnnl", "int64, not float32"));
+  cases.push_back(KernelCase("Clip", 13, "int64 with int64 bounds")
+                      .in(given(make_int_tensor({6}, {-5, -1, 0, 2, 7, 9})))
+                      .in(given(make_int_tensor({}, {-2})).constant()).in(given(make_int_tensor({}, {3})).constant())
+                      .declines("dnnl", "int64, not float32"));
+  return cases;
+}
+
+// ---- binary ops ----
+
+std::vector<KernelCase> binary_cases() {
+  struct Pattern {
+    Shape a, b;
+    bool a_broadcasts;  // A must grow to the output shape: Add and Mul swap operands, Sub and Div decline
+  };
+  const Pattern patterns[] = {
+      {{2, 3, 4}, {2, 3, 4}, false},       {{3, 4}, {4}, false},      {{2, 3, 4}, {2, 1, 4}, false},
+      {{2, 3, 4, 5}, {3, 1, 1}, false},    {{2, 3, 4}, {}, false},    {{2, 3, 4}, {1}, false},
+      {{1, 16, 7, 7}, {1, 16, 1, 1}, false}, {{5}, {5}, false},       {{4}, {3, 4}, true},
+      {{}, {2, 3}, true},                  {{2, 1, 4}, {2, 3, 4}, true},
+  };
+  std::vector<KernelCase> cases;
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    const bool commutative = std::string(op) == "Add" || std::string(op) == "Mul";
+    for (const Pattern& p : patterns) {
+      // Divisors away from 0 keep quotients finite.
+      KernelCase c = KernelCase(op, 14, p.a_broadcasts ? "A broadcasts" : "B broadcasts")
+                         .in(random_in(p.a)).in(random_in(p.b, 0.5f, 2.f));
+      if (p.a_broadcasts && !commutative) c.declines("dnnl", "oneDNN broadcasts only its second source");
+      cases.push_back(c);
+    }
+    cases.push_back(KernelCase(op, 14, "both broadcast")
+                        .in(random_in({2, 1, 4})).in(random_in({3, 1}, 0.5f, 2.f))
+                        .declines("dnnl", commutative ? "and so would B" : "would be broadcast"));
+    cases.push_back(KernelCase(op, 14, "int64")
+                        .in(given(make_int_tensor({4}, {7, -7, 7, -7})))
+                        .in(given(make_int_tensor({4}, {2, 2, -2, -3})))
+                        .declines("dnnl", "int64, not float32"));
+    cases.push_back(KernelCase(op, 7, "opset 7").in(random_in({3, 4})).in(random_in({4}, 0.5f, 2.f)));
+  }
+  // oneDNN 2.6 runs a broadcast src1 (per channel, or one scalar) over nChw16c with its reference
+  // implementation only: the kernel takes such inputs plain (the plan reorders) instead.
+  for (const char* op : {"Add", "Mul"}) {
+    cases.push_back(KernelCase(op, 14, "nChw16c, same shapes")
+                        .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1, 32, 9, 9}).blocked())
+                        .runs("dnnl", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "nChw16c, per-channel B")
+                        .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1, 32, 1, 1}))
+                        .runs("dnnl", Takes::plain));
+    cases.push_back(KernelCase(op, 14, "nChw16c, scalar B")
+                        .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1}))
+                        .runs("dnnl", Takes::plain));
+  }
+  cases.push_back(KernelCase("Sum", 13, "one input").in(random_in({2, 3})));
+  cases.push_back(KernelCase("Sum", 13, "three inputs, broadcast")
+                      .in(random_in({2, 3, 4})).in(random_in({3, 1})).in(random_in({4})));
+  cases.push_back(KernelCase("Sum", 6, "opset 6, same shapes").in(random_in({5, 6})).in(random_in({5, 6})));
+  return cases;
+}
+
+// ---- convolutions ----
+
+Attributes conv_attrs(int64_t group, const char* auto_pad, std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                      std::vector<int64_t> pads) {
+  Attributes a;
+  a.set("group", int_attr(group));
+  a.set("auto_pad", string_attr(auto_pad));
+  if (!strides.empty()) a.set("strides", ints(strides));
+  if (!dilations.empty()) a.set("dilations", ints(dilations));
+  if (!pads.empty()) a.set("pads", ints(pads));
+  return a;
+}
+
+std::vector<KernelCase> conv_cases() {
+  struct Geometry {
+    const char* what;
+    Shape x, w;
+    int64_t group;
+    const char* auto_pad;
+    std::vector<int64_t> strides, dilations, pads;  // attributes; empty = not given
+    bool bias;
+  };
+  const Geometry geometries[] = {
+      {"1-D plain", {2, 3, 9}, {4, 3, 3}, 1, "NOTSET", {}, {}, {}, true},
+      {"1-D strided, asymmetric pads", {1, 2, 10}, {3, 2, 4}, 1, "NOTSET", {3}, {}, {2, 1}, false},
+      {"1-D dilated, grouped", {1, 4, 12}, {6, 2, 3}, 2, "NOTSET", {}, {2}, {1, 1}, true},
+      {"2-D pads 1", {1, 3, 5, 6}, {2, 3, 3, 3}, 1, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"2-D asymmetric pads, stride 2", {2, 2, 7, 5}, {3, 2, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 0, 2, 1}, true},
+      {"2-D dilations 2x3", {1, 2, 9, 8}, {2, 2, 3, 2}, 1, "NOTSET", {}, {2, 3}, {0, 1, 0, 1}, false},
+      {"2-D groups 2", {2, 4, 6, 6}, {6, 2, 3, 3}, 2, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"2-D depthwise", {1, 8, 7, 7}, {8, 1, 3, 3}, 8, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"2-D depthwise, multiplier 2, stride 2", {1, 4, 9, 9}, {8, 1, 3, 3}, 4, "NOTSET", {2, 2}, {}, {1, 1, 1, 1},
+       false},
+      {"2-D SAME_UPPER stride 2 (odd total pad)", {1, 3, 8, 7}, {4, 3, 4, 4}, 1, "SAME_UPPER", {2, 2}, {}, {}, true},
+      {"2-D SAME_LOWER stride 2", {1, 3, 8, 7}, {4, 3, 4, 4}, 1, "SAME_LOWER", {2, 2}, {}, {}, true},
+      {"2-D VALID stride 3", {1, 2, 10, 11}, {3, 2, 3, 2}, 1, "VALID", {3, 3}, {}, {}, false},
+      {"2-D 1x1", {2, 16, 5, 5}, {8, 16, 1, 1}, 1, "NOTSET", {}, {}, {}, true},
+      {"2-D kernel larger than input, padded", {1, 2, 2, 3}, {2, 2, 4, 4}, 1, "NOTSET", {}, {}, {2, 1, 1, 2}, true},
+      {"2-D 32 channels (blocked layouts)", {2, 32, 14, 14}, {64, 32, 3, 3}, 1, "NOTSET", {}, {}, {1, 1, 1, 1},
+       true},
+      {"2-D 7x7 stride 2 stem", {1, 3, 32, 32}, {16, 3, 7, 7}, 1, "NOTSET", {2, 2}, {}, {3, 3, 3, 3}, false},
+      {"2-D groups 4, 64 channels", {1, 64, 8, 8}, {64, 16, 3, 3}, 4, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"3-D plain", {1, 2, 4, 5, 6}, {3, 2, 2, 3, 3}, 1, "NOTSET", {}, {}, {}, true},
+      {"3-D strided, asymmetric pads, dilated", {2, 2, 6, 7, 5}, {2, 2, 3, 2, 2}, 1, "NOTSET", {2, 1, 2},
+       {1, 2, 1}, {1, 0, 1, 0, 1, 1}, false},
+      {"3-D grouped", {1, 4, 5, 5, 5}, {4, 2, 3, 3, 3}, 2, "NOTSET", {}, {}, {1, 1, 1, 1, 1, 1}, true},
+  };
+  std::vector<KernelCase> cases;
+  for (const Geometry& g : geometries) {
+    for (bool constant_weights : {false, true}) {
+      KernelCase c(std::string("Conv"), 11, std::string(g.what) + (constant_weights ? ", constant W and B" : ""));
+      c.attrs = conv_attrs(g.group, g.auto_pad, g.strides, g.dilations, g.pads);
+      c.in(random_in(g.x));
+      c.in(constant_weights ? random_in(g.w).constant() : random_in(g.w));
+      if (g.bias) c.in(constant_weights ? random_in({g.w[0]}).constant() : random_in({g.w[0]}));
+      cases.push_back(c);
+    }
+  }
+  const Attributes pads1 = conv_attrs(1, "NOTSET", {}, {}, {1, 1, 1, 1});
+  KernelCase blocked("Conv", 11, "src offered nChw16c");
+  blocked.attrs = pads1;
+  cases.push_back(blocked.in(random_in({1, 32, 14, 14}).blocked()).in(random_in({32, 32, 3, 3}).constant())
+                      .in(random_in({32}).constant()));
+  KernelCase wished("Conv", 11, "dst wished nChw16c (a Concat joined in place)");
+  wished.attrs = pads1;
+  cases.push_back(wished.in(random_in({1, 16, 8, 8})).in(random_in({32, 16, 3, 3}).constant())
+                      .wish_output(Offer::blocked));
+  KernelCase empty("Conv", 11, "batch 0");
+  empty.attrs = pads1;
+  cases.push_back(empty.in(random_in({0, 2, 5, 4})).in(random_in({3, 2, 3, 3}).constant())
+                      .declines("dnnl", "is empty"));
+  cases.push_back(KernelCase("Conv", 1, "opset 1, default attributes")
+                      .in(random_in({1, 2, 5, 4})).in(random_in({3, 2, 1, 1})));
+  return cases;
+}
+
+// FusedConv is made by the fuse-conv pass (passes/fuse_conv.cc), never parsed: its params are built here as
+// the pass builds them, from a Conv node's parse and a fusion of the activation table's rows.
+KernelCase fused_conv(std::string what, const ActivationDef* act, ActivationArgs args, bool residual, bool bias,
+                      Shape x, Shape w, CaseInput x_input) {
+  ConvFusion fusion;
+  fusion.residual = residual;
+  fusion.activation = act;
+  fusion.args = args;
+  std::ostringstream note;
+  note << fusion.summary() << " (activation args " << args.alpha << ", " << args.beta << ")";
+  KernelCase c("FusedConv", 1, std::move(what));
+  c.in_domain(kInternalDomain);
+  c.attrs = conv_attrs(1, "NOTSET", {}, {}, {1, 1, 1, 1});
+  c.params(note.str(), [fusion](const Node& n) -> ParamsPtr {
+    Node conv = n;
+    conv.op_type = "Conv";
+    conv.domain = "";
+    conv.opset = 11;
+    conv.inputs.resize(std::min<size_t>(conv.inputs.size(), 3));
+    auto p = std::make_shared<FusedConvParams>();
+    p->conv = parse_conv(conv);
+    p->fusion = fusion;
+    return p;
+  });
+  const Shape y{x[0], w[0], x[2], x[3]};
+  c.in(x_input).in(random_in(w, -0.5f, 0.5f).constant()).in(bias ? random_in({w[0]}).constant() : omitted());
+  if (residual) c.in(random_in(y, -2.f, 2.f));
+  return c;
+}
+
+// The arguments a row is fused with: its ONNX defaults, ReLU6 bounds for Clip.
+ActivationArgs fused_args(const ActivationDef& row) {
+  if (std::string(row.name) == "Clip") return {0.f, 6.f};
+  return {row.alpha.fallback, row.beta.fallback};
+}
+
+std::vector<KernelCase> fused_conv_cases() {
+  std::vector<KernelCase> cases;
+  const Shape x{1, 16, 8, 8}, w{16, 16, 3, 3};
+  for (const ActivationDef& row : activations()) {
+    if (!row.fusable) continue;
+    for (bool residual : {false, true})
+      cases.push_back(fused_conv(std::string("+") + row.name + (residual ? ", residual" : ""), &row, fused_args(row),
+                                 residual, true, x, w, random_in(x)));
+  }
+  cases.push_back(fused_conv("residual only", nullptr, {}, true, true, x, w, random_in(x)));
+  cases.push_back(fused_conv("no fusion", nullptr, {}, false, true, x, w, random_in(x)));
+  cases.push_back(fused_conv("residual, no bias, +Relu", find_activation("Relu"), {}, true, false, x, w, random_in(x)));
+  cases.push_back(fused_conv("LeakyRelu alpha 0.2", find_activation("LeakyRelu"), {0.2f, 0.f}, false, true, x, w,
+                             random_in(x)));
+  const Shape x32{1, 32, 7, 7}, w32{32, 32, 3, 3};
+  cases.push_back(fused_conv("src offered nChw16c, residual, +Relu", find_activation("Relu"), {}, true, true, x32,
+                             w32, random_in(x32).blocked()));
+  // Swish runs after the primitive over the whole dst buffer: blocked dst, and a dst the readers wish blocked.
+  cases.push_back(fused_conv("src offered nChw16c, +Swish", find_activation("Swish"), {}, false, true, x32, w32,
+                             random_in(x32).blocked()));
+  cases.push_back(fused_conv("dst wished nChw16c, +Swish", find_activation("Swish"), {}, false, true, x32, w32,
+                             random_in(x32))
+                      .wish_output(Offer::blocked));
+  return cases;
+}
+
+// ---- matrix products ----
+
+std::vector<KernelCase> gemm_cases() {
+  struct Product {
+    int64_t M, N, K;
+    bool trans_a, trans_b;
+    float alpha, beta;
+    bool has_c;
+    Shape c;
+    int opset;
+  };
+  const Product products[] = {
+      {3, 4, 5, false, false, 1.f, 1.f, false, {}, 13},
+      {3, 4, 5, true, false, 1.f, 1.f, false, {}, 13},
+      {3, 4, 5, false, true, 1.f, 1.f, false, {}, 13},
+      {3, 4, 5, true, true, 0.5f, 1.f, false, {}, 13},
+      {3, 4, 5, false, false, 1.f, 1.f, true, {3, 4}, 13},
+      {3, 4, 5, false, true, 1.f, 1.f, true, {4}, 13},
+      {3, 4, 5, false, false, 1.f, 1.f, true, {1, 4}, 13},
+      {3, 4, 5, false, false, 0.25f, 0.35f, true, {3, 1}, 13},
+      {3, 4, 5, true, true, 2.f, -1.5f, true, {}, 13},
+      {3, 4, 5, false, false, 1.f, 0.f, true, {1, 1}, 13},
+      {3, 4, 5, false, false, 1.f, 2.f, true, {1}, 13},
+      {3, 4, 5, false, false, 0.f, 1.f, true, {3, 4}, 13},
+      {1, 1000, 512, false, true, 1.f, 1.f, true, {1000}, 13},
+      {8, 64, 2048, false, true, 1.f, 1.f, true, {64}, 13},
+      {17, 9, 33, true, false, 1.5f, 0.5f, true, {17, 9}, 6},
+      {4, 6, 1, false, false, 1.f, 1.f, true, {6}, 7},
+      {2, 37, 70, false, false, 1.f, 3.f, true, {1, 37}, 13},
+      {2, 37, 70, false, true, 1.f, 0.5f, true, {1, 1}, 13},
+      {3, 4, 5, false, true, 1.f, -1.5f, true, {}, 13},
+      {5, 1, 7, false, false, 1.f, 1.f, true, {1}, 13},
+  };
+  std::vector<KernelCase> cases;
+  for (const Product& p : products) {
+    // Constant B and C (a layer's weights and bias) take the inner product where A is not transposed and C is
+    // a row; everything else the matmul.
+    for (bool constant_b_c : {false, true}) {
+      std::ostringstream what;
+      what << "M " << p.M << " N " << p.N << " K " << p.K << (constant_b_c ? ", constant B and C" : "");
+      KernelCase c("Gemm", p.opset, what.str());
+      c.attr("transA", int_attr(p.trans_a)).attr("transB", int_attr(p.trans_b));
+      c.attr("alpha", float_attr(p.alpha)).attr("beta", float_attr(p.beta));
+      // B is scaled like a layer's weights (PyTorch's Linear init, U(+-1/sqrt(K))), so that outputs are O(1)
+      // and the float32 partial sums stay within the premise of the op's tolerance.
+      const float w = 1.f / std::sqrt(float(p.K));
+      const CaseInput b = random_in(p.trans_b ? Shape{p.N, p.K} : Shape{p.K, p.N}, -w, w);
+      c.in(random_in(p.trans_a ? Shape{p.K, p.M} : Shape{p.M, p.K})).in(constant_b_c ? b.constant() : b);
+      if (p.has_c) c.in(constant_b_c ? random_in(p.c).constant() : random_in(p.c));
+      cases.push_back(c);
+    }
+  }
+  cases.push_back(KernelCase("Gemm", 13, "K = 0 leaves beta * C")
+                      .attr("beta", float_attr(3.f))
+                      .in(random_in({2, 0})).in(random_in({0, 3})).in(random_in({2, 3}))
+                      .declines("dnnl", "is empty"));
+  return cases;
+}
+
+std::vector<KernelCase> matmul_cases() {
+  const std::pair<Shape, Shape> shapes[] = {
+      {{5}, {5}},
+      {{5}, {5, 3}},
+      {{4, 5}, {5}},
+      {{4, 5}, {5, 3}},
+      {{2, 3, 4, 5}, {5, 6}},
+      {{4, 5}, {2, 5, 6}},
+      {{2, 1, 4, 5}, {3, 5, 6}},
+      {{1, 4, 5}, {4, 5, 6}},
+      {{3, 1, 4, 5}, {1, 2, 5, 6}},
+      {{5}, {2, 5, 6}},
+      {{2, 4, 5}, {5}},
+      {{2, 2, 2, 2, 3, 4}, {2, 1, 2, 4, 2}},
+      {{64, 256}, {256, 128}},
+  };
+  std::vector<KernelCase> cases;
+  for (const auto& [a, b] : shapes)
+    cases.push_back(KernelCase("MatMul", 13, "A " + to_string(a) + " B " + to_string(b)).in(random_in(a)).in(random_in(b)));
+  cases.push_back(KernelCase("MatMul", 13, "constant B").in(random_in({3, 7})).in(random_in({7, 4}).constant()));
+  cases.push_back(KernelCase("MatMul", 13, "K = 0").in(random_in({2, 0})).in(random_in({0, 3}))
+                      .declines("dnnl", "is empty"));
+  cases.push_back(KernelCase("MatMul", 13, "batch 0").in(random_in({0, 2, 3})).in(random_in({3, 4}))
+                      .declines("dnnl", "is empty"));
+  return cases;
+}
+
+// ---- normalization and softmax ----
+
+std::vector<KernelCase> batch_norm_cases() {
+  struct Setting {
+    Shape x;
+    float epsilon;
+    int opset;
+  };
+  const Setting settings[] = {
+      {{2, 3}, 1e-5f, 15},         {{2, 3, 5}, 1e-5f, 15}, {{2, 3, 4, 5}, 1e-3f, 15},       {{1, 2, 3, 4, 5}, 1e-5f, 9},
+      {{6}, 1e-5f, 9},             {{2, 3, 2, 2, 2, 2}, 0.f, 14}, {{1, 64, 14, 14}, 1e-5f, 7},
+  };
+  auto bn = [](const std::string& what, const Shape& x, int opset, CaseInput x_input) {
+    const int64_t C = x.size() == 1 ? 1 : x[1];
+    return KernelCase("BatchNormalization", opset, what)
+        .in(x_input).in(random_in({C}, 0.5f, 2.f)).in(random_in({C})).in(random_in({C})).in(random_in({C}, 0.1f, 3.f));
+  };
+  std::vector<KernelCase> cases;
+  for (const Setting& s : settings)
+    cases.push_back(bn("X " + to_string(s.x), s.x, s.opset, random_in(s.x, -3.f, 3.f))
+                        .attr("epsilon", float_attr(s.epsilon)));
+  cases.push_back(bn("constant statistics", {2, 8, 3, 3}, 15, random_in({2, 8, 3, 3}, -3.f, 3.f)));
+  for (size_t i = 1; i < 5; ++i) cases.back().inputs[i] = cases.back().inputs[i].constant();
+  cases.push_back(bn("X offered nChw16c", {1, 32, 7, 7}, 15, random_in({1, 32, 7, 7}, -3.f, 3.f).blocked())
+                      .runs("dnnl", Takes::offered_through));
+  cases.push_back(bn("training_mode", {2, 3, 4}, 15, random_in({2, 3, 4}, -3.f, 3.f))
+                      .attr("training_mode", int_attr(1)).declines("dnnl", "training_mode = 1"));
+  cases.push_back(bn("training_mode, running statistics out", {3, 2, 2, 3}, 15, random_in({3, 2, 2, 3}, -3.f, 3.f))
+                      .attr("training_mode", int_attr(1)).attr("momentum", float_attr(0.8f)).outputs(3)
+                      .declines("dnnl", "training_mode = 1"));
+  return cases;
+}
+
+std::vector<KernelCase> softmax_cases() {
+  struct Setting {
+    Shape x;
+    int64_t axis;
+    int opset;
+  };
+  const Setting settings[] = {
+      {{2, 3, 4}, 0, 13}, {{2, 3, 4}, 1, 13},    {{2, 3, 4}, 2, 13},  {{2, 3, 4}, -1, 13},
+      {{5}, 0, 13},       {{2, 3, 4, 5}, 1, 13}, {{2, 1000}, 1, 13},  {{2, 3, 4}, 0, 11},
+      {{2, 3, 4}, 1, 11}, {{2, 3, 4}, 2, 11},    {{2, 3, 4, 5}, -2, 1}, {{3, 10}, 1, 1},
+  };
+  std::vector<KernelCase> cases;
+  for (const Setting& s : settings)
+    cases.push_back(KernelCase("Softmax", s.opset, "X " + to_string(s.x))
+                        .attr("axis", int_attr(s.axis)).in(random_in(s.x, -10.f, 10.f)));
+  cases.push_back(KernelCase("Softmax", 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
+  // Rows [-inf, x, -inf, x] (the infinities weigh 0), all -inf (NaN, as Exp/ReduceSum/Div give), large values
+  // (no overflow after subtracting the max). A row holding +inf differs (dnnl_kernels_test.cc pins it).
+  cases.push_back(KernelCase("Softmax", 13, "infinities and large values")
+                      .in(given(make_tensor({3, 4}, {-kInf, 1.f, -kInf, 2.f, -kInf, -kInf, -kInf, -kInf, 1e30f, 1e30f,
+                                                     3e30f, -1e30f}))));
+  return cases;
+}
+
+std::vector<KernelCase> lrn_cases() {
+  struct Setting {
+    Shape x;
+    int64_t size;
+    float alpha, beta, bias;
+  };
+  const Setting settings[] = {
+      {{2, 7, 3, 3}, 1, 1e-4f, 0.75f, 1.f},  {{2, 7, 3, 3}, 3, 1e-2f, 0.75f, 1.f},  {{1, 5, 4}, 5, 0.5f, 0.5f, 2.f},
+      {{1, 3, 2, 2, 2}, 3, 2e-4f, 1.f, 1.f}, {{1, 16, 6, 6}, 5, 1e-4f, 0.75f, 2.f}, {{2, 4, 3}, 7, 0.3f, 0.6f, 0.5f},
+      {{1, 6, 2, 2}, 4, 0.5f, 0.75f, 1.f},   {{1, 4, 1, 1}, 2, 1.f, 1.f, 1.f},
+  };
+  std::vector<KernelCase> cases;
+  for (const Setting& s : settings) {
+    KernelCase c("LRN", 13, "size " + std::to_string(s.size));
+    c.attr("size", int_attr(s.size)).attr("alpha", float_attr(s.alpha)).attr("beta", float_attr(s.beta));
+    c.attr("bias", float_attr(s.bias)).in(random_in(s.x, -3.f, 3.f));
+    if (s.size % 2 == 0) c.declines("dnnl", "even size");
+    cases.push_back(c);
+  }
+  cases.push_back(KernelCase("LRN", 13, "X offered nChw16c").attr("size", int_attr(5))
+                      .in(random_in({1, 32, 6, 6}, -3.f, 3.f).blocked()).runs("dnnl", Takes::offered_through));
+  return cases;
+}
+
+// ---- pooling ----
+
+std::vector<KernelCase> pool_cases() {
+  struct Window {
+    const char* what;
+    Shape x;
+    std::vector<int64_t> kernel;
+    const char* auto_pad;
+    std::vector<int64_t> strides, dilations, pads;  // attributes; empty = not given
+    bool ceil_mode;
+    bool overhangs;  // a ceil_mode window reaches past input + pads (worked out by hand per axis)
+  };
+  const Window windows[] = {
+      {"1-D default", {2, 3, 9}, {3}, "NOTSET", {}, {}, {}, false, false},
+      {"1-D strided, asymmetric pads", {1, 2, 10}, {4}, "NOTSET", {3}, {}, {2, 1}, false, false},
+      // out = ceil(7/2)+1 = 5, window 4 at [8, 11) > 10
+      {"1-D ceil, overhang", {1, 2, 10}, {3}, "NOTSET", {2}, {}, {}, true, true},
+      // extent 4, padded 13: out = ceil(9/2)+1 = 6, window 5 at [9, 13) > 12
+      {"1-D dilated ceil, overhang", {1, 2, 12}, {2}, "NOTSET", {2}, {3}, {1, 0}, true, true},
+      {"2-D pads 1", {1, 3, 5, 6}, {3, 3}, "NOTSET", {}, {}, {1, 1, 1, 1}, false, false},
+      {"2-D asymmetric pads, stride 2", {2, 2, 7, 5}, {3, 3}, "NOTSET", {2, 2}, {}, {1, 0, 2, 1}, false, false},
+      // out = ceil(1/2)+1 = 2, window 1 at [2, 5) > 4
+      {"2-D ceil, overhang", {1, 1, 4, 4}, {3, 3}, "NOTSET", {2, 2}, {}, {}, true, true},
+      // (7-3)/2 exact: ceil_mode changes nothing
+      {"2-D ceil, exact", {1, 2, 7, 7}, {3, 3}, "NOTSET", {2, 2}, {}, {}, true, false},
+      // H: out 4, window 3 at [5, 8) > 6+1; W: (9-3)/2 exact
+      {"2-D ceil with pads, overhang along H only", {1, 2, 6, 7}, {3, 3}, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, true,
+       true},
+      // ceil gives 3 windows, the last would start at 4 (in the right padding) and is dropped
+      {"2-D ceil, dropped window", {1, 1, 4, 4}, {2, 2}, "NOTSET", {2, 2}, {}, {0, 0, 1, 1}, true, false},
+      {"2-D dilations 2x3", {1, 2, 9, 8}, {3, 2}, "NOTSET", {}, {2, 3}, {0, 1, 0, 1}, false, false},
+      // H: extent 3, out 5, window 4 at [8, 11) > 10; W: (9-3)/3 exact
+      {"2-D dilated strided ceil, overhang", {1, 2, 10, 9}, {2, 2}, "NOTSET", {2, 3}, {2, 2}, {}, true, true},
+      {"2-D SAME_UPPER stride 2 (odd total pad)", {1, 3, 8, 7}, {4, 4}, "SAME_UPPER", {2, 2}, {}, {}, false, false},
+      {"2-D SAME_LOWER stride 2", {1, 3, 8, 7}, {4, 4}, "SAME_LOWER", {2, 2}, {}, {}, false, false},
+      {"2-D SAME_UPPER with ceil_mode (ignored)", {1, 2, 9, 6}, {3, 2}, "SAME_UPPER", {2, 2}, {}, {}, true, false},
+      {"2-D VALID stride 3", {1, 2, 10, 11}, {3, 2}, "VALID", {3, 3}, {}, {}, false, false},
+      {"2-D 32 channels", {2, 32, 14, 14}, {3, 3}, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, false, false},
+      {"2-D squeezenet-like 3x3 stride 2 ceil", {1, 64, 55, 55}, {3, 3}, "NOTSET", {2, 2}, {}, {}, true, false},
+      {"2-D kernel larger than input, padded", {1, 2, 2, 3}, {4, 4}, "NOTSET", {}, {}, {2, 1, 1, 2}, false, false},
+      {"3-D default", {1, 2, 4, 5, 6}, {2, 3, 3}, "NOTSET", {}, {}, {}, false, false},
+      {"3-D strided, asymmetric pads, dilated", {2, 2, 6, 7, 5}, {3, 2, 2}, "NOTSET", {2, 1, 2}, {1, 2, 1},
+       {1, 0, 1, 0, 1, 1}, false, false},
+      // D: out 3, window 2 at [4, 6) > 5; H exact; W: out 4, window 3 at [6, 8) > 7
+      {"3-D ceil, overhang", {1, 2, 5, 6, 7}, {2, 2, 2}, "NOTSET", {2, 2, 2}, {}, {}, true, true},
+  };
+  struct Variant {
+    const char* op;
+    int opset;
+    int count_include_pad;  // -1: MaxPool (no such attribute)
+  };
+  // AveragePool-19 has dilations; MaxPool-12 is its newest.
+  const Variant variants[] = {{"AveragePool", 19, 0}, {"AveragePool", 19, 1}, {"MaxPool", 12, -1}};
+  std::vector<KernelCase> cases;
+  for (const Window& w : windows)
+    for (const Variant& v : variants) {
+      KernelCase c(v.op, v.opset, w.what);
+      c.attr("kernel_shape", ints(w.kernel)).attr("auto_pad", string_attr(w.auto_pad));
+      if (!w.strides.empty()) c.attr("strides", ints(w.strides));
+      if (!w.dilations.empty()) c.attr("dilations", ints(w.dilations));
+      if (!w.pads.empty()) c.attr("pads", ints(w.pads));
+      if (w.ceil_mode) c.attr("ceil_mode", int_attr(1));
+      if (v.count_include_pad >= 0) c.attr("count_include_pad", int_attr(v.count_include_pad));
+      c.in(random_in(w.x));
+      if (v.count_include_pad == 1 && w.overhangs) c.declines("dnnl", "ceil_mode window overhangs the padding");
+      cases.push_back(c);
+    }
+  const Attributes window3 = [] {
+    Attributes a;
+    a.set("kernel_shape", ints({3, 3}));
+    a.set("strides", ints({2, 2}));
+    a.set("pads", ints({1, 1, 1, 1}));
+    return a;
+  }();
+  for (const char* op : {"AveragePool", "MaxPool"}) {
+    KernelCase c(op, op == std::string("MaxPool") ? 12 : 19, "X offered nChw16c");
+    c.attrs = window3;
+    cases.push_back(c.in(random_in({1, 32, 14, 14}).blocked()).runs("dnnl", Takes::offered_through));
+    KernelCase old(op, 7, "opset 7");
+    old.attrs = window3;
+    cases.push_back(old.in(random_in({2, 3, 9, 9})));
+  }
+  KernelCase four_d_max("MaxPool", 12, "4 spatial dims");
+  four_d_max.attr("kernel_shape", ints({2, 2, 2, 2}));
+  cases.push_back(four_d_max.in(random_in({1, 1, 3, 3, 3, 3})).declines("dnnl", "spatial dims"));
+  KernelCase four_d_avg("AveragePool", 19, "4 spatial dims");
+  four_d_avg.attr("kernel_shape", ints({2, 2, 2, 2}));
+  cases.push_back(four_d_avg.in(random_in({1, 1, 3, 3, 3, 3})).declines("dnnl", "spatial dims"));
+  Tensor bytes(DType::u8, {1, 2, 4, 4});
+  for (int64_t i = 0; i < bytes.numel(); ++i) bytes.data<uint8_t>()[i] = uint8_t((i * 37) % 251);
+  cases.push_back(KernelCase("MaxPool", 12, "uint8").attr("kernel_shape", ints({2, 2})).in(given(bytes))
+                      .declines("dnnl", "not float32"));
+  // The Indices output: oneDNN gives no ONNX flat indices; storage_order alone changes nothing else.
+  auto indices = [](const char* what) {
+    return KernelCase("MaxPool", 12, what).attr("kernel_shape", ints({2, 2})).attr("storage_order", int_attr(1))
+        .in(random_in({1, 2, 5, 5}));
+  };
+  cases.push_back(indices("Indices requested").outputs(2).declines("dnnl", "Indices"));
+  cases.push_back(indices("Indices omitted").outputs(2).omit_output(1));
+  cases.push_back(indices("storage_order, one output"));
+  return cases;
+}
+
+std::vector<KernelCase> global_pool_cases() {
+  const Shape shapes[] = {{2, 3, 7}, {1, 4, 5, 6}, {1, 3, 1, 1}, {1, 8, 56, 56}, {1, 2, 3, 4, 5}};
+  std::vector<KernelCase> cases;
+  for (const char* op : {"GlobalAveragePool", "GlobalMaxPool"}) {
+    for (const Shape& x : shapes) cases.push_back(KernelCase(op, 1, "X " + to_string(x)).in(random_in(x)));
+    cases.push_back(KernelCase(op, 1, "large mean offset").in(random_in({2, 5, 17, 13}, 99.f, 101.f)));
+    cases.push_back(KernelCase(op, 1, "X offered nChw16c, padded channels").in(random_in({2, 20, 7, 7}).blocked()));
+    cases.push_back(KernelCase(op, 1, "X offered nChw16c, 3-D").in(random_in({2, 17, 3, 4, 5}).blocked()));
+    cases.push_back(KernelCase(op, 1, "4 spatial dims").in(random_in({1, 2, 3, 3, 3, 3}))
+                        .declines("dnnl", "spatial dims"));
+  }
+  // The mean kernel reads blocked and channels-last layouts where they arrive (pool_lab_test.cc).
+  cases.push_back(KernelCase("GlobalAveragePool", 1, "X offered nChw16c, 32 channels")
+                      .in(random_in({1, 32, 14, 14}).blocked()).runs("mean", Takes::offered).runs("dnnl", Takes::offered_through));
+  cases.push_back(KernelCase("GlobalAveragePool", 1, "one plane of many chunks").in(random_in({1, 1, 300001})));
+  cases.push_back(KernelCase("GlobalAveragePool", 1, "batch 0").in(random_in({0, 3, 4, 4}))
+                      .declines("dnnl", "is empty"));
+  Tensor f64(DType::f64, {1, 2, 3, 3});
+  for (int64_t i = 0; i < f64.numel(); ++i) f64.data<double>()[i] = std::sin(double(i));
+  cases.push_back(KernelCase("GlobalAveragePool", 1, "float64").in(given(f64))
+                      .declines("mean", "float64, not float32").declines("dnnl", "float64, not float32"));
+  cases.push_back(KernelCase("GlobalMaxPool", 1, "float64").in(given(f64)).declines("dnnl", "float64, not float32"));
+  return cases;
+}
+
+std::vector<KernelCase> adaptive_pool_cases() {
+  struct Setting {
+    int k;
+    Shape x;
+    std::vector<int64_t> size;
+  };
+  const Setting settings[] = {
+      {1, {1, 1, 5}, {3}},         {1, {2, 3, 5}, {7}},          // more outputs than inputs
+      {2, {1, 1, 3, 4}, {2, 3}},   {2, {1, 3, 4}, {2, 3}},       // unbatched [C, H, W]
+      {3, {1, 1, 2, 2, 2}, {1, 1, 1}}, {3, {2, 3, 5, 6, 7}, {2, 4, 3}},
+      {2, {1, 1, 3, 4}, {0, 3}},   // PyTorch allows empty outputs
+      {2, {2, 5, 37, 41}, {1, 1}}, {2, {2, 5, 37, 41}, {5, 6}}, {2, {2, 5, 37, 41}, {37, 41}},
+      {2, {2, 5, 37, 41}, {50, 3}},
+  };
+  std::vector<KernelCase> cases;
+  for (const Setting& s : settings)
+    cases.push_back(KernelCase("adaptive_avg_pool" + std::to_string(s.k) + "d", 1,
+                               "X " + to_string(s.x) + " to " + str(s.size))
+                        .in_domain(kAtenDomain).in(random_in(s.x)).in(ints_in(s.size)));
+  Tensor f64(DType::f64, {1, 2, 5, 5});
+  for (int64_t i = 0; i < f64.numel(); ++i) f64.data<double>()[i] = std::cos(double(i));
+  cases.push_back(KernelCase("adaptive_avg_pool2d", 1, "float64").in_domain(kAtenDomain).in(given(f64))
+                      .in(ints_in({2, 3})).declines("adaptive", "not float32"));
+  return cases;
+}
+
+std::vector<KernelCase> reduce_mean_cases() {
+  std::vector<KernelCase> cases;
+  cases.push_back(KernelCase("ReduceMean", 13, "spatial axes").attr("axes", ints({2, 3})).in(random_in({2, 3, 5, 6})));
+  cases.push_back(KernelCase("ReduceMean", 13, "axis 1, keepdims 0").attr("axes", ints({1}))
+                      .attr("keepdims", int_attr(0)).in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("ReduceMean", 13, "every axis").in(random_in({2, 3, 4}, 9.f, 11.f)));
+  cases.push_back(KernelCase("ReduceMean", 1, "opset 1").attr("axes", ints({0, 2})).in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("ReduceMean", 18, "axes input").in(random_in({2, 3, 4})).in(ints_in({-1})));
+  cases.push_back(KernelCase("ReduceMean", 18, "flattened view").attr("keepdims", int_attr(0))
+                      .in(random_in({2, 8, 49})).in(ints_in({2})));
+  cases.push_back(KernelCase("ReduceMean", 18, "no axes: every axis").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("ReduceMean", 18, "noop_with_empty_axes").attr("noop_with_empty_axes", int_attr(1))
+                      .in(random_in({2, 3, 4})).in(ints_in({})));
+  return cases;
+}
+
+// ---- shape ops ----
+
+std::vector<KernelCase> shape_cases() {
+  std::vector<KernelCase> cases;
+  const Tensor ints3 = make_int_tensor({2, 3}, {1, -2, 3, -4, 5, -6});
+  // Transpose (dnnl: one reorder from the layout the input arrives in).
+  cases.push_back(KernelCase("Transpose", 13, "default perm (reversed)").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Transpose", 13, "to channels last").attr("perm", ints({0, 2, 3, 1}))
+                      .in(random_in({2, 3, 4, 5})));
+  cases.push_back(KernelCase("Transpose", 13, "X offered nChw16c").attr("perm", ints({0, 2, 3, 1}))
+                      .in(random_in({1, 32, 4, 5}).blocked()));
+  cases.push_back(KernelCase("Transpose", 13, "X offered nChw16c, padded channels").attr("perm", ints({1, 0, 3, 2}))
+                      .in(random_in({2, 20, 3, 5}).blocked()));
+  cases.push_back(KernelCase("Transpose", 13, "int64").in(given(ints3)).declines("dnnl", "int64, not float32"));
+  cases.push_back(KernelCase("Transpose", 13, "scalar").in(random_in({})).declines("dnnl", "a scalar"));
+  // Concat (dnnl: the concat primitive over the inputs as they arrive).
+  cases.push_back(KernelCase("Concat", 13, "channels").attr("axis", int_attr(1))
+                      .in(random_in({1, 16, 3, 3})).in(random_in({1, 8, 3, 3})).in(random_in({1, 4, 3, 3})));
+  cases.push_back(KernelCase("Concat", 13, "axis 0").attr("axis", int_attr(0))
+                      .in(random_in({2, 3})).in(random_in({1, 3})));
+  cases.push_back(KernelCase("Concat", 13, "axis -1").attr("axis", int_attr(-1))
+                      .in(random_in({2, 3, 4})).in(random_in({2, 3, 1})));
+  cases.push_back(KernelCase("Concat", 13, "one input").attr("axis", int_attr(0)).in(random_in({5})));
+  cases.push_back(KernelCase("Concat", 13, "inputs offered nChw16c").attr("axis", int_attr(1))
+                      .in(random_in({1, 16, 5, 5}).blocked()).in(random_in({1, 32, 5, 5}).blocked())
+                      .runs("dnnl", Takes::offered));
+  cases.push_back(KernelCase("Concat", 13, "output wished nChw16c (joined in place)").attr("axis", int_attr(1))
+                      .in(random_in({1, 16, 5, 5})).in(random_in({1, 16, 5, 5})).wish_output(Offer::blocked));
+  cases.push_back(KernelCase("Concat", 13, "batch 2, blocked and plain inputs").attr("axis", int_attr(1))
+                      .in(random_in({2, 20, 3, 3}).blocked()).in(random_in({2, 5, 3, 3})));
+  cases.push_back(KernelCase("Concat", 13, "an empty part").attr("axis", int_attr(1))
+                      .in(random_in({1, 0, 3, 3})).in(random_in({1, 4, 3, 3})).declines("dnnl", "is empty"));
+  cases.push_back(KernelCase("Concat", 13, "int64").attr("axis", int_attr(0)).in(given(ints3)).in(given(ints3))
+                      .declines("dnnl", "int64, not float32"));
+  // Slice (dnnl: one reorder from a sub-memory view, unit steps).
+  cases.push_back(KernelCase("Slice", 13, "two axes").in(random_in({2, 5, 6}))
+                      .in(ints_in({1, 0})).in(ints_in({2, 4})).in(ints_in({0, 2})));
+  cases.push_back(KernelCase("Slice", 13, "clamped and negative ends").in(random_in({4, 7}))
+                      .in(ints_in({-3, 2})).in(ints_in({100, -1})));
+  cases.push_back(KernelCase("Slice", 13, "step 2").in(random_in({4, 7}))
+                      .in(ints_in({1})).in(ints_in({7})).in(ints_in({1})).in(ints_in({2}))
+                      .declines("dnnl", "steps other than 1"));
+  cases.push_back(KernelCase("Slice", 13, "negative step").in(random_in({4, 7}))
+                      .in(ints_in({-1})).in(ints_in({-100})).in(ints_in({0})).in(ints_in({-1}))
+                      .declines("dnnl", "steps other than 1"));
+  cases.push_back(KernelCase("Slice", 13, "empty").in(random_in({4, 7})).in(ints_in({3})).in(ints_in({3}))
+                      .declines("dnnl", "the slice is empty"));
+  cases.push_back(KernelCase("Slice", 13, "channels 16..32 of nChw16c").in(random_in({1, 48, 4, 4}).blocked())
+                      .in(ints_in({16})).in(ints_in({32})).in(ints_in({1})).runs("dnnl", Takes::offered));
+  cases.push_back(KernelCase("Slice", 13, "channels 8..24 of nChw16c (inside blocks)")
+                      .in(random_in({1, 32, 4, 4}).blocked()).in(ints_in({8})).in(ints_in({24})).in(ints_in({1}))
+                      .runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("Slice", 1, "attributes").attr("starts", ints({0, 1})).attr("ends", ints({1, 3}))
+                      .in(random_in({3, 4})));
+  cases.push_back(KernelCase("Slice", 13, "int64").in(given(ints3)).in(ints_in({1})).in(ints_in({3})).in(ints_in({1}))
+                      .declines("dnnl", "int64, not float32"));
+  // Views and copies: reference kernels only.
+  cases.push_back(KernelCase("Reshape", 14, "0 and -1").in(random_in({2, 3, 4})).in(ints_in({0, -1})));
+  cases.push_back(KernelCase("Reshape", 5, "opset 5").in(random_in({2, 3, 4})).in(ints_in({4, 6})));
+  cases.push_back(KernelCase("Flatten", 13, "axis 2").attr("axis", int_attr(2)).in(random_in({2, 3, 4, 5})));
+  cases.push_back(KernelCase("Squeeze", 13, "axes input").in(random_in({2, 1, 4, 1})).in(ints_in({1})));
+  cases.push_back(KernelCase("Squeeze", 11, "axes attribute").attr("axes", ints({-1})).in(random_in({2, 1, 4, 1})));
+  cases.push_back(KernelCase("Unsqueeze", 13, "axes input").in(random_in({3, 4})).in(ints_in({0, 3})));
+  cases.push_back(KernelCase("Unsqueeze", 11, "axes attribute").attr("axes", ints({1})).in(random_in({3, 4})));
+  cases.push_back(KernelCase("Gather", 13, "constant indices").attr("axis", int_attr(1)).in(random_in({3, 4, 5}))
+                      .in(given(make_int_tensor({3}, {2, -1, 0})).constant()));
+  cases.push_back(KernelCase("Gather", 13, "runtime 2-D indices").in(random_in({5, 2}))
+                      .in(given(make_int_tensor({2, 2}, {4, 0, -2, 1}))));
+  cases.push_back(KernelCase("Shape", 13, "every dim").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Shape", 15, "start 1").attr("start", int_attr(1)).in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Cast", 13, "float32 to int64").attr("to", int_attr(7))
+                      .in(given(special_values(true))));
+  cases.push_back(KernelCase("Cast", 13, "float32 to float64").attr("to", int_attr(11)).in(random_in({3, 4})));
+  cases.push_back(KernelCase("Cast", 13, "int64 to float32").attr("to", int_attr(1)).in(given(ints3)));
+  cases.push_back(KernelCase("Constant", 13, "tensor value").attr("value", tensor_attr(make_tensor({2, 3}))));
+  cases.push_back(KernelCase("Constant", 13, "value_ints").attr("value_ints", ints({4, -5, 6})));
+  cases.push_back(KernelCase("Identity", 13, "float32").in(random_in({2, 3})));
+  cases.push_back(KernelCase("Identity", 13, "int64").in(given(ints3)));
+  cases.push_back(KernelCase("Dropout", 13, "inference").in(random_in({2, 3})));
+  cases.push_back(KernelCase("Dropout", 13, "with mask").in(random_in({2, 3})).outputs(2));
+  cases.push_back(KernelCase("Dropout", 7, "ratio attribute").attr("ratio", float_attr(0.3f)).in(random_in({4})));
+  const CaseInput pads = ints_in({0, 0, 1, 2, 0, 0, 2, 1});
+  for (const char* mode : {"constant", "reflect", "edge", "wrap"})
+    cases.push_back(KernelCase("Pad", 19, mode).attr("mode", string_attr(mode)).in(random_in({1, 2, 3, 4})).in(pads));
+  cases.push_back(KernelCase("Pad", 19, "constant value, negative pads").in(random_in({2, 5}))
+                      .in(ints_in({1, -1, 0, 2})).in(given(make_tensor({}, {7.5f})).constant()));
+  cases.push_back(KernelCase("Pad", 2, "attributes").attr("pads", ints({1, 0, 0, 1})).attr("value", float_attr(-1.f))
+                      .in(random_in({2, 3})));
+  // ChannelShuffle is made by the channel-shuffle pass (passes/channel_shuffle.cc), never parsed.
+  auto shuffle = [](const char* what, int64_t groups) {
+    return KernelCase("ChannelShuffle", 1, what).in_domain(kInternalDomain)
+        .params("groups " + std::to_string(groups), [groups](const Node&) -> ParamsPtr {
+          auto p = std::make_shared<ChannelShuffleParams>();
+          p->groups = groups;
+          return p;
+        });
+  };
+  cases.push_back(shuffle("one input, 3 groups", 3).in(random_in({2, 12, 3, 3})));
+  cases.push_back(shuffle("one input, 2 groups, 1-D", 2).in(random_in({1, 8, 5})));
+  cases.push_back(shuffle("4 inputs", 4).in(random_in({1, 3, 2, 2})).in(random_in({1, 3, 2, 2}))
+                      .in(random_in({1, 3, 2, 2})).in(random_in({1, 3, 2, 2})));
+  cases.push_back(shuffle("X offered nChw16c: taken plain", 2).in(random_in({1, 32, 3, 3}).blocked())
+                      .runs("dnnl", Takes::plain));
+  return cases;
+}
+
+using CaseTable = std::vector<KernelCase> (*)();
+const CaseTable kTables[] = {activation_cases,  clip_cases,       binary_cases,     conv_cases,
+                             fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
+                             softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
+                             adaptive_pool_cases, reduce_mean_cases, shape_cases};
+
+}  // namespace
+
+TEST_CASE("kernel cases: activations and Clip") {
+  check_kernel_cases(activation_cases());
+  check_kernel_cases(clip_cases());
+}
+TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum") { check_kernel_cases(binary_cases()); }
+TEST_CASE("kernel cases: Conv") { check_kernel_cases(conv_cases()); }
+TEST_CASE("kernel cases: FusedConv, every fusable activation, with and without a residual") {
+  check_kernel_cases(fused_conv_cases());
+}
+TEST_CASE("kernel cases: Gemm and MatMul") {
+  check_kernel_cases(gemm_cases());
+  check_kernel_cases(matmul_cases());
+}
+TEST_CASE("kernel cases: BatchNormalization, LRN, Softmax") {
+  check_kernel_cases(batch_norm_cases());
+  check_kernel_cases(lrn_cases());
+  check_kernel_cases(softmax_cases());
+}
+TEST_CASE("kernel cases: pooling") {
+  check_kernel_cases(pool_cases());
+  check_kernel_cases(global_pool_cases());
+  check_kernel_cases(adaptive_pool_cases());
+  check_kernel_cases(reduce_mean_cases());
+}
+TEST_CASE("kernel cases: shape ops") { check_kernel_cases(shape_cases()); }
+
+TEST_CASE("every registered op has a case in the kernel table") {
+  // Ops that cannot be cased, each with the reason. Empty: every op has one.
+  const std::set<std::string> excluded = {};
+  std::set<std::string> cased;
+  for (CaseTable table : kTables)
+    for (const KernelCase& c : table()) cased.insert(c.key());
+  for (const std::string& op : builtin_ops().names()) {
+    CAPTURE(op);
+    CHECK_MESSAGE((cased.count(op) || excluded.count(op)), "op ", op, " has no case in tests/unit/kernel_cases_test.cc");
+  }
+}
