@@ -163,32 +163,30 @@ const P& params_as(const OpParams& p, const std::string& type) {
 template <class P>
 OpDef erase_params(OpSpec<P> spec) {
   static_assert(std::is_base_of_v<OpParams, P>, "an op's params type derives from OpParams");
+  // Every erased function holds the one typed spec; only the casts are written here.
+  const auto typed = std::make_shared<const OpSpec<P>>(std::move(spec));
   OpDef d;
-  d.domain = spec.domain;
-  d.type = spec.type;
-  d.since = spec.since;
-  d.parse = [parse = std::move(spec.parse)](const Node& node) -> ParamsPtr {
-    return std::make_shared<const P>(parse(node));
+  d.domain = typed->domain;
+  d.type = typed->type;
+  d.since = typed->since;
+  d.tolerance = typed->tolerance;
+  d.output_views_input = typed->output_views_input;
+  d.parse = [typed](const Node& node) -> ParamsPtr { return std::make_shared<const P>(typed->parse(node)); };
+  d.infer = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
+    return typed->infer(params_as<P>(p, typed->type), in);
   };
-  const std::string type = d.type;
-  d.infer = [type, infer = std::move(spec.infer)](const OpParams& p, const std::vector<ValueInfo>& in) {
-    return infer(params_as<P>(p, type), in);
-  };
-  d.tolerance = spec.tolerance;
-  for (Kernel<P>& k : spec.kernels)
-    d.kernels.push_back({k.name, [type, compile = std::move(k.compile)](const ParamsPtr& p, const KernelArgs& args) {
-                           params_as<P>(*p, type);
-                           return compile(std::static_pointer_cast<const P>(p), args);
+  for (size_t i = 0; i < typed->kernels.size(); ++i)
+    d.kernels.push_back({typed->kernels[i].name, [typed, i](const ParamsPtr& p, const KernelArgs& args) {
+                           params_as<P>(*p, typed->type);
+                           return typed->kernels[i].compile(std::static_pointer_cast<const P>(p), args);
                          }});
-  d.output_views_input = spec.output_views_input;
-  if (spec.joins_inputs_along)
-    d.joins_inputs_along = [type, f = std::move(spec.joins_inputs_along)](const OpParams& p,
-                                                                          const std::vector<ValueInfo>& in) {
-      return f(params_as<P>(p, type), in);
+  if (typed->joins_inputs_along)
+    d.joins_inputs_along = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
+      return typed->joins_inputs_along(params_as<P>(p, typed->type), in);
     };
-  if (spec.caution)
-    d.caution = [type, f = std::move(spec.caution)](const OpParams& p, const std::vector<ValueInfo>& in) {
-      return f(params_as<P>(p, type), in);
+  if (typed->caution)
+    d.caution = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
+      return typed->caution(params_as<P>(p, typed->type), in);
     };
   return d;
 }
