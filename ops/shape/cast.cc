@@ -1,5 +1,8 @@
-// Cast (opset 6+; before that `to` was a string). Conversions: see cast_value in cast.h.
+// Cast (opset 1+; before opset 6 `to` is a string). Conversions: see cast_value in cast.h.
 #include "ops/shape/cast.h"
+
+#include <cctype>
+#include <string>
 
 namespace cnnx {
 
@@ -21,6 +24,23 @@ CastParams parse_cast(const Node& node) {
   if (node.opset >= 19) node.attrs.allow_only({"to", "saturate"});  // saturate only concerns float8 targets
   else node.attrs.allow_only({"to"});
   CastParams p;
+  if (node.opset < 6) {
+    // Opset 1-5: `to` is the TensorProto.DataType name as a string ("FLOAT", "INT64", ...).
+    require(node.attrs.has("to"), "attribute 'to' is required");
+    std::string want = node.attrs.get_string("to", "");
+    for (char& c : want) c = char(std::toupper(static_cast<unsigned char>(c)));
+    static const char* const proto_names[] = {"UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32",
+                                              "INT64", "STRING", "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64",
+                                              "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+    int32_t code = -1;
+    for (int32_t i = 1; i < int32_t(sizeof(proto_names) / sizeof(proto_names[0])); ++i)
+      if (want == proto_names[i]) code = i;
+    require(code > 0, "attribute 'to' = '", node.attrs.get_string("to", ""), "' is not an ONNX element type name");
+    p.to = dtype_from_onnx(code);
+    require(p.to != DType::undefined, "attribute 'to' = '", want,
+            "' is not supported; cnnx casts to FLOAT, DOUBLE, INT64, INT32, INT8, UINT8 and BOOL");
+    return p;
+  }
   const int64_t to = node.attrs.require_int("to");
   const char* name = onnx_type_name(to);
   require(name != nullptr, "attribute 'to' = ", to, " is not an ONNX element type");

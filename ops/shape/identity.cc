@@ -1,4 +1,4 @@
-// Identity (opset 1+, any element type) and Dropout (opset 7+, inference).
+// Identity (opset 1+, any element type) and Dropout (opset 1+, inference).
 #include "ops/shape/identity.h"
 
 #include <algorithm>
@@ -28,7 +28,14 @@ DropoutParams parse_dropout(const Node& node) {
     p.ratio_from_input = true;
   } else {
     require_inputs(node, 1, 1);
-    node.attrs.allow_only({"ratio"});
+    // Opset 1-6 also have `is_test` (0 by default, which asks for training behaviour even in the inference
+    // graphs exporters wrote) and opset 1 `consumed_inputs` (a memory hint). cnnx runs inference: the output
+    // is the input whatever is_test says, as in every inference runtime.
+    if (node.opset >= 7) node.attrs.allow_only({"ratio"});
+    else if (node.opset == 6) node.attrs.allow_only({"ratio", "is_test"});
+    else node.attrs.allow_only({"ratio", "is_test", "consumed_inputs"});
+    const int64_t is_test = node.attrs.get_int("is_test", 0);
+    require(is_test == 0 || is_test == 1, "attribute 'is_test' must be 0 or 1, got ", is_test);
     p.ratio = node.attrs.get_float("ratio", p.ratio);
     require(p.ratio >= 0 && p.ratio < 1, "attribute 'ratio' must be in [0, 1), got ", p.ratio);
   }

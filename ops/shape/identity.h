@@ -1,7 +1,8 @@
 // Ops that pass their input through at inference: Identity and Dropout.
 //
-// Dropout (opset 7+) is the identity at inference; its optional mask output is all true (bool from opset
-// 10, ones of the data's type before). Before opset 12 `ratio` is an attribute; from 12 on ratio and
+// Dropout (opset 1+) is the identity at inference; its optional mask output is all true (bool from opset
+// 10, ones of the data's type before). Before opset 12 `ratio` is an attribute (opset 1-6 also `is_test`,
+// ignored: inference either way); from 12 on ratio and
 // training_mode are optional inputs 1 and 2. training_mode = true with ratio > 0 (the default ratio is 0.5)
 // would draw random masks: cnnx is inference-only and refuses it, at load/plan time when both are known,
 // otherwise when the kernel runs. training_mode = true with ratio = 0 is the identity and runs.

@@ -38,9 +38,12 @@ PadParams parse_pad(const Node& node) {
     p.from_inputs = true;
   } else {
     require_inputs(node, 1, 1);
-    node.attrs.allow_only({"mode", "pads", "value"});
-    require(node.attrs.has("pads"), "attribute 'pads' is required");
-    p.pads = node.attrs.get_ints("pads");
+    // Opset 1 names the pads `paddings` (same layout: begins of every axis, then ends).
+    const char* pads_name = node.opset >= 2 ? "pads" : "paddings";
+    if (node.opset >= 2) node.attrs.allow_only({"mode", "pads", "value"});
+    else node.attrs.allow_only({"mode", "paddings", "value"});
+    require(node.attrs.has(pads_name), "attribute '", pads_name, "' is required");
+    p.pads = node.attrs.get_ints(pads_name);
     p.value = node.attrs.get_float("value", 0);
   }
   return p;

@@ -1,4 +1,4 @@
-// Pad (opset 2+). Before opset 11 `pads` and `value` are attributes; from 11 on pads is input 1 and
+// Pad (opset 1+; opset 1 calls the `pads` attribute `paddings`). Before opset 11 `pads` and `value` are attributes; from 11 on pads is input 1 and
 // constant_value input 2 (optional, a one-element tensor of the data's type, default 0); from 18 the
 // optional input 3 `axes` says which axes the pads are for (default: all). pads = [begin of each axis...,
 // end of each axis...]. Negative pads crop: the cropped input is padded (ONNX's reference order); an axis

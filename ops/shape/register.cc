@@ -6,13 +6,23 @@
 #include "ops/shape/channel_shuffle.h"
 #include "ops/shape/concat.h"
 #include "ops/shape/constant.h"
+#include "ops/shape/constant_of_shape.h"
+#include "ops/shape/depth_to_space.h"
+#include "ops/shape/expand.h"
 #include "ops/shape/gather.h"
+#include "ops/shape/gather_elements.h"
+#include "ops/shape/gather_nd.h"
 #include "ops/shape/identity.h"
 #include "ops/shape/pad.h"
+#include "ops/shape/range.h"
 #include "ops/shape/reshape.h"
+#include "ops/shape/scatter_nd.h"
 #include "ops/shape/shape_of.h"
 #include "ops/shape/slice.h"
+#include "ops/shape/split.h"
+#include "ops/shape/tile.h"
 #include "ops/shape/transpose.h"
+#include "ops/shape/trilu.h"
 
 namespace cnnx {
 
@@ -22,7 +32,7 @@ void register_shape_ops(OpRegistry& r) {
                                 {ref_kernel<FlattenParams>(view_ref)}};
   flatten.output_views_input = true;
   r.add(std::move(flatten));
-  OpSpec<ReshapeParams> reshape{"Reshape", 5, parse_reshape, infer_reshape, kExact,
+  OpSpec<ReshapeParams> reshape{"Reshape", 1, parse_reshape, infer_reshape, kExact,
                                 {ref_kernel<ReshapeParams>(view_ref)}};
   reshape.output_views_input = true;
   r.add(std::move(reshape));
@@ -45,13 +55,32 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpSpec<GatherParams>{"Gather", 1, parse_gather, infer_gather, kExact, {ref_kernel<GatherParams>(gather_ref)}});
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
-  r.add(OpSpec<CastParams>{"Cast", 6, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
+  r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
   r.add(OpSpec<ConstantParams>{"Constant", 1, parse_constant, infer_constant, kExact,
                                {ref_kernel<ConstantParams>(constant_ref)}});
   r.add(OpSpec<NoParams>{"Identity", 1, parse_identity, infer_identity, kExact, {ref_kernel<NoParams>(identity_ref)}});
-  r.add(OpSpec<DropoutParams>{"Dropout", 7, parse_dropout, infer_dropout, kExact,
+  r.add(OpSpec<DropoutParams>{"Dropout", 1, parse_dropout, infer_dropout, kExact,
                               {ref_kernel<DropoutParams>(dropout_ref)}});
-  r.add(OpSpec<PadParams>{"Pad", 2, parse_pad, infer_pad, kExact, {ref_kernel<PadParams>(pad_ref)}});
+  r.add(OpSpec<PadParams>{"Pad", 1, parse_pad, infer_pad, kExact, {ref_kernel<PadParams>(pad_ref)}});
+
+  // Ops that make, select or scatter elements by data (often folded at load, or run on int64 shape tensors).
+  r.add(OpSpec<ConstantOfShapeParams>{"ConstantOfShape", 9, parse_constant_of_shape, infer_constant_of_shape, kExact,
+                                      {ref_kernel<ConstantOfShapeParams>(constant_of_shape_ref)}});
+  r.add(OpSpec<NoParams>{"Expand", 8, parse_expand, infer_expand, kExact, {ref_kernel<NoParams>(expand_ref)}});
+  r.add(OpSpec<TileParams>{"Tile", 1, parse_tile, infer_tile, kExact, {ref_kernel<TileParams>(tile_ref)}});
+  r.add(OpSpec<NoParams>{"Range", 11, parse_range, infer_range, kExact, {ref_kernel<NoParams>(range_ref)}});
+  r.add(OpSpec<SplitParams>{"Split", 1, parse_split, infer_split, kExact, {ref_kernel<SplitParams>(split_ref)}});
+  r.add(OpSpec<GatherElementsParams>{"GatherElements", 11, parse_gather_elements, infer_gather_elements, kExact,
+                                     {ref_kernel<GatherElementsParams>(gather_elements_ref)}});
+  r.add(OpSpec<GatherNDParams>{"GatherND", 11, parse_gather_nd, infer_gather_nd, kExact,
+                               {ref_kernel<GatherNDParams>(gather_nd_ref)}});
+  r.add(OpSpec<ScatterNDParams>{"ScatterND", 11, parse_scatter_nd, infer_scatter_nd, kExact,
+                                {ref_kernel<ScatterNDParams>(scatter_nd_ref)}});
+  r.add(OpSpec<DepthToSpaceParams>{"DepthToSpace", 1, parse_depth_to_space, infer_depth_to_space, kExact,
+                                   {ref_kernel<DepthToSpaceParams>(depth_to_space_ref)}});
+  r.add(OpSpec<DepthToSpaceParams>{"SpaceToDepth", 1, parse_space_to_depth, infer_depth_to_space, kExact,
+                                   {ref_kernel<DepthToSpaceParams>(depth_to_space_ref)}});
+  r.add(OpSpec<TriluParams>{"Trilu", 14, parse_trilu, infer_trilu, kExact, {ref_kernel<TriluParams>(trilu_ref)}});
 
   // Made only by the channel-shuffle pass (passes/channel_shuffle.cc), never read from a model.
   OpSpec<ChannelShuffleParams> shuffle{

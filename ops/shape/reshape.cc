@@ -31,8 +31,17 @@ std::vector<ValueInfo> infer_flatten(const FlattenParams& p, const std::vector<V
 // ---- Reshape ----
 
 ReshapeParams parse_reshape(const Node& node) {
-  require_inputs(node, 2, 2);
   require_outputs(node, 1, 1);
+  if (node.opset < 5) {
+    require_inputs(node, 1, 1);
+    node.attrs.allow_only({"shape", "consumed_inputs"});
+    require(node.attrs.has("shape"), "attribute 'shape' is required (opset ", node.opset, ")");
+    ReshapeParams p;
+    p.shape_from_attr = true;
+    p.shape = node.attrs.get_ints("shape");
+    return p;
+  }
+  require_inputs(node, 2, 2);
   if (node.opset >= 14) node.attrs.allow_only({"allowzero"});
   else node.attrs.allow_only({});
   ReshapeParams p;
@@ -90,6 +99,7 @@ Shape reshape_output(const Shape& data, const std::vector<int64_t>& shape, bool 
 
 std::vector<ValueInfo> infer_reshape(const ReshapeParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
+  if (p.shape_from_attr) return {ValueInfo::of(x.dtype, reshape_output(x.shape, p.shape, false))};
   require_dtype(in, 1, {DType::i64}, "input");
   std::vector<int64_t> shape;
   if (!constant_ints(in, 1, shape)) {

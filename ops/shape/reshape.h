@@ -13,10 +13,13 @@ struct FlattenParams : OpParams {
   int64_t axis = 1;
 };
 
-// Reshape (opset 5+; shape is input 1). A 0 in shape copies the input dim at that index unless allowzero
-// (opset 14), which makes it a real 0; one -1 is inferred from the element count.
+// Reshape: shape is input 1 from opset 5, the attribute `shape` before (opset 1 also has
+// `consumed_inputs`, a legacy memory hint cnnx ignores). A 0 in shape copies the input dim at that index
+// unless allowzero (opset 14), which makes it a real 0; one -1 is inferred from the element count.
 struct ReshapeParams : OpParams {
   bool allowzero = false;
+  bool shape_from_attr = false;  // opset 1-4
+  std::vector<int64_t> shape;    // attribute form only
 };
 
 // Squeeze and Unsqueeze: axes from the attribute before opset 13 (`axes`), from input 1 from opset 13 on

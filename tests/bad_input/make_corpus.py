@@ -611,6 +611,92 @@ def limit_cases(c):
     c.add("output_beyond_tensor_limit", out, [np.ones(1, np.float32)], contains=["'y'", "limit"])
 
 
+# ------------------------------------------------------------------------------ ops sized or indexed by data
+
+def data_op_cases(c):
+    """Ops whose output size or element addresses come from data (ops/shape: ConstantOfShape, Expand, Tile,
+    Range, Split, GatherElements, GatherND, ScatterND): a huge size is refused by the tensor limit before
+    anything is allocated, an index out of range or split sizes that do not add up by an error naming the
+    node, never an out-of-bounds access."""
+    n = helper.make_node
+    x = np.ones((1,), np.float32)
+
+    def folded(name, node, initializers, contains, opset=19):
+        # node's output 'big' is folded at load; Add with x makes it reach the graph output.
+        m = make_model([node, n("Add", ["x", "big"], ["y"], name="add")], [vi("x", [1])], [vi("y", None)],
+                       initializers=initializers, opset=opset)
+        c.add(name, m, [x], contains=contains)
+
+    shape = helper.make_tensor("shape", I64, [3], [1 << 20, 1 << 20, 1 << 10])
+    folded("constant_of_shape_beyond_limit", n("ConstantOfShape", ["shape"], ["big"], name="cos"), [shape],
+           ["node 'cos' (ConstantOfShape)", "limit"])
+    folded("constant_of_shape_negative_dim",
+           n("ConstantOfShape", ["neg"], ["big"], name="cos"), [helper.make_tensor("neg", I64, [2], [2, -1])],
+           ["node 'cos' (ConstantOfShape)", "negative"])
+    one = helper.make_tensor("one", F, [1], [1.0])
+    folded("expand_beyond_limit", n("Expand", ["one", "shape"], ["big"], name="expand"), [one, shape],
+           ["node 'expand' (Expand)", "limit"])
+    reps = helper.make_tensor("reps", I64, [1], [1 << 40])
+    folded("tile_beyond_limit", n("Tile", ["one", "reps"], ["big"], name="tile"), [one, reps],
+           ["node 'tile' (Tile)", "limit"])
+    reps = helper.make_tensor("reps", I64, [1], [(1 << 62)])
+    folded("tile_overflow", n("Tile", ["one", "reps"], ["big"], name="tile"), [one, reps],
+           ["node 'tile' (Tile)"])
+    lo = helper.make_tensor("lo", F, [], [0.0])
+    hi = helper.make_tensor("hi", F, [], [1e30])
+    step = helper.make_tensor("step", F, [], [1.0])
+    folded("range_beyond_limit", n("Range", ["lo", "hi", "step"], ["big"], name="range"), [lo, hi, step],
+           ["node 'range' (Range)", "elements"])
+    lo = helper.make_tensor("lo", I64, [], [-(1 << 62)])
+    hi = helper.make_tensor("hi", I64, [], [1 << 62])
+    step = helper.make_tensor("step", I64, [], [1])
+    m = make_model([n("Range", ["lo", "hi", "step"], ["r"], name="range"), n("Identity", ["x"], ["y"], name="id")],
+                   [vi("x", [1])], [vi("y", [1]), vi("r", None, I64)], initializers=[lo, hi, step])
+    c.add("range_int64_beyond_limit", m, [x], contains=["node 'range' (Range)", "elements"])
+    step0 = helper.make_tensor("step", I64, [], [0])
+    m = make_model([n("Range", ["lo", "hi", "step"], ["r"], name="range"), n("Identity", ["x"], ["y"], name="id")],
+                   [vi("x", [1])], [vi("y", [1]), vi("r", None, I64)], initializers=[lo, hi, step0])
+    c.add("range_zero_delta", m, [x], contains=["node 'range' (Range)", "delta"])
+
+    data = helper.make_tensor("data", F, [2, 3], np.arange(6, dtype=np.float32))
+    idx = helper.make_tensor("idx", I64, [1, 2], [0, 3])
+    m = make_model([n("GatherElements", ["x2", "idx"], ["y"], name="ge", axis=1)], [vi("x2", [2, 3])],
+                   [vi("y", None)], initializers=[idx])
+    c.add("gather_elements_index_out_of_range", m, [np.ones((2, 3), np.float32)],
+          contains=["node 'ge' (GatherElements)", "out of range"])
+    m = make_model([n("GatherElements", ["x2", "idx"], ["y"], name="ge", axis=1)], [vi("x2", [2, 3]),
+                   vi("idx", [1, 2], I64)], [vi("y", None)])
+    c.add("gather_elements_runtime_index_out_of_range", m,
+          [np.ones((2, 3), np.float32), np.array([[0, -4]], np.int64)],
+          contains=["node 'ge' (GatherElements)", "out of range"])
+    m = make_model([n("GatherND", ["x2", "idx"], ["y"], name="gnd")], [vi("x2", [2, 3]), vi("idx", [1, 2], I64)],
+                   [vi("y", None)])
+    c.add("gather_nd_index_out_of_range", m, [np.ones((2, 3), np.float32), np.array([[1, 3]], np.int64)],
+          contains=["node 'gnd' (GatherND)", "out of range"])
+    m = make_model([n("ScatterND", ["x2", "idx", "upd"], ["y"], name="snd")],
+                   [vi("x2", [2, 3]), vi("idx", [1, 1], I64), vi("upd", [1, 3])], [vi("y", None)])
+    c.add("scatter_nd_index_out_of_range", m,
+          [np.ones((2, 3), np.float32), np.array([[2]], np.int64), np.ones((1, 3), np.float32)],
+          contains=["node 'snd' (ScatterND)", "out of range"])
+    m = make_model([n("ScatterND", ["data", "idx2", "upd"], ["big"], name="snd"), n("Add", ["x6", "big"], ["y"],
+                    name="add")], [vi("x6", [2, 3])], [vi("y", None)],
+                   initializers=[data, helper.make_tensor("idx2", I64, [1, 1], [-3]),
+                                 helper.make_tensor("upd", F, [1, 3], [1.0, 2.0, 3.0])])
+    c.add("scatter_nd_constant_index_out_of_range", m, [np.ones((2, 3), np.float32)],
+          contains=["node 'snd' (ScatterND)", "out of range"])
+    sizes = helper.make_tensor("sizes", I64, [2], [1, 1])
+    m = make_model([n("Split", ["x3", "sizes"], ["a", "b"], name="split")], [vi("x3", [3])],
+                   [vi("a", None), vi("b", None)], initializers=[sizes])
+    c.add("split_sizes_do_not_add_up", m, [np.ones(3, np.float32)], contains=["node 'split' (Split)", "adds up"])
+    sizes = helper.make_tensor("sizes", I64, [2], [4, -1])
+    m = make_model([n("Split", ["x3", "sizes"], ["a", "b"], name="split")], [vi("x3", [3])],
+                   [vi("a", None), vi("b", None)], initializers=[sizes])
+    c.add("split_negative_size", m, [np.ones(3, np.float32)], contains=["node 'split' (Split)", "negative"])
+    m = make_model([n("Split", ["x3"], ["a", "b"], name="split")], [vi("x3", [3])], [vi("a", None), vi("b", None)],
+                   opset=13)
+    c.add("split_not_even", m, [np.ones(3, np.float32)], contains=["node 'split' (Split)", "equal parts"])
+
+
 # ---------------------------------------------------------------------------------------------- fuzzer findings
 
 def fuzz_cases(c):
@@ -650,7 +736,7 @@ def main():
     os.makedirs(root)
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
-                 input_cases, valid_cases, limit_cases, fuzz_cases):
+                 input_cases, valid_cases, limit_cases, data_op_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

@@ -738,11 +738,92 @@ std::vector<KernelCase> shape_cases() {
   return cases;
 }
 
+// ---- ops that make, select or scatter elements by data (ops/shape: ConstantOfShape ... Trilu) and the
+// legacy opsets of the shape ops: reference kernels only ----
+
+std::vector<KernelCase> data_cases() {
+  std::vector<KernelCase> cases;
+  const Tensor ints6 = make_int_tensor({2, 3}, {1, -2, 3, -4, 5, -6});
+  auto scalar = [](float v) { return given(make_tensor({}, {v})).constant(); };
+  auto int_scalar = [](int64_t v) { return given(make_int_tensor({}, {v})).constant(); };
+  Tensor int_value(DType::i64, {1});
+  int_value.data<int64_t>()[0] = 7;
+  cases.push_back(KernelCase("ConstantOfShape", 9, "default float 0").in(ints_in({2, 3})));
+  cases.push_back(KernelCase("ConstantOfShape", 9, "int64 value").attr("value", tensor_attr(int_value))
+                      .in(ints_in({4, 1, 2})));
+  cases.push_back(KernelCase("ConstantOfShape", 9, "empty").in(ints_in({0, 3})));
+  cases.push_back(KernelCase("Expand", 13, "both ways").in(random_in({3, 1})).in(ints_in({2, 1, 4})));
+  cases.push_back(KernelCase("Expand", 8, "int64, same rank").in(given(make_int_tensor({1, 3}, {1, 2, 3})))
+                      .in(ints_in({2, 3})));
+  cases.push_back(KernelCase("Tile", 13, "repeats").in(random_in({2, 3})).in(ints_in({2, 3})));
+  cases.push_back(KernelCase("Tile", 13, "a zero repeat").in(random_in({2, 3})).in(ints_in({0, 3})));
+  cases.push_back(KernelCase("Tile", 6, "int64").in(given(ints6)).in(ints_in({1, 2})));
+  cases.push_back(KernelCase("Tile", 1, "tiles and axis").in(random_in({2, 3}))
+                      .in(int_scalar(3)).in(int_scalar(1)));
+  cases.push_back(KernelCase("Range", 11, "float").in(scalar(1.f)).in(scalar(5.5f)).in(scalar(0.5f)));
+  cases.push_back(KernelCase("Range", 11, "int64 negative delta").in(int_scalar(10)).in(int_scalar(-3))
+                      .in(int_scalar(-4)));
+  cases.push_back(KernelCase("Range", 11, "empty").in(int_scalar(3)).in(int_scalar(1)).in(int_scalar(1)));
+  cases.push_back(KernelCase("Split", 13, "equal parts").attr("axis", int_attr(1)).in(random_in({2, 6, 2}))
+                      .outputs(3));
+  cases.push_back(KernelCase("Split", 13, "sizes input").in(random_in({5, 2})).in(ints_in({2, 0, 3})).outputs(3));
+  cases.push_back(KernelCase("Split", 11, "sizes attribute").attr("axis", int_attr(-1)).attr("split", ints({1, 3}))
+                      .in(given(make_int_tensor({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}))).outputs(2));
+  cases.push_back(KernelCase("Split", 18, "num_outputs, smaller last").attr("num_outputs", int_attr(3))
+                      .in(random_in({7})).outputs(3));
+  cases.push_back(KernelCase("GatherElements", 13, "axis 1, negative indices").attr("axis", int_attr(1))
+                      .in(random_in({3, 4})).in(given(make_int_tensor({3, 2}, {0, -1, 3, 2, 1, 1}))));
+  cases.push_back(KernelCase("GatherElements", 11, "axis 0, int64 data").in(given(ints6))
+                      .in(given(make_int_tensor({1, 3}, {1, 0, 1}))));
+  cases.push_back(KernelCase("GatherND", 13, "tuples of 2").in(random_in({2, 3, 4}))
+                      .in(given(make_int_tensor({2, 2}, {0, 1, 1, -1}))));
+  cases.push_back(KernelCase("GatherND", 12, "batch_dims 1").attr("batch_dims", int_attr(1)).in(random_in({2, 3, 4}))
+                      .in(given(make_int_tensor({2, 1}, {2, 0}))));
+  cases.push_back(KernelCase("ScatterND", 11, "slices").in(random_in({4, 3}))
+                      .in(given(make_int_tensor({2, 1}, {3, 0}))).in(random_in({2, 3})));
+  for (const char* r : {"add", "mul", "max", "min"})
+    cases.push_back(KernelCase("ScatterND", 18, r).attr("reduction", string_attr(r)).in(random_in({4, 3}))
+                        .in(given(make_int_tensor({3, 2}, {1, 1, 1, 1, -1, 0}))).in(random_in({3})));
+  cases.push_back(KernelCase("DepthToSpace", 13, "DCR").attr("blocksize", int_attr(2)).in(random_in({1, 8, 2, 3})));
+  cases.push_back(KernelCase("DepthToSpace", 13, "CRD").attr("blocksize", int_attr(2)).attr("mode", string_attr("CRD"))
+                      .in(random_in({2, 4, 2, 2})));
+  cases.push_back(KernelCase("DepthToSpace", 1, "opset 1").attr("blocksize", int_attr(3)).in(random_in({1, 9, 1, 2})));
+  cases.push_back(KernelCase("SpaceToDepth", 13, "blocksize 2").attr("blocksize", int_attr(2))
+                      .in(random_in({1, 2, 4, 6})));
+  cases.push_back(KernelCase("Trilu", 14, "upper").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Trilu", 14, "lower, k -1").attr("upper", int_attr(0)).in(random_in({4, 3}))
+                      .in(int_scalar(-1)));
+  cases.push_back(KernelCase("Trilu", 14, "int64, k beyond").in(given(ints6)).in(int_scalar(5)));
+  // Legacy opsets of the shape ops.
+  cases.push_back(KernelCase("Reshape", 1, "shape attribute").attr("shape", ints({3, -1}))
+                      .attr("consumed_inputs", ints({0})).in(random_in({2, 3, 2})));
+  cases.push_back(KernelCase("Reshape", 4, "shape attribute with 0").attr("shape", ints({0, 6}))
+                      .in(random_in({2, 3, 2})));
+  cases.push_back(KernelCase("Pad", 1, "paddings").attr("paddings", ints({0, 1, 1, 0})).attr("value", float_attr(2.f))
+                      .in(random_in({2, 3})));
+  cases.push_back(KernelCase("Pad", 1, "reflect").attr("paddings", ints({0, 2, 0, 1})).attr("mode", string_attr("reflect"))
+                      .in(random_in({2, 4})));
+  cases.push_back(KernelCase("Cast", 1, "to 'INT32'").attr("to", string_attr("INT32")).in(random_in({2, 3}, -5, 5)));
+  cases.push_back(KernelCase("Cast", 5, "to 'DOUBLE'").attr("to", string_attr("DOUBLE")).in(random_in({3})));
+  cases.push_back(KernelCase("Dropout", 6, "is_test").attr("is_test", int_attr(1)).attr("ratio", float_attr(0.2f))
+                      .in(random_in({2, 3})).outputs(2));
+  cases.push_back(KernelCase("Dropout", 1, "consumed_inputs").attr("consumed_inputs", ints({0})).in(random_in({4})));
+  cases.push_back(KernelCase("Concat", 3, "default axis 1").in(random_in({2, 1})).in(random_in({2, 2})));
+  cases.push_back(KernelCase("Gather", 1, "opset 1").in(random_in({4, 2})).in(given(make_int_tensor({2}, {3, 0}))));
+  cases.push_back(KernelCase("Identity", 1, "opset 1").in(random_in({3})));
+  cases.push_back(KernelCase("Flatten", 1, "opset 1 default axis").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Slice", 9, "attributes with axes").attr("starts", ints({1})).attr("ends", ints({-1}))
+                      .attr("axes", ints({1})).in(random_in({2, 5})));
+  cases.push_back(KernelCase("Squeeze", 1, "no axes").in(random_in({1, 3, 1})));
+  cases.push_back(KernelCase("Unsqueeze", 1, "axes attribute").attr("axes", ints({0, 2})).in(random_in({3})));
+  return cases;
+}
+
 using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  clip_cases,       binary_cases,     conv_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
-                             adaptive_pool_cases, reduce_mean_cases, shape_cases};
+                             adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases};
 
 }  // namespace
 
@@ -771,6 +852,7 @@ TEST_CASE("kernel cases: pooling") {
   check_kernel_cases(reduce_mean_cases());
 }
 TEST_CASE("kernel cases: shape ops") { check_kernel_cases(shape_cases()); }
+TEST_CASE("kernel cases: data ops and legacy shape opsets") { check_kernel_cases(data_cases()); }
 
 TEST_CASE("every registered op has a case in the kernel table") {
   // Ops that cannot be cased, each with the reason. Empty: every op has one.

@@ -704,3 +704,153 @@ TEST_CASE("Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds from infer al
   CHECK(values<int64_t>(*target[0].constant) == std::vector<int64_t>{2, -1});
   CHECK(infer_only("Reshape", {}, {x, target[0]})[0].shape == Shape{2, 12});
 }
+
+// ---- ops sized or indexed by data: ConstantOfShape, Expand, Tile, Range, Split, GatherElements, GatherND,
+// ScatterND, DepthToSpace, SpaceToDepth, Trilu ----
+
+TEST_CASE("ConstantOfShape, Expand, Tile and Range compute their outputs") {
+  Tensor v(DType::i64, {1});
+  v.data<int64_t>()[0] = -3;
+  const Tensor c = run_op("ConstantOfShape", attrs({{"value", tensor_attr(v)}}), {make_int_tensor({2}, {2, 2})})[0];
+  CHECK(c.shape() == Shape{2, 2});
+  CHECK(values<int64_t>(c) == std::vector<int64_t>{-3, -3, -3, -3});
+  const Tensor e = run_op("Expand", {}, {make_tensor({3, 1}, {1, 2, 3}), make_int_tensor({2}, {1, 2})})[0];
+  CHECK(e.shape() == Shape{3, 2});
+  CHECK(values<float>(e) == std::vector<float>{1, 1, 2, 2, 3, 3});
+  const Tensor t = run_op("Tile", {}, {make_tensor({2, 2}, {1, 2, 3, 4}), make_int_tensor({2}, {2, 2})})[0];
+  CHECK(values<float>(t) == std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4, 1, 2, 1, 2, 3, 4, 3, 4});  // numpy.tile
+  const Tensor t1 = run_op("Tile", {}, {make_tensor({2}, {1, 2}), make_int_tensor({}, {3}),
+                                        make_int_tensor({}, {0})}, 1)[0];
+  CHECK(values<float>(t1) == std::vector<float>{1, 2, 1, 2, 1, 2});
+  const Tensor r = run_op("Range", {}, {make_int_tensor({}, {10}), make_int_tensor({}, {-3}),
+                                        make_int_tensor({}, {-4})})[0];
+  CHECK(values<int64_t>(r) == std::vector<int64_t>{10, 6, 2, -2});
+  const Tensor rf = run_op("Range", {}, {make_tensor({}, {1}), make_tensor({}, {2}), make_tensor({}, {0.25f})}, 19, 1,
+                           "ref", {true, true, true})[0];
+  CHECK(values<float>(rf) == std::vector<float>{1, 1.25f, 1.5f, 1.75f});
+}
+
+TEST_CASE("ConstantOfShape, Expand, Tile and Range refuse bad sizes before allocating") {
+  CHECK(error_of([] { run_op("ConstantOfShape", {}, {make_int_tensor({2}, {2, -1})}); }).find("negative") !=
+        std::string::npos);
+  CHECK_THROWS_AS(run_op("ConstantOfShape", {}, {make_int_tensor({3}, {1 << 30, 1 << 30, 1 << 30})}), Error);
+  CHECK_THROWS_AS(make_node("ConstantOfShape", attrs({{"value", tensor_attr(make_tensor({2}))}}), 1, 1, 9), Error);
+  CHECK_THROWS_AS(run_op("Expand", {}, {make_tensor({3}), make_int_tensor({1}, {2})}), Error);  // 3 vs 2
+  CHECK_THROWS_AS(run_op("Expand", {}, {make_tensor({1}), make_int_tensor({1}, {-2})}), Error);
+  CHECK_THROWS_AS(run_op("Expand", {}, {make_tensor({1}), make_int_tensor({3}, {1 << 20, 1 << 20, 1 << 20})}), Error);
+  CHECK_THROWS_AS(run_op("Tile", {}, {make_tensor({2, 2}), make_int_tensor({1}, {2})}), Error);  // one per axis
+  CHECK_THROWS_AS(run_op("Tile", {}, {make_tensor({2}), make_int_tensor({1}, {-1})}), Error);
+  CHECK_THROWS_AS(run_op("Tile", {}, {make_tensor({2}), make_int_tensor({1}, {kI64Max})}), Error);
+  CHECK(error_of([] { run_op("Range", {}, {make_int_tensor({}, {0}), make_int_tensor({}, {5}), make_int_tensor({}, {0})}); })
+            .find("delta") != std::string::npos);
+  CHECK_THROWS_AS(run_op("Range", {}, {make_int_tensor({}, {kI64Min}), make_int_tensor({}, {kI64Max}),
+                                       make_int_tensor({}, {1})}), Error);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_AS(run_op("Range", {}, {make_tensor({}, {0}), make_tensor({}, {nan}), make_tensor({}, {1})}, 19, 1,
+                         "ref", {true, true, true}), Error);
+  CHECK_THROWS_AS(run_op("Range", {}, {make_tensor({}, {0}), make_tensor({}, {1e30f}), make_tensor({}, {1})}, 19, 1,
+                         "ref", {true, true, true}), Error);
+  CHECK_THROWS_AS(run_op("Range", {}, {make_tensor({}, {0}), make_int_tensor({}, {5}), make_tensor({}, {1})}, 19, 1,
+                         "ref", {true, true, true}), Error);  // mixed types
+}
+
+TEST_CASE("Split: attribute, input and num_outputs forms; sizes must add up") {
+  const Tensor x = make_tensor({5}, iota(5));
+  std::vector<Tensor> y = run_op("Split", {}, {x, make_int_tensor({2}, {2, 3})}, 13, 2);
+  CHECK(values<float>(y[0]) == std::vector<float>{0, 1});
+  CHECK(values<float>(y[1]) == std::vector<float>{2, 3, 4});
+  y = run_op("Split", attrs({{"split", ints({4, 1})}}), {x}, 11, 2);
+  CHECK(values<float>(y[1]) == std::vector<float>{4});
+  y = run_op("Split", attrs({{"num_outputs", int_attr(2)}}), {x}, 18, 2);
+  CHECK(values<float>(y[0]) == std::vector<float>{0, 1, 2});  // ceil(5 / 2), the last part smaller
+  CHECK(values<float>(y[1]) == std::vector<float>{3, 4});
+  CHECK(error_of([&] { run_op("Split", {}, {x, make_int_tensor({2}, {2, 2})}, 13, 2); }).find("adds up") !=
+        std::string::npos);
+  CHECK_THROWS_AS(run_op("Split", {}, {x, make_int_tensor({2}, {6, -1})}, 13, 2), Error);
+  CHECK_THROWS_AS(run_op("Split", {}, {x, make_int_tensor({3}, {1, 2, 2})}, 13, 2), Error);  // 3 sizes, 2 outputs
+  CHECK_THROWS_AS(run_op("Split", {}, {x}, 13, 2), Error);                                   // 5 is not even
+  CHECK_THROWS_AS(make_node("Split", attrs({{"num_outputs", int_attr(3)}}), 1, 2, 18), Error);
+  CHECK_THROWS_AS(make_node("Split", attrs({{"split", ints({1, 1})}}), 2, 2, 13), Error);  // attribute before 13
+  CHECK_THROWS_AS(make_node("Split", attrs({{"num_outputs", int_attr(2)}}), 1, 2, 13), Error);
+  CHECK_THROWS_AS(run_op("Split", attrs({{"axis", int_attr(1)}}), {x}, 13, 1), Error);
+}
+
+TEST_CASE("GatherElements, GatherND and ScatterND pick and place elements; indices out of range are errors") {
+  const Tensor x = make_tensor({2, 3}, iota(6));
+  const Tensor ge = run_op("GatherElements", attrs({{"axis", int_attr(1)}}),
+                           {x, make_int_tensor({2, 2}, {2, 0, -1, 1})})[0];
+  CHECK(values<float>(ge) == std::vector<float>{2, 0, 5, 4});
+  const Tensor gnd = run_op("GatherND", {}, {x, make_int_tensor({2, 2}, {1, 2, 0, -3})})[0];
+  CHECK(values<float>(gnd) == std::vector<float>{5, 0});
+  const Tensor gb = run_op("GatherND", attrs({{"batch_dims", int_attr(1)}}), {x, make_int_tensor({2, 1}, {1, 2})})[0];
+  CHECK(values<float>(gb) == std::vector<float>{1, 5});
+  const Tensor s = run_op("ScatterND", attrs({{"reduction", string_attr("add")}}),
+                          {x, make_int_tensor({2, 1}, {1, 1}), make_tensor({2, 3}, {1, 1, 1, 10, 10, 10})}, 16)[0];
+  CHECK(values<float>(s) == std::vector<float>{0, 1, 2, 14, 15, 16});
+  const Tensor sn = run_op("ScatterND", {}, {x, make_int_tensor({1, 2}, {0, -1}), make_tensor({1}, {9})}, 11)[0];
+  CHECK(values<float>(sn) == std::vector<float>{0, 1, 9, 3, 4, 5});
+  for (const std::string& e :
+       {error_of([&] { run_op("GatherElements", {}, {x, make_int_tensor({1, 1}, {2})}); }),
+        error_of([&] { run_op("GatherElements", {}, {x, make_int_tensor({1, 1}, {-3})}, 19, 1, "ref", {false, false}); }),
+        error_of([&] { run_op("GatherND", {}, {x, make_int_tensor({1, 2}, {0, 3})}, 19, 1, "ref", {false, false}); }),
+        error_of([&] { run_op("ScatterND", {}, {x, make_int_tensor({1, 1}, {2}), make_tensor({1, 3})}); })})
+    CHECK(e.find("out of range") != std::string::npos);
+  CHECK_THROWS_AS(run_op("GatherElements", {}, {x, make_int_tensor({2}, {0, 1})}), Error);          // rank
+  CHECK_THROWS_AS(run_op("GatherElements", {}, {x, make_int_tensor({1, 4}, {0, 0, 0, 0})}), Error);  // 4 > 3
+  CHECK_THROWS_AS(run_op("GatherND", {}, {x, make_int_tensor({1, 3}, {0, 0, 0})}), Error);          // k > rank
+  CHECK_THROWS_AS(run_op("GatherND", attrs({{"batch_dims", int_attr(1)}}), {x, make_int_tensor({3, 1}, {0, 0, 0})}),
+                  Error);  // batch dims differ
+  CHECK_THROWS_AS(run_op("ScatterND", {}, {x, make_int_tensor({1, 1}, {0}), make_tensor({1, 2})}), Error);
+  CHECK_THROWS_AS(make_node("ScatterND", attrs({{"reduction", string_attr("max")}}), 3, 1, 16), Error);  // opset 18
+  CHECK_THROWS_AS(make_node("ScatterND", attrs({{"reduction", string_attr("add")}}), 3, 1, 13), Error);
+  CHECK_THROWS_AS(make_node("GatherND", attrs({{"batch_dims", int_attr(1)}}), 2, 1, 11), Error);
+}
+
+TEST_CASE("DepthToSpace, SpaceToDepth and Trilu") {
+  // numpy: x.reshape(1, 2, 2, 1, 1, 2).transpose(0, 3, 4, 1, 5, 2).reshape(1, 1, 2, 4) for DCR.
+  const Tensor x = make_tensor({1, 4, 1, 2}, iota(8));
+  const Tensor dcr = run_op("DepthToSpace", attrs({{"blocksize", int_attr(2)}}), {x})[0];
+  CHECK(dcr.shape() == Shape{1, 1, 2, 4});
+  CHECK(values<float>(dcr) == std::vector<float>{0, 2, 1, 3, 4, 6, 5, 7});
+  const Tensor back = run_op("SpaceToDepth", attrs({{"blocksize", int_attr(2)}}), {dcr})[0];
+  CHECK(values<float>(back) == values<float>(x));
+  const Tensor crd = run_op("DepthToSpace", attrs({{"blocksize", int_attr(2)}, {"mode", string_attr("CRD")}}), {x})[0];
+  CHECK(values<float>(crd) == std::vector<float>{0, 2, 1, 3, 4, 6, 5, 7});  // one output channel: same as DCR
+  CHECK_THROWS_AS(run_op("DepthToSpace", attrs({{"blocksize", int_attr(3)}}), {x}), Error);  // 4 % 9
+  CHECK_THROWS_AS(run_op("DepthToSpace", attrs({{"blocksize", int_attr(2)}}), {make_tensor({4, 2})}), Error);
+  CHECK_THROWS_AS(make_node("DepthToSpace", attrs({{"blocksize", int_attr(2)}, {"mode", string_attr("XYZ")}}), 1, 1, 13),
+                  Error);
+  CHECK_THROWS_AS(make_node("DepthToSpace", attrs({{"blocksize", int_attr(2)}, {"mode", string_attr("CRD")}}), 1, 1, 1),
+                  Error);
+  CHECK_THROWS_AS(make_node("DepthToSpace", attrs({{"blocksize", int_attr(0)}}), 1, 1, 13), Error);
+  CHECK_THROWS_AS(run_op("SpaceToDepth", attrs({{"blocksize", int_attr(2)}}), {make_tensor({1, 1, 3, 2})}), Error);
+  const Tensor m = make_tensor({3, 3}, iota(9));
+  CHECK(values<float>(run_op("Trilu", {}, {m})[0]) == std::vector<float>{0, 1, 2, 0, 4, 5, 0, 0, 8});
+  CHECK(values<float>(run_op("Trilu", attrs({{"upper", int_attr(0)}}), {m, make_int_tensor({}, {-1})})[0]) ==
+        std::vector<float>{0, 0, 0, 3, 0, 0, 6, 7, 0});
+  CHECK(values<float>(run_op("Trilu", {}, {m, make_int_tensor({}, {kI64Min})})[0]) == iota(9));
+  CHECK_THROWS_AS(run_op("Trilu", {}, {make_tensor({3})}), Error);
+  CHECK_THROWS_AS(make_node("Trilu", attrs({{"upper", int_attr(2)}}), 1, 1, 14), Error);
+}
+
+TEST_CASE("legacy opsets: Reshape shape attribute, Pad paddings, Cast to a string, Dropout is_test") {
+  const Tensor x = make_tensor({2, 3}, iota(6));
+  CHECK(run_op("Reshape", attrs({{"shape", ints({3, -1})}}), {x}, 4)[0].shape() == Shape{3, 2});
+  CHECK_THROWS_AS(make_node("Reshape", {}, 1, 1, 4), Error);                                   // shape required
+  CHECK_THROWS_AS(make_node("Reshape", attrs({{"shape", ints({6})}}), 2, 1, 5), Error);       // input from 5
+  const Tensor padded = run_op("Pad", attrs({{"paddings", ints({0, 1, 0, 0})}, {"value", float_attr(9)}}), {x}, 1)[0];
+  CHECK(values<float>(padded) == std::vector<float>{9, 0, 1, 2, 9, 3, 4, 5});
+  CHECK_THROWS_AS(make_node("Pad", attrs({{"pads", ints({0, 0, 0, 0})}}), 1, 1, 1), Error);  // opset 1 says paddings
+  CHECK_THROWS_AS(make_node("Pad", attrs({{"paddings", ints({0, 0, 0, 0})}}), 1, 1, 2), Error);
+  const Tensor c = run_op("Cast", attrs({{"to", string_attr("int64")}}), {make_tensor({2}, {1.5f, -2.5f})}, 5)[0];
+  CHECK(values<int64_t>(c) == std::vector<int64_t>{1, -2});
+  CHECK_THROWS_AS(make_node("Cast", attrs({{"to", string_attr("STRING")}}), 1, 1, 5), Error);
+  CHECK_THROWS_AS(make_node("Cast", attrs({{"to", string_attr("REAL")}}), 1, 1, 1), Error);
+  CHECK_THROWS_AS(make_node("Cast", attrs({{"to", int_attr(1)}}), 1, 1, 5), Error);  // a string before 6
+  const std::vector<Tensor> d = run_op("Dropout", attrs({{"is_test", int_attr(0)}, {"ratio", float_attr(0.5f)}}), {x}, 6, 2);
+  CHECK(values<float>(d[0]) == iota(6));
+  CHECK(values<float>(d[1]) == std::vector<float>(6, 1.f));  // mask of the data's type before opset 10
+  CHECK_THROWS_AS(make_node("Dropout", attrs({{"consumed_inputs", ints({0})}}), 1, 1, 6), Error);  // opset 1 only
+  CHECK_THROWS_AS(make_node("Dropout", attrs({{"is_test", int_attr(1)}}), 1, 1, 7), Error);
+  CHECK_THROWS_AS(make_node("Dropout", attrs({{"is_test", int_attr(2)}}), 1, 1, 6), Error);
+}

@@ -1,0 +1,14 @@
+// Expand (opset 8+): input 0 broadcast (numpy rules, both ways) with the shape in input 1 (1-D int64, known
+// when the plan is made). A dim of 1 in `shape` keeps the input's dim. The output is sized from data: infer
+// checks its element count and the tensor limit applies before it is allocated (engine/node_eval.cc).
+#pragma once
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+std::vector<ValueInfo> infer_expand(const NoParams& p, const std::vector<ValueInfo>& in);
+NoParams parse_expand(const Node& node);
+void expand_ref(const NoParams& p, const KernelIO& io);
+
+}  // namespace cnnx
