@@ -2,8 +2,8 @@
 // DepthToSpace [N, C*b*b, H, W] -> [N, C, H*b, W*b]; mode (opset 11+) DCR (default; the only one before 11):
 // y[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*C + c, h, w]; CRD: x[n, c*b*b + i*b + j, h, w].
 // SpaceToDepth is DCR's inverse: [N, C, H*b, W*b] -> [N, C*b*b, H, W].
-// Reference kernels only: both are a 6-D transpose, which oneDNN 2.6 would do as a reorder of a reshaped
-// view, but these ops run on small tensors in the classifiers cnnx targets (none in a hot path); kExact.
+// Both are a 6-D transpose: the oneDNN kernel is one reorder between strided views (depth_to_space_dnnl.cc,
+// float32, plain layouts); kExact.
 #pragma once
 
 #include "engine/op.h"
@@ -20,5 +20,6 @@ DepthToSpaceParams parse_depth_to_space(const Node& node);
 DepthToSpaceParams parse_space_to_depth(const Node& node);
 std::vector<ValueInfo> infer_depth_to_space(const DepthToSpaceParams& p, const std::vector<ValueInfo>& in);
 void depth_to_space_ref(const DepthToSpaceParams& p, const KernelIO& io);
+Kernel<DepthToSpaceParams> depth_to_space_dnnl_kernel();
 
 }  // namespace cnnx

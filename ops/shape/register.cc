@@ -77,9 +77,9 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpSpec<ScatterNDParams>{"ScatterND", 11, parse_scatter_nd, infer_scatter_nd, kExact,
                                 {ref_kernel<ScatterNDParams>(scatter_nd_ref)}});
   r.add(OpSpec<DepthToSpaceParams>{"DepthToSpace", 1, parse_depth_to_space, infer_depth_to_space, kExact,
-                                   {ref_kernel<DepthToSpaceParams>(depth_to_space_ref)}});
+                                   {depth_to_space_dnnl_kernel(), ref_kernel<DepthToSpaceParams>(depth_to_space_ref)}});
   r.add(OpSpec<DepthToSpaceParams>{"SpaceToDepth", 1, parse_space_to_depth, infer_depth_to_space, kExact,
-                                   {ref_kernel<DepthToSpaceParams>(depth_to_space_ref)}});
+                                   {depth_to_space_dnnl_kernel(), ref_kernel<DepthToSpaceParams>(depth_to_space_ref)}});
   r.add(OpSpec<TriluParams>{"Trilu", 14, parse_trilu, infer_trilu, kExact, {ref_kernel<TriluParams>(trilu_ref)}});
 
   // Made only by the channel-shuffle pass (passes/channel_shuffle.cc), never read from a model.

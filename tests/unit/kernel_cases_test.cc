@@ -790,6 +790,12 @@ std::vector<KernelCase> data_cases() {
   cases.push_back(KernelCase("DepthToSpace", 1, "opset 1").attr("blocksize", int_attr(3)).in(random_in({1, 9, 1, 2})));
   cases.push_back(KernelCase("SpaceToDepth", 13, "blocksize 2").attr("blocksize", int_attr(2))
                       .in(random_in({1, 2, 4, 6})));
+  cases.push_back(KernelCase("SpaceToDepth", 13, "blocksize 3, batch 2, X offered nChw16c: taken plain")
+                      .attr("blocksize", int_attr(3)).in(random_in({2, 17, 6, 3}).blocked()).runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("DepthToSpace", 13, "CRD, X offered nChw16c: taken plain").attr("blocksize", int_attr(2))
+                      .attr("mode", string_attr("CRD")).in(random_in({1, 32, 3, 2}).blocked()).runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("DepthToSpace", 13, "int64").attr("blocksize", int_attr(2))
+                      .in(given(make_int_tensor({1, 4, 1, 1}, {1, 2, 3, 4}))).declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Trilu", 14, "upper").in(random_in({2, 3, 4})));
   cases.push_back(KernelCase("Trilu", 14, "lower, k -1").attr("upper", int_attr(0)).in(random_in({4, 3}))
                       .in(int_scalar(-1)));
