@@ -2,6 +2,7 @@
 // every element `value` (a one-element tensor attribute of any cnnx element type; default float32 0).
 // The output is sized from data: infer computes its element count with overflow checks and the graph's
 // tensor limit is applied before it is allocated (engine/node_eval.cc); a negative dim is an error.
+// Reference kernel only: a fill, which no oneDNN 2.6 primitive computes. kExact (a copy of `value`).
 #pragma once
 
 #include "engine/op.h"

@@ -1,6 +1,7 @@
 // GatherElements (opset 11+): output[i...] = data[i... with index `axis` replaced by indices[i...]]. indices
 // (int32/int64) has data's rank and, along every other axis, at most data's dim (so every read is inside
 // data). An index outside [-n, n) along `axis` is an error naming the node, never an out-of-bounds read.
+// Reference kernel only: oneDNN 2.6 has no gather primitive. kExact (a copy).
 #pragma once
 
 #include "engine/op.h"

@@ -2,6 +2,7 @@
 // data[b..., i_1, ..., i_k, ...] where the first batch_dims dims of data and indices are equal. Output shape
 // indices.shape[:-1] + data.shape[batch_dims + k:]. An index outside [-n, n) of its axis is an error naming
 // the node, never an out-of-bounds read.
+// Reference kernel only: oneDNN 2.6 has no gather primitive. kExact (a copy).
 #pragma once
 
 #include "engine/op.h"

@@ -69,7 +69,7 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpSpec<NoParams>{"Expand", 8, parse_expand, infer_expand, kExact, {ref_kernel<NoParams>(expand_ref)}});
   r.add(OpSpec<TileParams>{"Tile", 1, parse_tile, infer_tile, kExact, {ref_kernel<TileParams>(tile_ref)}});
   r.add(OpSpec<NoParams>{"Range", 11, parse_range, infer_range, kExact, {ref_kernel<NoParams>(range_ref)}});
-  r.add(OpSpec<SplitParams>{"Split", 1, parse_split, infer_split, kExact, {ref_kernel<SplitParams>(split_ref)}});
+  r.add(OpSpec<SplitParams>{"Split", 1, parse_split, infer_split, kExact, {split_dnnl_kernel(), ref_kernel<SplitParams>(split_ref)}});
   r.add(OpSpec<GatherElementsParams>{"GatherElements", 11, parse_gather_elements, infer_gather_elements, kExact,
                                      {ref_kernel<GatherElementsParams>(gather_elements_ref)}});
   r.add(OpSpec<GatherNDParams>{"GatherND", 11, parse_gather_nd, infer_gather_nd, kExact,

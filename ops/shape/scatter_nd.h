@@ -3,6 +3,8 @@
 // `reduction` (opset 16: none, add, mul; opset 18: also max, min) combines instead of overwriting; with
 // `none` and repeated tuples the last update wins (ONNX leaves the order unspecified). Bool elements: add is
 // or, mul is and. An index outside [-n, n) is an error naming the node, never an out-of-bounds write.
+// Reference kernel only: oneDNN 2.6 has no scatter primitive. kExact: each element is a copy or one IEEE
+// operation per update, applied in index order.
 #pragma once
 
 #include "engine/op.h"

@@ -82,6 +82,19 @@ std::vector<ValueInfo> infer_split(const SplitParams& p, const std::vector<Value
   return out;
 }
 
+bool constant_split_sizes(const SplitParams& p, const std::vector<ValueInfo>& in, std::vector<int64_t>& sizes) {
+  const ValueInfo& x = input(in, 0);
+  const size_t axis = size_t(normalize_axis(p.axis, x.rank(), "axis"));
+  std::vector<int64_t> given;
+  const std::vector<int64_t>* sizes_arg = p.has_split ? &p.split : nullptr;
+  if (p.split_from_input && present(in, 1)) {
+    if (!constant_ints(in, 1, given)) return false;
+    sizes_arg = &given;
+  }
+  sizes = part_sizes(p, x.shape[axis], sizes_arg);
+  return true;
+}
+
 void split_ref(const SplitParams& p, const KernelIO& io) {
   const Tensor& x = *io.in[0];
   const size_t axis = size_t(normalize_axis(p.axis, x.rank(), "axis"));

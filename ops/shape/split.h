@@ -23,5 +23,9 @@ struct SplitParams : OpParams {
 SplitParams parse_split(const Node& node);
 std::vector<ValueInfo> infer_split(const SplitParams& p, const std::vector<ValueInfo>& in);
 void split_ref(const SplitParams& p, const KernelIO& io);
+// The part sizes from params and a constant input 1, or false when input 1 is known only at run time.
+bool constant_split_sizes(const SplitParams& p, const std::vector<ValueInfo>& in, std::vector<int64_t>& sizes);
+// oneDNN: per output, one reorder from a sub-memory view of the input in the layout it arrives in (split_dnnl.cc).
+Kernel<SplitParams> split_dnnl_kernel();
 
 }  // namespace cnnx

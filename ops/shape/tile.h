@@ -2,6 +2,7 @@
 // each >= 0). Opset 1-5: inputs `tiles` and `axis` (scalars): the input repeated `tiles` times along `axis`.
 // The output is sized from data: infer checks the products for overflow and the tensor limit applies before
 // it is allocated (engine/node_eval.cc).
+// Reference kernel only: oneDNN 2.6 has no primitive that repeats a tensor. kExact (a copy).
 #pragma once
 
 #include "engine/op.h"

@@ -1,6 +1,7 @@
 // Trilu (opset 14+): keeps the upper (upper = 1, default) or lower triangle of each matrix in the last two
 // dims of input 0 (rank >= 2, any element type) and zeroes the rest. Element (i, j) is kept when
 // j - i >= k (upper) or j - i <= k (lower); k is the optional int64 scalar input 1 (default 0). kExact.
+// Reference kernel only: oneDNN 2.6 has no primitive that masks by element position.
 #pragma once
 
 #include "engine/op.h"

@@ -768,7 +768,17 @@ std::vector<KernelCase> data_cases() {
                       .outputs(3));
   cases.push_back(KernelCase("Split", 13, "sizes input").in(random_in({5, 2})).in(ints_in({2, 0, 3})).outputs(3));
   cases.push_back(KernelCase("Split", 11, "sizes attribute").attr("axis", int_attr(-1)).attr("split", ints({1, 3}))
-                      .in(given(make_int_tensor({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}))).outputs(2));
+                      .in(given(make_int_tensor({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}))).outputs(2)
+                      .declines("dnnl", "int64, not float32"));
+  cases.push_back(KernelCase("Split", 13, "channels 16 + 32 of nChw16c").attr("axis", int_attr(1))
+                      .in(random_in({1, 48, 3, 3}).blocked()).in(ints_in({16, 32})).outputs(2)
+                      .runs("dnnl", Takes::offered));
+  cases.push_back(KernelCase("Split", 13, "channels 8 + 24 of nChw16c (inside blocks)").attr("axis", int_attr(1))
+                      .in(random_in({2, 32, 2, 3}).blocked()).in(ints_in({8, 24})).outputs(2)
+                      .runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("Split", 13, "one part").in(random_in({3, 2})).outputs(1));
+  cases.push_back(KernelCase("Split", 13, "int64 equal parts").in(given(make_int_tensor({4}, {1, 2, 3, 4}))).outputs(2)
+                      .declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Split", 18, "num_outputs, smaller last").attr("num_outputs", int_attr(3))
                       .in(random_in({7})).outputs(3));
   cases.push_back(KernelCase("GatherElements", 13, "axis 1, negative indices").attr("axis", int_attr(1))
