@@ -4,8 +4,8 @@
 // (in 128-bit integers or doubles, never overflowing) and the tensor limit applies before it is allocated
 // (engine/node_eval.cc). Element i is start + i * delta, computed exactly for integers and in double then
 // rounded once for floats (numpy's arange; the ONNX loop's repeated float additions drift).
-// Reference kernel only: oneDNN 2.6 has no primitive that generates a sequence. kExact: one kernel, and each
-// element is one rounding of start + i * delta.
+// Reference kernel only: oneDNN 2.6 has no primitive that generates a sequence. kExact: there is no other
+// kernel to compare, and the integer elements are exact.
 #pragma once
 
 #include "engine/op.h"

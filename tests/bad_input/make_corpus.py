@@ -684,6 +684,14 @@ def data_op_cases(c):
                                  helper.make_tensor("upd", F, [1, 3], [1.0, 2.0, 3.0])])
     c.add("scatter_nd_constant_index_out_of_range", m, [np.ones((2, 3), np.float32)],
           contains=["node 'snd' (ScatterND)", "out of range"])
+    # Not folded: the input is a graph input, so the plan sizes the output and applies the limit.
+    reps = helper.make_tensor("reps", I64, [1], [1 << 40])
+    m = make_model([n("Tile", ["x", "reps"], ["y"], name="tile")], [vi("x", [1])], [vi("y", None)],
+                   initializers=[reps])
+    c.add("tile_runtime_beyond_limit", m, [x], contains=["'y'", "limit"])
+    m = make_model([n("Expand", ["x", "shape"], ["y"], name="expand")], [vi("x", [1])], [vi("y", None)],
+                   initializers=[shape])
+    c.add("expand_runtime_beyond_limit", m, [x], contains=["'y'", "limit"])
     sizes = helper.make_tensor("sizes", I64, [2], [1, 1])
     m = make_model([n("Split", ["x3", "sizes"], ["a", "b"], name="split")], [vi("x3", [3])],
                    [vi("a", None), vi("b", None)], initializers=[sizes])

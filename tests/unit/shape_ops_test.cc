@@ -1,5 +1,6 @@
 // Unit tests of the shape family (ops/shape): Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Slice,
-// Gather, Shape, Cast, Constant, Identity, Dropout, Pad. Expected values come from direct index formulas or
+// Gather, Shape, Cast, Constant, Identity, Dropout, Pad, and the ops sized or indexed by data (ConstantOfShape,
+// Expand, Tile, Range, Split, GatherElements, GatherND, ScatterND, DepthToSpace, SpaceToDepth, Trilu). Expected values come from direct index formulas or
 // from numpy (noted where so).
 #include <doctest/doctest.h>
 
