@@ -43,6 +43,9 @@ class GroupNormDnnl : public CompiledKernel {
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
 
+  // oneDNN normalizes in place: dst may be src's buffer.
+  int in_place_input() const override { return 0; }
+
   void run(const KernelIO& io) const override {
     const int64_t blocks = d_.block_md.dims()[0];
     // scale, shift, mean, variance of every block, in one per-run buffer.

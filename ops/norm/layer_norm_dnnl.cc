@@ -44,6 +44,9 @@ class LayerNormDnnl : public CompiledKernel {
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
 
+  // oneDNN normalizes in place: dst may be src's buffer.
+  int in_place_input() const override { return 0; }
+
   void run(const KernelIO& io) const override {
     DnnlArgs args{{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_SCALE, dnnl_wrap(d_.column_md, *io.in[1])},

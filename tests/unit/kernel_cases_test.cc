@@ -481,6 +481,7 @@ std::vector<KernelCase> layer_group_norm_cases() {
       {{3, 4, 5}, 0, {3, 4, 5}, true, 1e-3f, nullptr},       // every axis
       {{2, 64}, 1, {1, 64}, true, 1e-5f, nullptr},           // leading 1 in Scale
       {{4, 768}, -1, {768}, true, 1e-12f, nullptr},          // a transformer's row
+      {{2, 4096}, -1, {4096}, true, 1e-5f, nullptr},         // long rows
       {{2, 3, 4}, 3, {1}, true, 1e-5f, nullptr},             // axis = rank: each value alone
       {{2, 3, 4}, 1, {4}, true, 1e-5f, "not one value per normalized element"},  // Scale broadcast over axis 1
       {{2, 3, 4}, -1, {1}, true, 1e-5f, "not one value per normalized element"}, // scalar-like Scale
