@@ -92,7 +92,8 @@ std::vector<ValueInfo> infer_batch_norm(const BatchNormParams& p, const std::vec
     for (size_t i = 1; i < 5; ++i) {
       const Shape& s = in[i].shape;
       bool fits = s.size() == per.size();
-      for (size_t d = 0; fits && d < s.size(); ++d) fits = s[d] == per[d] || s[d] == kUnknownDim || per[d] == kUnknownDim;
+      for (size_t d = 0; fits && d < s.size(); ++d)
+        fits = s[d] == per[d] || s[d] == kUnknownDim || per[d] == kUnknownDim;
       if (!fits && s.size() == 1) fits = s[0] == count || s[0] == kUnknownDim || count == kUnknownDim;
       require(fits, "input ", kStatNames[i], " of shape ", to_string(s),
               " does not hold one value per activation: spatial = 0 needs shape (C x D1 x ... x Dn) = ",

@@ -25,7 +25,7 @@ struct BatchNormParams : OpParams {
   bool training = false;        // opset 14+ training_mode = 1: normalize with the batch statistics
   bool allow_rank1 = false;     // opset 9+: a 1-D input is (N) with C = 1
   bool spatial = true;          // opsets 1-7 spatial = 0: per-activation statistics
-  bool legacy_is_test = false;  // opsets 1-6: training came from is_test = 0
+  bool legacy_is_test = false;  // opsets 1-6: the mode came from is_test
   bool then_relu = false;       // never from a model: the fuse-conv pass absorbed the Relu reading Y
 };
 
@@ -40,12 +40,12 @@ constexpr Tolerance kBatchNormTolerance{1e-5, 1e-5};
 
 BatchNormParams parse_batch_norm(const Node& node);
 std::vector<ValueInfo> infer_batch_norm(const BatchNormParams& p, const std::vector<ValueInfo>& in);
-// Per channel in double (batch statistics in two passes when training), one rounding per output; applies
-// then_relu (ops/norm/batch_norm.cc).
 // The warning for is_test = 0 before opset 7 (OpSpec::caution), "" otherwise.
 std::string batch_norm_caution(const BatchNormParams& p, const std::vector<ValueInfo>& in);
+// Per channel in double (batch statistics in two passes when training), one rounding per output; applies
+// then_relu (ops/norm/batch_norm.cc).
 void batch_norm_ref(const BatchNormParams& p, const KernelIO& io);
-// oneDNN batch_normalization_forward for test mode; declines training_mode (ops/norm/batch_norm_dnnl.cc).
+// oneDNN batch_normalization_forward for test mode; declines training mode (ops/norm/batch_norm_dnnl.cc).
 Kernel<BatchNormParams> batch_norm_dnnl_kernel();
 
 }  // namespace cnnx

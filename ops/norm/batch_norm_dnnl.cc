@@ -71,8 +71,9 @@ Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const BatchNormParams>& params, const KernelArgs& a) -> Compiled {
             const BatchNormParams& p = *params;
             if (p.training)
-              return Compiled::decline(std::string(p.legacy_is_test ? "is_test = 0: training mode" : "training_mode = 1") +
-                                       " (oneDNN inference uses the given statistics)");
+              return Compiled::decline(
+                  std::string(p.legacy_is_test ? "is_test = 0: training mode" : "training_mode = 1") +
+                  " (oneDNN inference uses the given statistics)");
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             // spatial = 0 views the activations as channels: a channel-blocked X does not fit; it is taken plain.

@@ -247,7 +247,7 @@ TEST_CASE("BatchNormalization and LRN infer shapes with dims unknown at load tim
 
 // ---- BatchNormalization's legacy opsets ----
 
-TEST_CASE("BatchNormalization opsets 1 and 6: is_test 1 is test mode, is_test 0 training mode; spatial = 0 per activation") {
+TEST_CASE("BatchNormalization opsets 1 and 6: is_test 1 is test mode, is_test 0 training; spatial = 0 per activation") {
   Tensor x = wave({3, 2, 2}), scale = wave({2}, 1.5, 1.0), B = wave({2}, 0.5, 2.0);
   Tensor mean = wave({2}, 0.7, 0.4), var = wave({2}, 0.4, 0.9, 0.6);
   auto given_stats = [&](const Tensor& xx, const Tensor& sc, const Tensor& b, const Tensor& m, const Tensor& v,
@@ -390,7 +390,8 @@ TEST_CASE("LayerNormalization broadcasts Scale and B, and axis = rank normalizes
 
   Attributes last;
   last.set("axis", int_attr(3));
-  std::vector<Tensor> r = run_op("LayerNormalization", last, {wave({2, 3, 2}), make_tensor({1}, {3}), make_tensor({2}, {7, 8})}, 17, 3);
+  std::vector<Tensor> r =
+      run_op("LayerNormalization", last, {wave({2, 3, 2}), make_tensor({1}, {3}), make_tensor({2}, {7, 8})}, 17, 3);
   for (int64_t i = 0; i < 12; ++i) CHECK(r[0].data<float>()[i] == (i % 2 ? 8.f : 7.f));
   CHECK(r[1].shape() == Shape{2, 3, 2});
   CHECK(within_tolerance("LayerNormalization", 17, r[2], std::vector<double>(12, 1 / std::sqrt(1e-5f))) == "");
@@ -419,7 +420,8 @@ TEST_CASE("LayerNormalization refuses bad attributes and shapes") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.what);
-    CHECK_THROWS_WITH_AS(run_op("LayerNormalization", c.attrs, c.in, 17, c.outputs), doctest::Contains(c.message), Error);
+    CHECK_THROWS_WITH_AS(run_op("LayerNormalization", c.attrs, c.in, 17, c.outputs), doctest::Contains(c.message),
+                         Error);
   }
 }
 
@@ -448,7 +450,8 @@ std::vector<double> group_norm_want(const Tensor& x, int64_t G, const Tensor& sc
 
 TEST_CASE("InstanceNormalization normalizes every (sample, channel) over its spatial dims") {
   struct Case { Shape x; int opset; float epsilon; };
-  const Case cases[] = {{{2, 3, 4, 5}, 6, 1e-5f}, {{1, 2, 7}, 6, 0.1f}, {{2, 2, 3, 3}, 1, 1e-5f}, {{1, 2, 2, 2, 3}, 6, 0.f}};
+  const Case cases[] = {
+      {{2, 3, 4, 5}, 6, 1e-5f}, {{1, 2, 7}, 6, 0.1f}, {{2, 2, 3, 3}, 1, 1e-5f}, {{1, 2, 2, 2, 3}, 6, 0.f}};
   for (const Case& c : cases) {
     CAPTURE(to_string(c.x));
     CAPTURE(c.opset);
@@ -472,8 +475,8 @@ TEST_CASE("InstanceNormalization normalizes every (sample, channel) over its spa
 
 TEST_CASE("GroupNormalization-18 normalizes groups of channels with one scale and bias per group") {
   struct Case { Shape x; int64_t groups; float epsilon; };
-  const Case cases[] = {{{2, 6, 3, 3}, 3, 1e-5f}, {{2, 6, 3, 3}, 1, 1e-5f}, {{2, 6, 3, 3}, 6, 1e-2f}, {{3, 4, 5}, 2, 0.f},
-                        {{2, 4}, 2, 1e-5f}};
+  const Case cases[] = {{{2, 6, 3, 3}, 3, 1e-5f}, {{2, 6, 3, 3}, 1, 1e-5f}, {{2, 6, 3, 3}, 6, 1e-2f},
+                        {{3, 4, 5}, 2, 0.f},      {{2, 4}, 2, 1e-5f}};
   for (const Case& c : cases) {
     CAPTURE(to_string(c.x));
     CAPTURE(c.groups);
@@ -496,9 +499,17 @@ TEST_CASE("InstanceNormalization and GroupNormalization refuse bad attributes an
   Attributes consumed, bad_eps;
   consumed.set("consumed_inputs", ints({0, 0, 0}));
   bad_eps.set("epsilon", float_attr(-1.f));
-  struct Case { const char* what; const char* op; int opset; Attributes attrs; std::vector<Tensor> in; const char* message; };
+  struct Case {
+    const char* what;
+    const char* op;
+    int opset;
+    Attributes attrs;
+    std::vector<Tensor> in;
+    const char* message;
+  };
   const Case cases[] = {
-      {"consumed_inputs after opset 1", "InstanceNormalization", 6, consumed, {x, s4, s4}, "unknown attribute 'consumed_inputs'"},
+      {"consumed_inputs after opset 1", "InstanceNormalization", 6, consumed, {x, s4, s4},
+       "unknown attribute 'consumed_inputs'"},
       {"negative epsilon", "InstanceNormalization", 6, bad_eps, {x, s4, s4}, "'epsilon' must be finite and >= 0"},
       {"scale of the wrong size", "InstanceNormalization", 6, {}, {x, s2, s4}, "scale has 2 elements but C = 4"},
       {"B of rank 2", "InstanceNormalization", 6, {}, {x, s4, wave({4, 1})}, "B must be 1-D of size C"},
