@@ -12,7 +12,8 @@ void register_pool_ops(OpRegistry& r);     // AveragePool, MaxPool, Global{Avera
 void register_reduce_ops(OpRegistry& r);   // ReduceMean
 void register_eltwise_ops(OpRegistry& r);  // one op per activation-table row (ops/common/activation.h), Clip,
                                            // Add, Sub, Mul, Div, Sum
-void register_norm_ops(OpRegistry& r);     // BatchNormalization, LRN
+void register_norm_ops(OpRegistry& r);     // BatchNormalization, LRN, LayerNormalization,
+                                           // InstanceNormalization, GroupNormalization
 void register_softmax_ops(OpRegistry& r);  // Softmax
 void register_shape_ops(OpRegistry& r);    // Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Slice,
                                            // Gather, Shape, Cast, Constant, Identity, Dropout, Pad

@@ -1,7 +1,9 @@
 // oneDNN BatchNormalization in test mode: batch_normalization_forward for inference with use_global_stats
 // (the given mean and var), use_scale and use_shift. X is viewed as [N, C, 1, inner]: the statistics are per
-// channel whatever the spatial dims, and the view has no rank limit; a blocked X is taken in its layout. Training mode declines (the reference
-// kernel computes the batch statistics and running outputs).
+// channel whatever the spatial dims, and the view has no rank limit; a blocked X is taken in its layout.
+// spatial = 0 (opsets 1-7, per-activation statistics) is the view [N, C * D1 * ... * Dn, 1, 1], taken plain.
+// Training mode (training_mode = 1, or is_test = 0 before opset 7) declines (the reference kernel computes the
+// batch statistics and running outputs).
 #include "dnnl/dnnl_runtime.h"
 #include "ops/norm/batch_norm.h"
 
@@ -19,7 +21,9 @@ struct BatchNormDesc {
 };
 
 BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& arriving = {}) {
-  const memory::dim N = x[0], C = x.size() == 1 ? 1 : x[1], INNER = numel_range(x, 2, x.size());
+  // spatial = 0: every activation is a channel of its own (arriving is then plain: see the kernel).
+  const memory::dim N = x[0], C = x.size() == 1 ? 1 : p.spatial ? x[1] : numel_range(x, 1, x.size()),
+                    INNER = p.spatial ? numel_range(x, 2, x.size()) : 1;
   BatchNormDesc d;
   d.data_md = follow(arriving, plain_f32_desc({N, C, 1, INNER}));
   d.channel_md = memory::desc({C}, dt::f32, tag::x);
@@ -66,10 +70,14 @@ class BatchNormDnnl : public CompiledKernel {
 Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const BatchNormParams>& params, const KernelArgs& a) -> Compiled {
             const BatchNormParams& p = *params;
-            if (p.training) return Compiled::decline("training_mode = 1 (oneDNN inference uses the given statistics)");
+            if (p.training)
+              return Compiled::decline(
+                  std::string(p.legacy_is_test ? "is_test = 0: training mode" : "training_mode = 1") +
+                  " (oneDNN inference uses the given statistics)");
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
-            const Layout& arriving = a.offered.in[0];
+            // spatial = 0 views the activations as channels: a channel-blocked X does not fit; it is taken plain.
+            const Layout arriving = p.spatial ? a.offered.in[0] : Layout();
             return compile_or_refuse(
                 [&] { return std::make_unique<BatchNormDnnl>(describe(p, a.in[0].shape, arriving), arriving); });
           }};

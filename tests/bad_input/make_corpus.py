@@ -317,6 +317,20 @@ def attribute_cases(c):
     pool = make_model([helper.make_node("AveragePool", ["x"], ["y"], name="pool_s0", kernel_shape=[2, 2],
                                         strides=[1, 0])], [vi("x", [1, 1, 5, 5])], [vi("y", None)])
     c.add("averagepool_zero_stride", pool, [x155], contains=["node 'pool_s0' (AveragePool)", "stride"])
+    # Normalization shapes checked against the run's concrete dims (C unknown at load) and at load (axis).
+    ones = lambda *shape: np.ones(shape, np.float32)
+    gn = make_model([helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=3)],
+                    [vi("x", [1, None, 2]), vi("s", [3]), vi("b", [3])], [vi("y", None)], opset=18)
+    c.add("groupnorm_groups_not_dividing", gn, [ones(1, 4, 2), ones(3), ones(3)],
+          contains=["node 'gn' (GroupNormalization)", "'num_groups' = 3 does not divide the 4 channels"])
+    ln = make_model([helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln", axis=3)],
+                    [vi("x", [2, 3]), vi("s", [3])], [vi("y", None)], opset=17)
+    c.add("layernorm_axis_out_of_range", ln, [ones(2, 3), ones(3)],
+          contains=["node 'ln' (LayerNormalization)", "'axis' = 3 is out of range"])
+    inorm = make_model([helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="in")],
+                       [vi("x", [1, None, 2]), vi("s", [3]), vi("b", [3])], [vi("y", None)], opset=6)
+    c.add("instancenorm_scale_size", inorm, [ones(1, 4, 2), ones(3), ones(3)],
+          contains=["node 'in' (InstanceNormalization)", "scale has 3 elements but C = 4"])
 
     x4 = np.ones(4, np.float32)
     lrelu = lambda **a: make_model([helper.make_node("LeakyRelu", ["x"], ["y"], name="lrelu", **a)],

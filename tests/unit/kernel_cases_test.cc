@@ -462,6 +462,101 @@ std::vector<KernelCase> lrn_cases() {
   return cases;
 }
 
+// LayerNormalization, InstanceNormalization, GroupNormalization, and BatchNormalization's legacy opsets.
+std::vector<KernelCase> layer_group_norm_cases() {
+  std::vector<KernelCase> cases;
+  struct Layer {
+    Shape x;
+    int64_t axis;
+    Shape scale;  // B has the same shape unless omitted
+    bool bias;
+    float epsilon;
+    const char* dnnl_declines;  // nullptr: dnnl runs
+  };
+  const Layer layers[] = {
+      {{2, 3, 8}, -1, {8}, true, 1e-5f, nullptr},            // 1 trailing axis
+      {{2, 3, 8}, -1, {8}, false, 1e-5f, nullptr},           // without B
+      {{2, 3, 4, 5}, 2, {4, 5}, true, 1e-5f, nullptr},       // 2 trailing axes
+      {{2, 3, 4, 5}, -2, {4, 5}, false, 0.1f, nullptr},      // 2 trailing axes, no B, large epsilon
+      {{3, 4, 5}, 0, {3, 4, 5}, true, 1e-3f, nullptr},       // every axis
+      {{2, 64}, 1, {1, 64}, true, 1e-5f, nullptr},           // leading 1 in Scale
+      {{4, 768}, -1, {768}, true, 1e-12f, nullptr},          // a transformer's row
+      {{2, 4096}, -1, {4096}, true, 1e-5f, nullptr},         // long rows
+      {{2, 3, 4}, 3, {1}, true, 1e-5f, nullptr},             // axis = rank: each value alone
+      {{2, 3, 4}, 1, {4}, true, 1e-5f, "not one value per normalized element"},  // Scale broadcast over axis 1
+      {{2, 3, 4}, -1, {1}, true, 1e-5f, "not one value per normalized element"}, // scalar-like Scale
+      {{2, 3, 4}, -1, {3, 4}, false, 1e-5f, "not one value per normalized element"},  // Scale varies by row
+  };
+  for (const Layer& l : layers) {
+    KernelCase c("LayerNormalization", 17, "X " + to_string(l.x) + " axis " + std::to_string(l.axis) + " Scale " +
+                                               to_string(l.scale) + (l.bias ? " with B" : " without B"));
+    c.attr("axis", int_attr(l.axis)).attr("epsilon", float_attr(l.epsilon)).in(random_in(l.x, -3.f, 3.f))
+        .in(random_in(l.scale, 0.5f, 2.f));
+    if (l.bias) c.in(random_in(l.scale));
+    if (l.dnnl_declines) c.declines("dnnl", l.dnnl_declines);
+    cases.push_back(c);
+  }
+  cases.push_back(KernelCase("LayerNormalization", 17, "Mean and InvStdDev out").attr("axis", int_attr(1))
+                      .in(random_in({2, 3, 5}, -3.f, 3.f)).in(random_in({3, 5})).in(random_in({3, 5})).outputs(3));
+  cases.push_back(KernelCase("LayerNormalization", 17, "InvStdDev only, no B").in(random_in({6, 7}, -3.f, 3.f))
+                      .in(random_in({7})).outputs(3).omit_output(1));
+  cases.push_back(KernelCase("LayerNormalization", 17, "rows offset from 0").in(random_in({3, 32}, 5.f, 7.f))
+                      .in(random_in({32})).in(random_in({32})));
+  cases.push_back(KernelCase("LayerNormalization", 17, "empty").in(random_in({0, 4})).in(random_in({4}))
+                      .declines("dnnl", "is empty"));
+
+  struct Group {
+    const char* op;
+    int opset;
+    Shape x;
+    int64_t groups;  // 0: InstanceNormalization
+    float epsilon;
+  };
+  const Group groups[] = {
+      {"InstanceNormalization", 6, {2, 3, 4, 5}, 0, 1e-5f}, {"InstanceNormalization", 6, {1, 4, 7}, 0, 0.1f},
+      {"InstanceNormalization", 1, {2, 2, 3, 3}, 0, 1e-5f}, {"InstanceNormalization", 6, {1, 3, 2, 2, 3}, 0, 1e-5f},
+      {"InstanceNormalization", 6, {3, 5}, 0, 1e-5f},        {"InstanceNormalization", 6, {1, 32, 16, 16}, 0, 1e-5f},
+      {"GroupNormalization", 18, {2, 6, 4, 4}, 3, 1e-5f},    {"GroupNormalization", 18, {2, 6, 4, 4}, 1, 1e-3f},
+      {"GroupNormalization", 18, {2, 6, 4, 4}, 6, 1e-5f},    {"GroupNormalization", 18, {3, 8, 5}, 2, 0.f},
+      {"GroupNormalization", 18, {1, 32, 9, 9}, 8, 1e-5f},   {"GroupNormalization", 18, {2, 4}, 2, 1e-5f},
+  };
+  for (const Group& g : groups) {
+    const int64_t n = g.groups ? g.groups : g.x[1];
+    KernelCase c(g.op, g.opset, "X " + to_string(g.x) + (g.groups ? " groups " + std::to_string(g.groups) : ""));
+    c.attr("epsilon", float_attr(g.epsilon)).in(random_in(g.x, -3.f, 3.f)).in(random_in({n}, 0.5f, 2.f))
+        .in(random_in({n}));
+    if (g.groups) c.attr("num_groups", int_attr(g.groups));
+    cases.push_back(c);
+  }
+  cases.push_back(KernelCase("InstanceNormalization", 1, "consumed_inputs").attr("consumed_inputs", ints({0, 0, 0}))
+                      .in(random_in({1, 3, 4, 4}, -3.f, 3.f)).in(random_in({3})).in(random_in({3})));
+  cases.push_back(KernelCase("InstanceNormalization", 6, "X offered nChw16c: taken plain")
+                      .in(random_in({1, 16, 4, 4}, -3.f, 3.f).blocked()).in(random_in({16})).in(random_in({16}))
+                      .runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("GroupNormalization", 18, "empty").attr("num_groups", int_attr(2))
+                      .in(random_in({0, 4, 3})).in(random_in({2})).in(random_in({2})).declines("dnnl", "is empty"));
+
+  // BatchNormalization opsets 1 and 6 (is_test, consumed_inputs, spatial) and opset 7's spatial = 0.
+  auto bn = [](int opset, const std::string& what, const Shape& x, const Shape& stats) {
+    return KernelCase("BatchNormalization", opset, what).in(random_in(x, -3.f, 3.f)).in(random_in(stats, 0.5f, 2.f))
+        .in(random_in(stats)).in(random_in(stats)).in(random_in(stats, 0.1f, 3.f));
+  };
+  cases.push_back(bn(1, "is_test 1, consumed_inputs", {2, 3, 4, 4}, {3})
+                      .attr("is_test", int_attr(1)).attr("consumed_inputs", ints({0, 0, 0, 1, 1})));
+  cases.push_back(bn(6, "is_test 1", {2, 3, 5}, {3}).attr("is_test", int_attr(1)).attr("epsilon", float_attr(1e-3f)));
+  cases.push_back(bn(6, "is_test 0: batch statistics", {3, 2, 2, 3}, {2}).declines("dnnl", "is_test = 0"));
+  cases.push_back(bn(6, "is_test 0, running mean and var out", {3, 2, 2, 3}, {2})
+                      .attr("momentum", float_attr(0.7f)).outputs(3).declines("dnnl", "is_test = 0"));
+  cases.push_back(bn(7, "spatial 0", {2, 3, 2, 2}, {3, 2, 2}).attr("spatial", int_attr(0)));
+  cases.push_back(bn(7, "spatial 0, 1-D statistics", {2, 3, 2}, {6}).attr("spatial", int_attr(0)));
+  cases.push_back(bn(6, "spatial 0, X offered nChw16c: taken plain", {1, 16, 2, 2}, {16, 2, 2})
+                      .attr("spatial", int_attr(0)).attr("is_test", int_attr(1)).runs("dnnl", Takes::plain));
+  cases.back().inputs[0] = cases.back().inputs[0].blocked();
+  cases.push_back(bn(6, "spatial 0, is_test 0", {4, 2, 3}, {2, 3}).attr("spatial", int_attr(0)).outputs(3)
+                      .declines("dnnl", "is_test = 0"));
+  return cases;
+}
+
 // ---- pooling ----
 
 std::vector<KernelCase> pool_cases() {
@@ -839,7 +934,8 @@ using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  clip_cases,       binary_cases,     conv_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
-                             adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases};
+                             adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases,
+                             layer_group_norm_cases};
 
 }  // namespace
 
@@ -860,6 +956,9 @@ TEST_CASE("kernel cases: BatchNormalization, LRN, Softmax") {
   check_kernel_cases(batch_norm_cases());
   check_kernel_cases(lrn_cases());
   check_kernel_cases(softmax_cases());
+}
+TEST_CASE("kernel cases: LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization") {
+  check_kernel_cases(layer_group_norm_cases());
 }
 TEST_CASE("kernel cases: pooling") {
   check_kernel_cases(pool_cases());

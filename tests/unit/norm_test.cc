@@ -115,11 +115,16 @@ TEST_CASE("BatchNormalization refuses legacy attributes, training outputs it doe
   // what, attributes, inputs, opset, output count, a fragment of the expected message.
   struct Case { const char* what; Attributes attrs; std::vector<Tensor> in; int opset; size_t outputs; const char* message; };
   const Case cases[] = {
-      {"spatial = 0", attrs("spatial", int_attr(0)), {x, s, s, s, v}, 7, 1, "'spatial' = 0"},
+      {"spatial = 0 with per-channel statistics", attrs("spatial", int_attr(0)), {x, s, s, s, v}, 7, 1,
+       "spatial = 0 needs shape (C x D1 x ... x Dn) = [3,2] or 6 values in 1-D"},
       {"spatial is gone at opset 9", attrs("spatial", int_attr(1)), {x, s, s, s, v}, 9, 1, "unknown attribute 'spatial'"},
-      {"consumed_inputs of opset 1", attrs("consumed_inputs", ints({0, 0, 0, 1, 1})), {x, s, s, s, v}, 7, 1, "before opset 7"},
-      {"is_test of opset 6", attrs("is_test", int_attr(1)), {x, s, s, s, v}, 9, 1, "before opset 7"},
-      {"opset 6 itself", {}, {x, s, s, s, v}, 6, 1, "needs opset 7"},
+      {"consumed_inputs after opset 1", attrs("consumed_inputs", ints({0, 0, 0, 1, 1})), {x, s, s, s, v}, 6, 1,
+       "unknown attribute 'consumed_inputs'"},
+      {"consumed_inputs not ints", attrs("consumed_inputs", int_attr(1)), {x, s, s, s, v}, 1, 1, "consumed_inputs"},
+      {"is_test after opset 6", attrs("is_test", int_attr(1)), {x, s, s, s, v}, 7, 1, "unknown attribute 'is_test'"},
+      {"opset 6 test mode with training outputs", attrs("is_test", int_attr(1)), {x, s, s, s, v}, 6, 3,
+       "only defined in training mode (is_test = 0)"},
+      {"opset 6 saved_mean", {}, {x, s, s, s, v}, 6, 4, "saved_var's meaning open"},
       {"training_mode before opset 14", attrs("training_mode", int_attr(1)), {x, s, s, s, v}, 9, 1, "unknown attribute 'training_mode'"},
       {"training_mode = 2", attrs("training_mode", int_attr(2)), {x, s, s, s, v}, 15, 1, "'training_mode' must be 0 or 1"},
       {"training outputs before opset 14", {}, {x, s, s, s, v}, 9, 3, "training output"},
@@ -238,4 +243,289 @@ TEST_CASE("BatchNormalization and LRN infer shapes with dims unknown at load tim
   size3.set("size", int_attr(3));
   Node lrn = make_node("LRN", size3, 1, 1, 13);
   CHECK(lrn.def->infer(*lrn.params, {ValueInfo::of(DType::f32, {U, U, U})})[0].shape == Shape{U, U, U});
+}
+
+// ---- BatchNormalization's legacy opsets ----
+
+TEST_CASE("BatchNormalization opsets 1 and 6: is_test 1 is test mode, is_test 0 training; spatial = 0 per activation") {
+  Tensor x = wave({3, 2, 2}), scale = wave({2}, 1.5, 1.0), B = wave({2}, 0.5, 2.0);
+  Tensor mean = wave({2}, 0.7, 0.4), var = wave({2}, 0.4, 0.9, 0.6);
+  auto given_stats = [&](const Tensor& xx, const Tensor& sc, const Tensor& b, const Tensor& m, const Tensor& v,
+                         int64_t channels, int64_t inner, float eps) {
+    std::vector<double> want(size_t(xx.numel()));
+    for (int64_t i = 0; i < xx.numel(); ++i) {
+      const int64_t c = (i / inner) % channels;
+      want[size_t(i)] = double(sc.data<float>()[c]) * (xx.data<float>()[i] - double(m.data<float>()[c])) /
+                            std::sqrt(double(v.data<float>()[c]) + double(eps)) + b.data<float>()[c];
+    }
+    return want;
+  };
+  for (int opset : {1, 6}) {
+    CAPTURE(opset);
+    Attributes test;
+    test.set("is_test", int_attr(1));
+    if (opset == 1) test.set("consumed_inputs", ints({0, 0, 0, 1, 1}));
+    Tensor y = run_op("BatchNormalization", test, {x, scale, B, mean, var}, opset)[0];
+    CHECK(within_tolerance("BatchNormalization", opset, y, given_stats(x, scale, B, mean, var, 2, 2, 1e-5f)) == "");
+  }
+  // is_test = 0 (the default): the batch's statistics, and the running ones out. One channel: 1, 2, 3, 6 ->
+  // mean 3, variance 3.5; running mean 0.5 * 0.9 + 3 * 0.1 = 0.75, running var 2 * 0.9 + 3.5 * 0.1 = 2.15.
+  Attributes training;
+  training.set("epsilon", float_attr(0.f));
+  std::vector<Tensor> r = run_op("BatchNormalization", training,
+                                 {make_tensor({2, 1, 2}, {1, 2, 3, 6}), make_tensor({1}, {2}), make_tensor({1}, {0.25f}),
+                                  make_tensor({1}, {0.5f}), make_tensor({1}, {2})}, 6, 3);
+  std::vector<double> want;
+  for (double v : {1, 2, 3, 6}) want.push_back(2 * (v - 3) / std::sqrt(3.5) + 0.25);
+  CHECK(within_tolerance("BatchNormalization", 6, r[0], want) == "");
+  CHECK(within_tolerance("BatchNormalization", 6, r[1], std::vector<double>{0.75}) == "");
+  CHECK(within_tolerance("BatchNormalization", 6, r[2], std::vector<double>{2.15}) == "");
+  // spatial = 0 in test mode: one scale, B, mean and var per activation (c, h), given as (C x H) or flat.
+  for (int opset : {1, 6, 7}) {
+    for (bool flat : {false, true}) {
+      CAPTURE(opset);
+      CAPTURE(flat);
+      const Shape stats = flat ? Shape{4} : Shape{2, 2};
+      Tensor s4 = wave(stats, 1.5, 1.0), b4 = wave(stats, 0.5, 2.0), m4 = wave(stats, 0.7, 0.4);
+      Tensor v4 = wave(stats, 0.4, 0.9, 0.6);
+      Attributes a;
+      a.set("spatial", int_attr(0));
+      if (opset < 7) a.set("is_test", int_attr(1));
+      if (opset == 1) a.set("consumed_inputs", ints({0, 0, 0, 1, 1}));
+      Tensor y = run_op("BatchNormalization", a, {x, s4, b4, m4, v4}, opset)[0];
+      CHECK(within_tolerance("BatchNormalization", opset, y, given_stats(x, s4, b4, m4, v4, 4, 1, 1e-5f)) == "");
+    }
+  }
+  // spatial = 0 in training mode: statistics per activation over the batch only.
+  Attributes per_activation;
+  per_activation.set("spatial", int_attr(0));
+  per_activation.set("epsilon", float_attr(0.f));
+  Tensor x2 = make_tensor({2, 1, 2}, {1, 10, 3, 20});  // activation 0: 1, 3 (mean 2, var 1); 1: 10, 20 (15, 25)
+  Tensor ones = make_tensor({1, 2}, {1, 1}), zeros = make_tensor({1, 2}, {0, 0});
+  Tensor y2 = run_op("BatchNormalization", per_activation, {x2, ones, zeros, zeros, ones}, 6)[0];
+  CHECK(within_tolerance("BatchNormalization", 6, y2, std::vector<double>{-1, -1, 1, 1}) == "");
+}
+
+TEST_CASE("BatchNormalization warns at load that is_test = 0 before opset 7 is training mode") {
+  Attributes training, test;
+  test.set("is_test", int_attr(1));
+  Node n = make_node("BatchNormalization", training, 5, 1, 6);
+  std::vector<ValueInfo> in(5, ValueInfo::of(DType::f32, {3}));
+  in[0] = ValueInfo::of(DType::f32, {2, 3, 4});
+  CHECK(n.def->caution(*n.params, in).find("training mode") != std::string::npos);
+  Node m = make_node("BatchNormalization", test, 5, 1, 6);
+  CHECK(m.def->caution(*m.params, in) == "");
+}
+
+// ---- LayerNormalization ----
+
+namespace {
+
+// Y, Mean and InvStdDev of LayerNormalization in double, for Scale and B of shape X.shape[axis:] (B may be
+// undefined).
+struct LayerNormWant {
+  std::vector<double> y, mean, inv;
+};
+
+LayerNormWant layer_norm_want(const Tensor& x, size_t axis, const Tensor& scale, const Tensor& B, double eps) {
+  const int64_t rows = numel_range(x.shape(), 0, axis), cols = numel_range(x.shape(), axis, x.shape().size());
+  LayerNormWant w;
+  for (int64_t r = 0; r < rows; ++r) {
+    double sum = 0, sq = 0;
+    for (int64_t i = 0; i < cols; ++i) sum += x.data<float>()[r * cols + i];
+    const double m = sum / double(cols);
+    for (int64_t i = 0; i < cols; ++i) sq += std::pow(x.data<float>()[r * cols + i] - m, 2);
+    const double inv = 1 / std::sqrt(sq / double(cols) + eps);
+    w.mean.push_back(m);
+    w.inv.push_back(inv);
+    for (int64_t i = 0; i < cols; ++i)
+      w.y.push_back((x.data<float>()[r * cols + i] - m) * inv * scale.data<float>()[i] +
+                    (B.defined() ? B.data<float>()[i] : 0.0));
+  }
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("LayerNormalization normalizes over the trailing axes from 'axis', with and without B") {
+  struct Case { Shape x; int64_t axis; bool bias; float epsilon; };
+  const Case cases[] = {
+      {{2, 3, 5}, -1, true, 1e-5f}, {{2, 3, 5}, 2, false, 1e-5f}, {{2, 3, 5}, 1, true, 1e-5f},
+      {{2, 3, 5}, -2, false, 0.5f}, {{2, 3, 4, 5}, 2, true, 1e-2f}, {{4, 6}, 0, true, 1e-5f},
+      {{7}, -1, false, 0.f},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(to_string(c.x));
+    CAPTURE(c.axis);
+    CAPTURE(c.bias);
+    CAPTURE(c.epsilon);
+    const size_t axis = size_t(c.axis < 0 ? c.axis + int64_t(c.x.size()) : c.axis);
+    const Shape norm(c.x.begin() + long(axis), c.x.end());
+    Tensor x = wave(c.x, 2.0, 0.3, 0.5), scale = wave(norm, 1.0, 1.1, 1.2), B = c.bias ? wave(norm, 0.5, 2.0) : Tensor();
+    Attributes a;
+    a.set("axis", int_attr(c.axis));
+    a.set("epsilon", float_attr(c.epsilon));
+    std::vector<Tensor> r = run_op("LayerNormalization", a, c.bias ? std::vector<Tensor>{x, scale, B}
+                                                                    : std::vector<Tensor>{x, scale}, 17, 3);
+    Shape stats = c.x;
+    for (size_t d = axis; d < stats.size(); ++d) stats[d] = 1;
+    REQUIRE(r[0].shape() == c.x);
+    REQUIRE(r[1].shape() == stats);
+    REQUIRE(r[2].shape() == stats);
+    const LayerNormWant w = layer_norm_want(x, axis, scale, B, c.epsilon);
+    CHECK(within_tolerance("LayerNormalization", 17, r[0], w.y) == "");
+    CHECK(within_tolerance("LayerNormalization", 17, r[1], w.mean) == "");
+    CHECK(within_tolerance("LayerNormalization", 17, r[2], w.inv) == "");
+  }
+}
+
+TEST_CASE("LayerNormalization broadcasts Scale and B, and axis = rank normalizes each value alone") {
+  // Scale [1] and B [3, 1] over X [2, 3, 4] normalized along the last axis.
+  Tensor x = wave({2, 3, 4}), scale = make_tensor({1}, {2}), B = make_tensor({3, 1}, {1, -1, 0.5f});
+  Tensor y = run_op("LayerNormalization", {}, {x, scale, B}, 17)[0];
+  const LayerNormWant w = layer_norm_want(x, 2, make_tensor({4}, {2, 2, 2, 2}), Tensor(), 1e-5);
+  std::vector<double> want = w.y;
+  for (size_t i = 0; i < want.size(); ++i) want[i] += B.data<float>()[(i / 4) % 3];
+  CHECK(within_tolerance("LayerNormalization", 17, y, want) == "");
+
+  Attributes last;
+  last.set("axis", int_attr(3));
+  std::vector<Tensor> r =
+      run_op("LayerNormalization", last, {wave({2, 3, 2}), make_tensor({1}, {3}), make_tensor({2}, {7, 8})}, 17, 3);
+  for (int64_t i = 0; i < 12; ++i) CHECK(r[0].data<float>()[i] == (i % 2 ? 8.f : 7.f));
+  CHECK(r[1].shape() == Shape{2, 3, 2});
+  CHECK(within_tolerance("LayerNormalization", 17, r[2], std::vector<double>(12, 1 / std::sqrt(1e-5f))) == "");
+}
+
+TEST_CASE("LayerNormalization refuses bad attributes and shapes") {
+  Tensor x = wave({2, 3, 4}), s = wave({4});
+  auto attrs = [](const char* name, Attribute value) {
+    Attributes a;
+    a.set(name, std::move(value));
+    return a;
+  };
+  struct Case { const char* what; Attributes attrs; std::vector<Tensor> in; size_t outputs; const char* message; };
+  const Case cases[] = {
+      {"axis too large", attrs("axis", int_attr(4)), {x, s}, 1, "'axis' = 4 is out of range [-3, 3]"},
+      {"axis too small", attrs("axis", int_attr(-4)), {x, s}, 1, "'axis' = -4 is out of range [-3, 3]"},
+      {"stash_type bfloat16", attrs("stash_type", int_attr(16)), {x, s}, 1, "'stash_type' = 16 is not supported"},
+      {"negative epsilon", attrs("epsilon", float_attr(-1e-5f)), {x, s}, 1, "'epsilon' must be finite and >= 0"},
+      {"NaN epsilon", attrs("epsilon", float_attr(NAN)), {x, s}, 1, "'epsilon' must be finite"},
+      {"unknown attribute", attrs("axes", ints({1})), {x, s}, 1, "unknown attribute 'axes'"},
+      {"Scale does not broadcast", {}, {x, wave({3})}, 1, "Scale of shape [3] does not broadcast to X"},
+      {"B of higher rank", {}, {x, s, wave({1, 2, 3, 4})}, 1, "B of shape [1,2,3,4] does not broadcast"},
+      {"Scale missing", {}, {x}, 1, "inputs"},
+      {"four outputs", {}, {x, s}, 4, "outputs, got 4"},
+      {"int64 X", {}, {make_int_tensor({1, 2}, {1, 2}), wave({2})}, 1, "input 0 has element type"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    CHECK_THROWS_WITH_AS(run_op("LayerNormalization", c.attrs, c.in, 17, c.outputs), doctest::Contains(c.message),
+                         Error);
+  }
+}
+
+// ---- InstanceNormalization and GroupNormalization ----
+
+namespace {
+
+// Y for G groups of C / G channels, scale and B of `per` values (per group, or per channel when per = C = G).
+std::vector<double> group_norm_want(const Tensor& x, int64_t G, const Tensor& scale, const Tensor& B, double eps) {
+  const int64_t N = x.dim(0), C = x.dim(1), inner = numel_range(x.shape(), 2, x.shape().size());
+  const int64_t block = C / G * inner;
+  std::vector<double> want;
+  for (int64_t b = 0; b < N * G; ++b) {
+    double sum = 0, sq = 0;
+    for (int64_t i = 0; i < block; ++i) sum += x.data<float>()[b * block + i];
+    const double m = sum / double(block);
+    for (int64_t i = 0; i < block; ++i) sq += std::pow(x.data<float>()[b * block + i] - m, 2);
+    const double inv = 1 / std::sqrt(sq / double(block) + eps);
+    for (int64_t i = 0; i < block; ++i)
+      want.push_back((x.data<float>()[b * block + i] - m) * inv * scale.data<float>()[b % G] + B.data<float>()[b % G]);
+  }
+  return want;
+}
+
+}  // namespace
+
+TEST_CASE("InstanceNormalization normalizes every (sample, channel) over its spatial dims") {
+  struct Case { Shape x; int opset; float epsilon; };
+  const Case cases[] = {
+      {{2, 3, 4, 5}, 6, 1e-5f}, {{1, 2, 7}, 6, 0.1f}, {{2, 2, 3, 3}, 1, 1e-5f}, {{1, 2, 2, 2, 3}, 6, 0.f}};
+  for (const Case& c : cases) {
+    CAPTURE(to_string(c.x));
+    CAPTURE(c.opset);
+    Tensor x = wave(c.x), s = wave({c.x[1]}, 1.5, 1.0), B = wave({c.x[1]}, 0.5, 2.0);
+    Attributes a;
+    a.set("epsilon", float_attr(c.epsilon));
+    if (c.opset == 1) a.set("consumed_inputs", ints({0, 0, 0}));
+    Tensor y = run_op("InstanceNormalization", a, {x, s, B}, c.opset)[0];
+    CHECK(within_tolerance("InstanceNormalization", c.opset, y, group_norm_want(x, c.x[1], s, B, c.epsilon)) == "");
+  }
+  // numpy: x = [[[1, 2, 3], [4, 4, 6]]], s = [1, 2], B = [0, 1], epsilon 0: channel 0 (mean 2, var 2/3) ->
+  // [-1.2247449, 0, 1.2247449]; channel 1 (mean 14/3, var 8/9) -> 2 * [-0.7071068, -0.7071068, 1.4142136] + 1.
+  Attributes zero;
+  zero.set("epsilon", float_attr(0.f));
+  Tensor y = run_op("InstanceNormalization", zero, {make_tensor({1, 2, 3}, {1, 2, 3, 4, 4, 6}), make_tensor({2}, {1, 2}),
+                                                    make_tensor({2}, {0, 1})}, 6)[0];
+  CHECK(within_tolerance("InstanceNormalization", 6, y,
+                         std::vector<double>{-1.2247448713915890, 0, 1.2247448713915890, -0.4142135623730950,
+                                             -0.4142135623730950, 3.8284271247461903}) == "");
+}
+
+TEST_CASE("GroupNormalization-18 normalizes groups of channels with one scale and bias per group") {
+  struct Case { Shape x; int64_t groups; float epsilon; };
+  const Case cases[] = {{{2, 6, 3, 3}, 3, 1e-5f}, {{2, 6, 3, 3}, 1, 1e-5f}, {{2, 6, 3, 3}, 6, 1e-2f},
+                        {{3, 4, 5}, 2, 0.f},      {{2, 4}, 2, 1e-5f}};
+  for (const Case& c : cases) {
+    CAPTURE(to_string(c.x));
+    CAPTURE(c.groups);
+    Tensor x = wave(c.x), s = wave({c.groups}, 1.5, 1.0), B = wave({c.groups}, 0.5, 2.0);
+    Attributes a;
+    a.set("num_groups", int_attr(c.groups));
+    a.set("epsilon", float_attr(c.epsilon));
+    Tensor y = run_op("GroupNormalization", a, {x, s, B}, 18)[0];
+    CHECK(within_tolerance("GroupNormalization", 18, y, group_norm_want(x, c.groups, s, B, c.epsilon)) == "");
+  }
+}
+
+TEST_CASE("InstanceNormalization and GroupNormalization refuse bad attributes and shapes") {
+  Tensor x = wave({2, 4, 3}), s4 = wave({4}), s2 = wave({2});
+  auto groups = [](int64_t g) {
+    Attributes a;
+    a.set("num_groups", int_attr(g));
+    return a;
+  };
+  Attributes consumed, bad_eps;
+  consumed.set("consumed_inputs", ints({0, 0, 0}));
+  bad_eps.set("epsilon", float_attr(-1.f));
+  struct Case {
+    const char* what;
+    const char* op;
+    int opset;
+    Attributes attrs;
+    std::vector<Tensor> in;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"consumed_inputs after opset 1", "InstanceNormalization", 6, consumed, {x, s4, s4},
+       "unknown attribute 'consumed_inputs'"},
+      {"negative epsilon", "InstanceNormalization", 6, bad_eps, {x, s4, s4}, "'epsilon' must be finite and >= 0"},
+      {"scale of the wrong size", "InstanceNormalization", 6, {}, {x, s2, s4}, "scale has 2 elements but C = 4"},
+      {"B of rank 2", "InstanceNormalization", 6, {}, {x, s4, wave({4, 1})}, "B must be 1-D of size C"},
+      {"rank-1 X", "InstanceNormalization", 6, {}, {wave({4}), s4, s4}, "rank >= 2"},
+      {"two inputs", "InstanceNormalization", 6, {}, {x, s4}, "inputs"},
+      {"num_groups missing", "GroupNormalization", 18, {}, {x, s2, s2}, "'num_groups' is required"},
+      {"num_groups 0", "GroupNormalization", 18, groups(0), {x, s2, s2}, "'num_groups' must be >= 1, got 0"},
+      {"num_groups not dividing C", "GroupNormalization", 18, groups(3), {x, wave({3}), wave({3})},
+       "'num_groups' = 3 does not divide the 4 channels"},
+      {"per-channel scale (opset 21's)", "GroupNormalization", 18, groups(2), {x, s4, s2},
+       "scale has 4 elements but num_groups = 2 (opset 18: one value per group)"},
+      {"int64 X", "GroupNormalization", 18, groups(1), {make_int_tensor({1, 1}, {1}), wave({1}), wave({1})},
+       "input 0 has element type"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    CHECK_THROWS_WITH_AS(run_op(c.op, c.attrs, c.in, c.opset), doctest::Contains(c.message), Error);
+  }
 }

@@ -1,0 +1,103 @@
+// oneDNN LayerNormalization: layer_normalization_forward over X viewed as [rows, cols] (every normalized axis
+// flattened into oneDNN's last dim, so any axis runs), with use_scale and, when B is given, use_shift. oneDNN
+// computes the mean, then the variance from the deviations, and y = scale * (x - mean) / sqrt(var + eps) +
+// shift like ONNX. Its scale and shift hold one value per column: a Scale or B that broadcasts within the
+// normalized axes (shape [1], or [1, D] over [C, D]) or varies across rows declines. With the Mean or InvStdDev
+// outputs it runs forward_training, writing the mean and the variance, and InvStdDev = 1 / sqrt(var + eps) is
+// computed from the variance in place (one rounding more than the reference, well inside the tolerance).
+#include <cmath>
+
+#include "dnnl/dnnl_runtime.h"
+#include "ops/norm/layer_norm.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+struct LayerNormDesc {
+  memory::desc data_md, stat_md, column_md;  // [rows, cols]; [rows]; [cols] for scale and shift
+  layer_normalization_forward::primitive_desc pd;
+};
+
+LayerNormDesc describe(const LayerNormParams& p, const Shape& x, bool shift, bool stats) {
+  const size_t a = layer_norm_axis(p.axis, x.size());
+  const memory::dim rows = numel_range(x, 0, a), cols = numel_range(x, a, x.size());
+  LayerNormDesc d;
+  d.data_md = plain_f32_desc({rows, cols});
+  d.stat_md = plain_f32_desc({rows});
+  d.column_md = plain_f32_desc({cols});
+  auto flags = normalization_flags::use_scale;
+  if (shift) flags |= normalization_flags::use_shift;
+  const layer_normalization_forward::desc desc(stats ? prop_kind::forward_training : prop_kind::forward_inference,
+                                               d.data_md, d.stat_md, p.epsilon, flags);
+  d.pd = layer_normalization_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  return d;
+}
+
+class LayerNormDnnl : public CompiledKernel {
+ public:
+  LayerNormDnnl(LayerNormDesc d, float epsilon, bool shift, bool stats)
+      : d_(std::move(d)), epsilon_(epsilon), shift_(shift), stats_(stats) {
+    lnorm_ = layer_normalization_forward(d_.pd);
+    scratchpad_md_ = d_.pd.scratchpad_desc();
+  }
+
+  // oneDNN normalizes in place: dst may be src's buffer.
+  int in_place_input() const override { return 0; }
+
+  void run(const KernelIO& io) const override {
+    DnnlArgs args{{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
+                  {DNNL_ARG_SCALE, dnnl_wrap(d_.column_md, *io.in[1])},
+                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}};
+    if (shift_) args[DNNL_ARG_SHIFT] = dnnl_wrap(d_.column_md, *io.in[2]);
+    const int64_t rows = d_.stat_md.dims()[0];
+    Tensor mean_tmp, var_tmp;
+    Tensor* mean = nullptr;
+    Tensor* var = nullptr;
+    if (stats_) {
+      mean = io.out.size() > 1 && io.out[1] ? io.out[1] : &(mean_tmp = Tensor(DType::f32, {rows}));
+      var = io.out.size() > 2 && io.out[2] ? io.out[2] : &(var_tmp = Tensor(DType::f32, {rows}));
+      args[DNNL_ARG_MEAN] = dnnl_wrap(d_.stat_md, *mean);
+      args[DNNL_ARG_VARIANCE] = dnnl_wrap(d_.stat_md, *var);
+    }
+    dnnl_execute(lnorm_, scratchpad_md_, std::move(args));
+    if (stats_ && io.out.size() > 2 && io.out[2]) {
+      float* v = io.out[2]->data<float>();  // the variance, turned into InvStdDev
+      for (int64_t r = 0; r < rows; ++r) v[r] = float(1 / std::sqrt(double(v[r]) + double(epsilon_)));
+    }
+  }
+
+ private:
+  LayerNormDesc d_;
+  float epsilon_;
+  bool shift_, stats_;
+  layer_normalization_forward lnorm_;
+  memory::desc scratchpad_md_;
+};
+
+}  // namespace
+
+Kernel<LayerNormParams> layer_norm_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const LayerNormParams>& params, const KernelArgs& a) -> Compiled {
+            const LayerNormParams& p = *params;
+            std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            const Shape& x = a.in[0].shape;
+            const size_t axis = layer_norm_axis(p.axis, x.size());
+            const bool shift = present(a.in, 2);
+            for (size_t i = 1; i < (shift ? 3 : 2); ++i)
+              if (!is_per_normalized_element(a.in[i].shape, x, axis))
+                return Compiled::decline(std::string(i == 1 ? "Scale" : "B") + " of shape " +
+                                         to_string(a.in[i].shape) + " is not one value per normalized element (" +
+                                         to_string(Shape(x.begin() + long(axis), x.end())) +
+                                         "); oneDNN takes its scale and shift per column");
+            const bool stats = a.out.size() > 1;
+            return compile_or_refuse([&] {
+              return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats), p.epsilon, shift, stats);
+            });
+          }};
+}
+
+}  // namespace cnnx
