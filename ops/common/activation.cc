@@ -12,9 +12,9 @@ constexpr Tolerance kFewRoundings{1e-7, 1e-6};
 // exp/tanh: float32 libm and oneDNN's vectorized versions differ by a few ulp (2^-23 ~ 1.2e-7 relative);
 // near 0 the relative error of 1 - e^-x style forms grows, hence the absolute term.
 constexpr Tolerance kTranscendental{1e-6, 4e-6};
-// oneDNN 2.6's log is a polynomial in the mantissa plus the exponent times ln 2, accurate to a few ulp of
-// ln 2 (~2^-22 absolute each) rather than of the result: near x = 1, where ln x is near 0, its absolute
-// error reaches ~4e-6 (measured 3.4e-6), so the bound is absolute there and relative elsewhere.
+// oneDNN 2.6's vectorized log bounds its absolute error, not its relative one: near x = 1, where ln x is
+// near 0, it is off by up to ~3.4e-6 (measured: 0.0498404 for ln 1.0511 = 0.0498370), many ulp of the
+// result. So the bound is absolute there (with margin) and kTranscendental's relative one elsewhere.
 constexpr Tolerance kDnnlLog{1e-5, 4e-6};
 
 double clamp(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }  // keeps NaN
@@ -33,7 +33,9 @@ constexpr bool kNoLegacyHint = false;
 
 double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }  // no overflow
 
-#define STEPS(...) [](const ActivationArgs& a, std::vector<EltwiseStep>& s) { (void)a; return steps_are(s, {__VA_ARGS__}); }
+// A row's `dnnl` column: its eltwise steps (which may read the row's args as `a`), or why there are none.
+#define STEPS(...) \
+  [](const ActivationArgs& a, std::vector<EltwiseStep>& s) { (void)a; return steps_are(s, {__VA_ARGS__}); }
 #define NO_DNNL(why) [](const ActivationArgs&, std::vector<EltwiseStep>&) { return none(why); }
 
 const std::vector<ActivationDef> kActivations = {
@@ -53,7 +55,8 @@ const std::vector<ActivationDef> kActivations = {
      STEPS({EltwiseAlgorithm::linear, a.alpha, a.beta}, {EltwiseAlgorithm::clip_v2, 0.f, 1.f}), true, kFewRoundings},
     // oneDNN 2.6 hardswish is x * min(max(x + 3, 0), 6) / 6, ONNX's x * max(0, min(1, x / 6 + 0.5)); its alpha
     // and beta are ignored.
-    {"HardSwish", 14, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
+    {"HardSwish", 14, kNoLegacyHint, {}, {},
+     [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
      STEPS({EltwiseAlgorithm::hardswish}), true, kFewRoundings},
     // -x: eltwise_linear with alpha -1 (exact; oneDNN gives +0 for x = 0 where the reference gives -0).
     {"Neg", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return -x; },
@@ -151,8 +154,8 @@ const std::vector<ActivationDef> kActivations = {
                             {EltwiseAlgorithm::linear, a.alpha, 0.f}});
      },
      true, kTranscendental},
-    // ln(e^x + 1): eltwise_soft_relu (oneDNN 2.6 ignores its alpha). Where e^x is below float's epsilon
-    // oneDNN may give 0 for a value below 2^-23: inside the absolute tolerance.
+    // ln(e^x + 1), in a form that does not overflow: eltwise_soft_relu (oneDNN 2.6 ignores its alpha; it
+    // gives x for large x and the tiny e^x for very negative x within the absolute tolerance).
     {"Softplus", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x != x ? x : softplus(x); },
      STEPS({EltwiseAlgorithm::soft_relu}), true, kTranscendental},
     // x / (1 + |x|): two roundings in float, one in the reference.

@@ -103,7 +103,8 @@ std::vector<KernelCase> activation_cases() {
 std::vector<KernelCase> not_cases() {
   Tensor b(DType::boolean, {3, 5});
   for (int64_t i = 0; i < b.numel(); ++i) b.data<bool>()[i] = i % 3 == 0;
-  return {KernelCase("Not", 1, "3x5").in(given(b)), KernelCase("Not", 1, "empty").in(given(Tensor(DType::boolean, {0, 2})))};
+  return {KernelCase("Not", 1, "3x5").in(given(b)),
+          KernelCase("Not", 1, "empty").in(given(Tensor(DType::boolean, {0, 2})))};
 }
 
 std::vector<KernelCase> clip_cases() {
