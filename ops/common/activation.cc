@@ -12,6 +12,10 @@ constexpr Tolerance kFewRoundings{1e-7, 1e-6};
 // exp/tanh: float32 libm and oneDNN's vectorized versions differ by a few ulp (2^-23 ~ 1.2e-7 relative);
 // near 0 the relative error of 1 - e^-x style forms grows, hence the absolute term.
 constexpr Tolerance kTranscendental{1e-6, 4e-6};
+// oneDNN 2.6's vectorized log bounds its absolute error, not its relative one: near x = 1, where ln x is
+// near 0, it is off by up to ~3.4e-6 (measured: 0.0498404 for ln 1.0511 = 0.0498370), many ulp of the
+// result. So the bound is absolute there (with margin) and kTranscendental's relative one elsewhere.
+constexpr Tolerance kDnnlLog{1e-5, 4e-6};
 
 double clamp(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }  // keeps NaN
 double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
@@ -21,43 +25,45 @@ std::string steps_are(std::vector<EltwiseStep>& steps, std::vector<EltwiseStep> 
   return "";
 }
 
+// What a row says when oneDNN 2.6 has no eltwise algorithm for it.
+std::string none(const char* why) { return why; }
+
+constexpr bool kLegacyHint = true;    // opsets 1-5 had `consumed_inputs`
+constexpr bool kNoLegacyHint = false;
+
+double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }  // no overflow
+
+// A row's `dnnl` column: its eltwise steps (which may read the row's args as `a`), or why there are none.
+#define STEPS(...) \
+  [](const ActivationArgs& a, std::vector<EltwiseStep>& s) { (void)a; return steps_are(s, {__VA_ARGS__}); }
+#define NO_DNNL(why) [](const ActivationArgs&, std::vector<EltwiseStep>&) { return none(why); }
+
 const std::vector<ActivationDef> kActivations = {
-    {"Relu", 6, {}, {}, [](double x, const ActivationArgs&) { return x > 0 || x != x ? x : 0; },
-     [](const ActivationArgs&, std::vector<EltwiseStep>& s) { return steps_are(s, {{EltwiseAlgorithm::relu}}); },
-     true, kExact},
+    {"Relu", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 || x != x ? x : 0; },
+     STEPS({EltwiseAlgorithm::relu}), true, kExact},
     // eltwise_relu with the negative slope as alpha (x >= 0 and x > 0 agree: both give 0 at 0).
-    {"LeakyRelu", 6, {"alpha", 0.01f}, {}, [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * x : x; },
-     [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
-       return steps_are(s, {{EltwiseAlgorithm::relu, a.alpha, 0.f}});
-     },
-     true, kExact},
-    {"Sigmoid", 6, {}, {}, [](double x, const ActivationArgs&) { return sigmoid(x); },
-     [](const ActivationArgs&, std::vector<EltwiseStep>& s) { return steps_are(s, {{EltwiseAlgorithm::logistic}}); },
-     true, kTranscendental},
-    {"Tanh", 6, {}, {}, [](double x, const ActivationArgs&) { return std::tanh(x); },
-     [](const ActivationArgs&, std::vector<EltwiseStep>& s) { return steps_are(s, {{EltwiseAlgorithm::tanh}}); },
-     true, kTranscendental},
+    {"LeakyRelu", 1, kLegacyHint, {"alpha", 0.01f}, {},
+     [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * x : x; },
+     STEPS({EltwiseAlgorithm::relu, a.alpha, 0.f}), true, kExact},
+    {"Sigmoid", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return sigmoid(x); },
+     STEPS({EltwiseAlgorithm::logistic}), true, kTranscendental},
+    {"Tanh", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::tanh(x); },
+     STEPS({EltwiseAlgorithm::tanh}), true, kTranscendental},
     // oneDNN 2.6 has no hardsigmoid: alpha * x + beta (eltwise_linear), then clip to [0, 1] in place.
-    {"HardSigmoid", 6, {"alpha", 0.2f}, {"beta", 0.5f},
+    {"HardSigmoid", 1, kLegacyHint, {"alpha", 0.2f}, {"beta", 0.5f},
      [](double x, const ActivationArgs& a) { return clamp(double(a.alpha) * x + a.beta, 0, 1); },
-     [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
-       return steps_are(s, {{EltwiseAlgorithm::linear, a.alpha, a.beta}, {EltwiseAlgorithm::clip_v2, 0.f, 1.f}});
-     },
-     true, kFewRoundings},
+     STEPS({EltwiseAlgorithm::linear, a.alpha, a.beta}, {EltwiseAlgorithm::clip_v2, 0.f, 1.f}), true, kFewRoundings},
     // oneDNN 2.6 hardswish is x * min(max(x + 3, 0), 6) / 6, ONNX's x * max(0, min(1, x / 6 + 0.5)); its alpha
     // and beta are ignored.
-    {"HardSwish", 14, {}, {}, [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
-     [](const ActivationArgs&, std::vector<EltwiseStep>& s) { return steps_are(s, {{EltwiseAlgorithm::hardswish}}); },
-     true, kFewRoundings},
+    {"HardSwish", 14, kNoLegacyHint, {}, {},
+     [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
+     STEPS({EltwiseAlgorithm::hardswish}), true, kFewRoundings},
     // -x: eltwise_linear with alpha -1 (exact; oneDNN gives +0 for x = 0 where the reference gives -0).
-    {"Neg", 6, {}, {}, [](double x, const ActivationArgs&) { return -x; },
-     [](const ActivationArgs&, std::vector<EltwiseStep>& s) {
-       return steps_are(s, {{EltwiseAlgorithm::linear, -1.f, 0.f}});
-     },
-     true, kExact},
+    {"Neg", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return -x; },
+     STEPS({EltwiseAlgorithm::linear, -1.f, 0.f}), true, kExact},
     // min(max(x, alpha = min), beta = max). eltwise_clip_v2 gives alpha where x <= alpha; ONNX gives max
     // everywhere when min > max.
-    {"Clip", 0, {}, {}, [](double x, const ActivationArgs& a) { return clamp(x, a.alpha, a.beta); },
+    {"Clip", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs& a) { return clamp(x, a.alpha, a.beta); },
      [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
        if (std::isnan(a.alpha) || std::isnan(a.beta)) return std::string("a bound is NaN");
        if (a.alpha > a.beta) return std::string("min > max (oneDNN clips to min there; ONNX gives max)");
@@ -66,16 +72,115 @@ const std::vector<ActivationDef> kActivations = {
      true, kExact},
     // x * Sigmoid(x), as SiLU is exported; FusedConv's oneDNN kernel runs it after the convolution
     // (ops/conv/swish.h says why).
-    {"Swish", 0, {}, {}, [](double x, const ActivationArgs&) { return x * sigmoid(x); },
-     [](const ActivationArgs&, std::vector<EltwiseStep>& s) {
-       return steps_are(s, {{EltwiseAlgorithm::swish, 1.f, 0.f}});
+    {"Swish", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * sigmoid(x); },
+     STEPS({EltwiseAlgorithm::swish, 1.f, 0.f}), true, kTranscendental},
+
+    // ---- the other float unary ops of ONNX (float32 only here: no node test gives them integers) ----
+    {"Erf", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::erf(x); },
+     NO_DNNL("oneDNN 2.6 has gelu_erf, not erf itself"), false, kTranscendental},
+    // exp(x). oneDNN 2.6's eltwise_exp turns a NaN input into +inf (a kernel cannot decline by data).
+    {"Exp", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::exp(x); },
+     NO_DNNL("oneDNN 2.6's exp turns NaN into +inf"), false, kTranscendental},
+    // ln(x): -inf at +-0, NaN below 0, in the reference and oneDNN alike. Not fused: near 0 (and near 1 for
+    // the absolute error) it amplifies the convolution's own rounding past FusedConv's tolerance.
+    {"Log", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::log(x); },
+     STEPS({EltwiseAlgorithm::log}), false, kDnnlLog},
+    // The double square root of a float rounded to float is the float square root (double has more than
+    // 2 * 24 + 2 bits), and oneDNN uses the correctly rounded sqrtps: exact. NaN below 0 in both.
+    {"Sqrt", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sqrt(x); },
+     STEPS({EltwiseAlgorithm::sqrt}), false, kExact},
+    // 1 / x: eltwise_pow with scale 1 and exponent -1, which oneDNN computes as a division (exact, NaN and
+    // the signs of zeros and infinities kept). Not fused, as Sqrt and Log: near 0 it amplifies the
+    // convolution's own rounding past FusedConv's tolerance.
+    {"Reciprocal", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return 1 / x; },
+     STEPS({EltwiseAlgorithm::pow, 1.f, -1.f}), false, kExact},
+    {"Abs", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::fabs(x); },
+     STEPS({EltwiseAlgorithm::abs}), true, kExact},
+    {"Floor", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::floor(x); },
+     NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), false, kExact},
+    {"Ceil", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::ceil(x); },
+     NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), false, kExact},
+    // To nearest, halves to even (ONNX's rule): nearbyint in the default rounding mode, as oneDNN's
+    // eltwise_round (roundps with the nearest-even immediate). Not fused: a step function, so the
+    // convolution's own rounding decides which way a sum near a half goes.
+    {"Round", 11, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::nearbyint(x); },
+     STEPS({EltwiseAlgorithm::round}), false, kExact},
+    // -1, 0 or 1 (0 keeps its sign, NaN stays NaN).
+    {"Sign", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 ? 1 : (x < 0 ? -1 : x); },
+     NO_DNNL("oneDNN 2.6 has no sign"), false, kExact},
+    {"Sin", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sin(x); },
+     NO_DNNL("oneDNN 2.6 has no sin"), false, kTranscendental},
+    {"Cos", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::cos(x); },
+     NO_DNNL("oneDNN 2.6 has no cos"), false, kTranscendental},
+    // The other trigonometric and hyperbolic functions: the C library's in double, rounded once.
+    {"Tan", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::tan(x); },
+     NO_DNNL("oneDNN 2.6 has no tan"), false, kTranscendental},
+    {"Asin", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::asin(x); },
+     NO_DNNL("oneDNN 2.6 has no asin"), false, kTranscendental},
+    {"Acos", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::acos(x); },
+     NO_DNNL("oneDNN 2.6 has no acos"), false, kTranscendental},
+    {"Atan", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::atan(x); },
+     NO_DNNL("oneDNN 2.6 has no atan"), false, kTranscendental},
+    {"Sinh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sinh(x); },
+     NO_DNNL("oneDNN 2.6 has no sinh"), false, kTranscendental},
+    {"Cosh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::cosh(x); },
+     NO_DNNL("oneDNN 2.6 has no cosh"), false, kTranscendental},
+    {"Asinh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::asinh(x); },
+     NO_DNNL("oneDNN 2.6 has no asinh"), false, kTranscendental},
+    {"Acosh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::acosh(x); },
+     NO_DNNL("oneDNN 2.6 has no acosh"), false, kTranscendental},
+    {"Atanh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::atanh(x); },
+     NO_DNNL("oneDNN 2.6 has no atanh"), false, kTranscendental},
+    // x for x >= 0, alpha * (e^x - 1) below: eltwise_elu (which takes the exp branch at 0 and gives 0 too).
+    {"Elu", 1, kLegacyHint, {"alpha", 1.f}, {},
+     [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * std::expm1(x) : x; },
+     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}), true, kTranscendental},
+    // gamma * Elu(x, alpha): eltwise_elu then eltwise_linear (one more rounding). Opsets 1-5 defaulted to
+    // the constants rounded to 5 digits.
+    {"Selu", 1, kLegacyHint, {"alpha", 1.67326319217681884765625f, 1.6732f},
+     {"gamma", 1.05070102214813232421875f, 1.0507f},
+     [](double x, const ActivationArgs& a) { return double(a.beta) * (x <= 0 ? a.alpha * std::expm1(x) : x); },
+     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}, {EltwiseAlgorithm::linear, a.beta, 0.f}), true, kTranscendental},
+    // max(0, x) + min(0, alpha * (e^(x/alpha) - 1)) = alpha * Elu(x / alpha, 1): eltwise_linear, elu and linear
+    // (x / alpha * alpha is x within 2 roundings of the positive branch).
+    {"Celu", 12, kNoLegacyHint, {"alpha", 1.f}, {},
+     [](double x, const ActivationArgs& a) {
+       return x != x ? x : std::max(0.0, x) + std::min(0.0, a.alpha * std::expm1(x / a.alpha));
+     },
+     [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
+       if (!(std::isfinite(a.alpha) && a.alpha > 0)) return none("alpha is not a positive number");
+       return steps_are(s, {{EltwiseAlgorithm::linear, 1 / a.alpha, 0.f},
+                            {EltwiseAlgorithm::elu, 1.f, 0.f},
+                            {EltwiseAlgorithm::linear, a.alpha, 0.f}});
      },
      true, kTranscendental},
+    // ln(e^x + 1), in a form that does not overflow: eltwise_soft_relu (oneDNN 2.6 ignores its alpha; it
+    // gives x for large x and the tiny e^x for very negative x within the absolute tolerance).
+    {"Softplus", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x != x ? x : softplus(x); },
+     STEPS({EltwiseAlgorithm::soft_relu}), true, kTranscendental},
+    // x / (1 + |x|): two roundings in float, one in the reference.
+    {"Softsign", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x / (1 + std::fabs(x)); },
+     NO_DNNL("oneDNN 2.6 has no softsign"), false, kFewRoundings},
+    // x where x > alpha, else 0.
+    {"ThresholdedRelu", 10, kNoLegacyHint, {"alpha", 1.f}, {},
+     [](double x, const ActivationArgs& a) { return x > a.alpha || x != x ? x : 0; },
+     NO_DNNL("oneDNN 2.6 has no thresholded relu"), false, kExact},
+    // x * tanh(ln(1 + e^x)): eltwise_mish.
+    {"Mish", 18, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * std::tanh(softplus(x)); },
+     STEPS({EltwiseAlgorithm::mish}), true, kTranscendental},
 };
+
+#undef STEPS
+#undef NO_DNNL
 
 }  // namespace
 
 const std::vector<ActivationDef>& activations() { return kActivations; }
+
+bool has_dnnl_kernel(const ActivationDef& row) {
+  std::vector<EltwiseStep> steps;
+  return row.dnnl({row.alpha.fallback, row.beta.fallback}, steps).empty();
+}
 
 const ActivationDef* find_activation(const std::string& name) {
   for (const ActivationDef& a : kActivations)

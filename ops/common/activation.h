@@ -4,6 +4,7 @@
 // primitives, ops/conv/conv_dnnl.cc as post-ops). Adding an activation is one row plus its tests.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@ namespace cnnx {
 
 // oneDNN 2.6 eltwise algorithms the rows use, named here so this table needs no oneDNN header; mapped to
 // dnnl::algorithm in ops/common/activation_dnnl.h.
-enum class EltwiseAlgorithm { relu, logistic, tanh, linear, clip_v2, hardswish, swish };
+enum class EltwiseAlgorithm {
+  relu, logistic, tanh, linear, clip_v2, hardswish, swish, exp, log, sqrt, abs, round, elu, soft_relu, mish, pow
+};
 
 // One oneDNN eltwise step: alpha and beta in oneDNN's meaning for the algorithm.
 struct EltwiseStep {
@@ -30,6 +33,8 @@ struct ActivationArgs {
 struct FloatAttribute {
   const char* name = nullptr;  // nullptr: none
   float fallback = 0;          // the ONNX default
+  // The default in opsets 1-5 where it differs (Selu's), else NaN.
+  float fallback_before6 = std::numeric_limits<float>::quiet_NaN();
 };
 
 struct ActivationDef {
@@ -37,6 +42,8 @@ struct ActivationDef {
   // First opset of the op; 0 when the row has no unary op of its own (Clip is declared with its bound inputs
   // in ops/eltwise/unary.cc; Swish is only ever fused).
   int since;
+  // Opsets 1-5 of the op had `consumed_inputs`, a legacy optimization hint: accepted there and ignored.
+  bool consumed_inputs;
   FloatAttribute alpha, beta;  // attributes read into ActivationArgs
   // The ONNX definition in double (NaN stays NaN); the reference kernels round it once to float.
   double (*reference)(double x, const ActivationArgs& a);
@@ -49,6 +56,9 @@ struct ActivationDef {
 
 // Every row, in a fixed order.
 const std::vector<ActivationDef>& activations();
+// Whether oneDNN computes the row with its default attributes: a row it cannot (Erf, Sin...) has no oneDNN
+// kernel; one it computes for some attributes only (Celu) has one that declines the others.
+bool has_dnnl_kernel(const ActivationDef& row);
 // The row named `name`, or nullptr.
 const ActivationDef* find_activation(const std::string& name);
 

@@ -15,6 +15,15 @@ inline dnnl::algorithm dnnl_algorithm(EltwiseAlgorithm a) {
     case EltwiseAlgorithm::clip_v2: return dnnl::algorithm::eltwise_clip_v2;
     case EltwiseAlgorithm::hardswish: return dnnl::algorithm::eltwise_hardswish;
     case EltwiseAlgorithm::swish: return dnnl::algorithm::eltwise_swish;
+    case EltwiseAlgorithm::exp: return dnnl::algorithm::eltwise_exp;
+    case EltwiseAlgorithm::log: return dnnl::algorithm::eltwise_log;
+    case EltwiseAlgorithm::sqrt: return dnnl::algorithm::eltwise_sqrt;
+    case EltwiseAlgorithm::abs: return dnnl::algorithm::eltwise_abs;
+    case EltwiseAlgorithm::round: return dnnl::algorithm::eltwise_round;
+    case EltwiseAlgorithm::elu: return dnnl::algorithm::eltwise_elu;
+    case EltwiseAlgorithm::soft_relu: return dnnl::algorithm::eltwise_soft_relu;
+    case EltwiseAlgorithm::mish: return dnnl::algorithm::eltwise_mish;
+    case EltwiseAlgorithm::pow: return dnnl::algorithm::eltwise_pow;
   }
   return dnnl::algorithm::undef;
 }

@@ -9,13 +9,18 @@ namespace {
 ActivationParams parse_activation(const ActivationDef& row, const Node& node) {
   require_inputs(node, 1, 1);
   require_outputs(node, 1, 1);
-  if (row.beta.name) node.attrs.allow_only({row.alpha.name, row.beta.name});
-  else if (row.alpha.name) node.attrs.allow_only({row.alpha.name});
-  else node.attrs.allow_only({});
+  const bool legacy = node.opset < 6;
+  // `consumed_inputs` (opsets 1-5): a legacy optimization hint, ignored.
+  node.attrs.allow_only({row.alpha.name ? row.alpha.name : "", row.beta.name ? row.beta.name : "",
+                         row.consumed_inputs && legacy ? "consumed_inputs" : ""});
   ActivationParams p;
   p.activation = &row;
-  if (row.alpha.name) p.args.alpha = node.attrs.get_float(row.alpha.name, row.alpha.fallback);
-  if (row.beta.name) p.args.beta = node.attrs.get_float(row.beta.name, row.beta.fallback);
+  auto read = [&](const FloatAttribute& a) {
+    const bool old_default = legacy && !std::isnan(a.fallback_before6);
+    return node.attrs.get_float(a.name, old_default ? a.fallback_before6 : a.fallback);
+  };
+  if (row.alpha.name) p.args.alpha = read(row.alpha);
+  if (row.beta.name) p.args.beta = read(row.beta);
   return p;
 }
 
@@ -35,7 +40,9 @@ ClipParams parse_clip(const Node& node) {
   require_outputs(node, 1, 1);
   if (node.opset < 11) {
     require_inputs(node, 1, 1);
-    node.attrs.allow_only({"min", "max"});
+    // `consumed_inputs` (opsets 1-5): a legacy optimization hint, ignored. Opset 1 has no defaults for min and
+    // max: an absent bound does not clip, as opset 6's defaults (the float range) do not.
+    node.attrs.allow_only({"min", "max", node.opset < 6 ? "consumed_inputs" : ""});
     p.attribute_bounds = true;
     p.min = node.attrs.get_float("min", p.min);
     p.max = node.attrs.get_float("max", p.max);
@@ -80,6 +87,25 @@ void clip_ref(const ClipParams& p, const KernelIO& io) {
   }
 }
 
+// Not: logical negation of a bool tensor (opset 1 on).
+OpParams parse_not(const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  return {};
+}
+
+std::vector<ValueInfo> infer_not(const OpParams&, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::boolean});
+  return {same_as_input(in)};
+}
+
+void not_ref(const OpParams&, const KernelIO& io) {
+  const bool* x = io.in[0]->data<bool>();
+  bool* y = io.out[0]->data<bool>();
+  for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = !x[i];
+}
+
 void clip_ref_any(const ClipParams& p, const KernelIO& io) {
   visit_dtype(io.in[0]->dtype(), [&](auto zero) {
     using T = decltype(zero);
@@ -106,12 +132,16 @@ bool clip_bounds(const ClipParams& p, const std::vector<ValueInfo>& in, Activati
 void register_unary_ops(OpRegistry& r) {
   for (const ActivationDef& row : activations()) {
     if (row.since == 0) continue;  // fused only, or declared below
+    std::vector<Kernel<ActivationParams>> kernels;
+    if (has_dnnl_kernel(row)) kernels.push_back(activation_dnnl_kernel());
+    kernels.push_back(ref_kernel<ActivationParams>(activation_ref));
     r.add(OpSpec<ActivationParams>{row.name, row.since, [&row](const Node& n) { return parse_activation(row, n); },
-                                   infer_float_unary, row.tolerance,
-                                   {activation_dnnl_kernel(), ref_kernel<ActivationParams>(activation_ref)}});
+                                   infer_float_unary, row.tolerance, std::move(kernels)});
   }
-  r.add(OpSpec<ClipParams>{"Clip", 6, parse_clip, infer_clip, kExact,
+  r.add(OpSpec<ClipParams>{"Clip", 1, parse_clip, infer_clip, kExact,
                            {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}});
+  // A copy with one logical operation per element (oneDNN has no bool eltwise).
+  r.add(OpSpec<OpParams>{"Not", 1, parse_not, infer_not, kExact, {ref_kernel<OpParams>(not_ref)}});
 }
 
 }  // namespace cnnx

@@ -1,6 +1,6 @@
-// Elementwise unary ops: one per row of the activation table (ops/common/activation.h: Relu, LeakyRelu,
-// Sigmoid, Tanh, HardSigmoid, HardSwish), and Clip, whose bounds are attributes before opset 11 and inputs
-// from 11 on.
+// Elementwise unary ops: one per row of the activation table (ops/common/activation.h: Relu, Sigmoid, Exp,
+// Elu, Round...; float32 only), Clip, whose bounds are attributes before opset 11 and inputs from 11 on, and
+// Not (bool).
 #pragma once
 
 #include <limits>

@@ -14,7 +14,11 @@ TEST_CASE("unary ops match their formulas") {
       {"Relu", -2.f, 0.f},      {"Relu", 3.f, 3.f},          {"LeakyRelu", -2.f, -0.02f},
       {"Sigmoid", 0.f, 0.5f},   {"Sigmoid", -100.f, 3.7200760e-44f}, {"Tanh", 0.5f, 0.46211716f},
       {"HardSigmoid", 1.f, 0.7f}, {"HardSigmoid", 10.f, 1.f}, {"HardSwish", 1.f, 0.6666667f},
-      {"HardSwish", -4.f, 0.f},
+      {"HardSwish", -4.f, 0.f}, {"Round", 2.5f, 2.f},       {"Round", -1.5f, -2.f},      {"Round", 0.5f, 0.f},
+      {"Sign", -3.f, -1.f},     {"Sign", 0.f, 0.f},           {"Elu", -1.f, -0.63212056f}, {"Celu", -1.f, -0.63212056f},
+      {"Selu", 1.f, 1.05070102f}, {"Softplus", 0.f, 0.69314718f}, {"Softsign", 3.f, 0.75f},
+      {"ThresholdedRelu", 1.f, 0.f}, {"ThresholdedRelu", 1.5f, 1.5f}, {"Mish", 1.f, 0.86509839f},
+      {"Erf", 0.5f, 0.52049988f}, {"Reciprocal", 4.f, 0.25f}, {"Floor", -1.5f, -2.f},   {"Ceil", -1.5f, -1.f},
   };
   for (const Case& c : cases) {
     const std::string op = c.op;
@@ -40,6 +44,33 @@ TEST_CASE("Clip reads bounds from attributes before opset 11 and from inputs aft
     CHECK(y13_max_only.data<float>()[i] == std::min(0.f, x.data<float>()[i]));
   }
   CHECK_THROWS_AS(run_op("Clip", a, {x}, 13), Error);  // attributes are gone at opset 11
+}
+
+TEST_CASE("opsets 1-5 of the unary ops: consumed_inputs is accepted there only, Selu's old defaults") {
+  Attributes hint;
+  hint.set("consumed_inputs", ints({0}));
+  const Tensor x = make_tensor({1}, {1.f});
+  CHECK(run_op("Relu", hint, {x}, 1)[0].data<float>()[0] == 1.f);
+  CHECK_THROWS_AS(run_op("Relu", hint, {x}, 6), Error);
+  CHECK_THROWS_AS(run_op("Softplus", hint, {x}, 1), Error);  // Softplus never had it
+  CHECK(run_op("Selu", hint, {x}, 1)[0].data<float>()[0] == 1.0507f);  // gamma 1.0507 before opset 6
+  CHECK(run_op("Selu", {}, {x}, 6)[0].data<float>()[0] == 1.05070102214813232421875f);
+  Attributes clip_hint = hint;
+  clip_hint.set("max", float_attr(0.5f));
+  CHECK(run_op("Clip", clip_hint, {x}, 1)[0].data<float>()[0] == 0.5f);
+  CHECK_THROWS_AS(run_op("Clip", clip_hint, {x}, 6), Error);
+}
+
+TEST_CASE("Not negates bools and takes nothing else") {
+  Tensor b(DType::boolean, {3});
+  b.data<bool>()[0] = true;
+  b.data<bool>()[1] = false;
+  b.data<bool>()[2] = true;
+  const Tensor y = run_op("Not", {}, {b}, 1)[0];
+  CHECK(!y.data<bool>()[0]);
+  CHECK(y.data<bool>()[1]);
+  CHECK(!y.data<bool>()[2]);
+  CHECK_THROWS_AS(run_op("Not", {}, {make_tensor({2})}, 1), Error);
 }
 
 TEST_CASE("binary ops broadcast both ways") {

@@ -49,7 +49,10 @@ std::vector<KernelCase> activation_cases() {
     cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, special values")
                         .in(given(special_values(!dnnl_loses_nan(row.name)))));
     cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, 4-D").in(random_in({2, 3, 5, 7}, -6.f, 6.f)));
-    cases.push_back(KernelCase(row.name, kMaxOpset, "empty").in(random_in({0, 3})).declines("dnnl", "is empty"));
+    KernelCase empty(row.name, kMaxOpset, "empty");
+    empty.in(random_in({0, 3}));
+    if (has_dnnl_kernel(row)) empty.declines("dnnl", "is empty");
+    cases.push_back(empty);
   }
   const Tensor x = special_values(true), no_nan = special_values(false);
   cases.push_back(KernelCase("LeakyRelu", 16, "alpha 0.3").attr("alpha", float_attr(0.3f)).in(given(x)));
@@ -58,6 +61,32 @@ std::vector<KernelCase> activation_cases() {
                       .attr("alpha", float_attr(0.5f)).attr("beta", float_attr(0.6f)).in(given(no_nan)));
   cases.push_back(KernelCase("HardSigmoid", 6, "negative alpha")
                       .attr("alpha", float_attr(-0.3f)).attr("beta", float_attr(0.1f)).in(given(no_nan)));
+  // Attributes of the other rows (Celu's dnnl kernel declines an alpha it cannot divide by).
+  cases.push_back(KernelCase("Elu", 6, "alpha 0.5").attr("alpha", float_attr(0.5f)).in(given(x)));
+  cases.push_back(KernelCase("Elu", 6, "alpha -2").attr("alpha", float_attr(-2.f)).in(given(x)));
+  cases.push_back(KernelCase("Selu", 6, "alpha 2, gamma 0.5")
+                      .attr("alpha", float_attr(2.f)).attr("gamma", float_attr(0.5f)).in(given(x)));
+  cases.push_back(KernelCase("Selu", 1, "opset 1 defaults, consumed_inputs").attr("consumed_inputs", ints({0}))
+                      .in(given(x)));
+  cases.push_back(KernelCase("Celu", 12, "alpha 2").attr("alpha", float_attr(2.f)).in(given(x)));
+  cases.push_back(KernelCase("Celu", 12, "alpha 0.3").attr("alpha", float_attr(0.3f)).in(given(x)));
+  cases.push_back(KernelCase("Celu", 12, "alpha 0").attr("alpha", float_attr(0.f)).in(given(x))
+                      .declines("dnnl", "alpha is not a positive number"));
+  cases.push_back(KernelCase("ThresholdedRelu", 10, "alpha -0.5").attr("alpha", float_attr(-0.5f)).in(given(x)));
+  cases.push_back(KernelCase("ThresholdedRelu", 10, "alpha 3 (a special value)").attr("alpha", float_attr(3.f))
+                      .in(given(x)));
+  // Round: halves go to even, in oneDNN's roundps as in nearbyint.
+  cases.push_back(KernelCase("Round", 11, "halves").in(given(make_tensor(
+      {14}, {-3.5f, -2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 3.5f, 0.49999997f, -0.49999997f, 8388607.5f, 1e30f, kNaN,
+             -kInf}))));
+  // Positive-only inputs for the rows with a restricted domain (the special values cover the rest).
+  for (const char* op : {"Log", "Sqrt", "Reciprocal"})
+    cases.push_back(KernelCase(op, 13, "positive, wide range").in(random_in({4, 250}, 1e-3f, 1e3f)));
+  // Opsets 1-5: `consumed_inputs` is accepted (and ignored) by every op that had it.
+  for (const ActivationDef& row : activations())
+    if (row.consumed_inputs)
+      cases.push_back(KernelCase(row.name, 1, "opset 1, consumed_inputs")
+                          .attr("consumed_inputs", ints({0})).in(random_in({2, 3, 4}, 0.5f, 4.f)));
   // Blocked inputs: oneDNN 2.6's logistic over nChw16c with padded channels (C not a multiple of 16) is its
   // reference implementation, so such an input is taken plain.
   cases.push_back(KernelCase("Sigmoid", 14, "nChw16c, 32 channels")
@@ -70,10 +99,20 @@ std::vector<KernelCase> activation_cases() {
   return cases;
 }
 
+// Not (bool): the reference only.
+std::vector<KernelCase> not_cases() {
+  Tensor b(DType::boolean, {3, 5});
+  for (int64_t i = 0; i < b.numel(); ++i) b.data<bool>()[i] = i % 3 == 0;
+  return {KernelCase("Not", 1, "3x5").in(given(b)),
+          KernelCase("Not", 1, "empty").in(given(Tensor(DType::boolean, {0, 2})))};
+}
+
 std::vector<KernelCase> clip_cases() {
   std::vector<KernelCase> cases;
   const Tensor x = special_values(false);
   auto clip6 = [&](const char* what) { return KernelCase("Clip", 6, what).in(given(x)); };
+  cases.push_back(KernelCase("Clip", 1, "opset 1, min -1, consumed_inputs (ignored)")
+                      .attr("min", float_attr(-1.f)).attr("consumed_inputs", ints({0})).in(given(x)));
   cases.push_back(clip6("attributes min -1, max 2.5").attr("min", float_attr(-1.f)).attr("max", float_attr(2.5f)));
   cases.push_back(clip6("attribute min 0 only").attr("min", float_attr(0.f)));
   cases.push_back(clip6("no attributes"));
@@ -931,7 +970,7 @@ std::vector<KernelCase> data_cases() {
 }
 
 using CaseTable = std::vector<KernelCase> (*)();
-const CaseTable kTables[] = {activation_cases,  clip_cases,       binary_cases,     conv_cases,
+const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     conv_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases,
@@ -939,8 +978,9 @@ const CaseTable kTables[] = {activation_cases,  clip_cases,       binary_cases, 
 
 }  // namespace
 
-TEST_CASE("kernel cases: activations and Clip") {
+TEST_CASE("kernel cases: activations, Not and Clip") {
   check_kernel_cases(activation_cases());
+  check_kernel_cases(not_cases());
   check_kernel_cases(clip_cases());
 }
 TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum") { check_kernel_cases(binary_cases()); }
