@@ -1,5 +1,5 @@
-// oneDNN kernel of Add, Sub, Mul, Div: the binary primitive on plain tensors, or in the blocked layout
-// input A arrives in. oneDNN wants src0, src1 and dst
+// oneDNN kernel of Add, Sub, Mul, Div (and Sum, Max, Min of two inputs): the binary primitive on plain
+// tensors, or in the blocked layout input A arrives in. oneDNN wants src0, src1 and dst
 // of one rank and broadcasts only src1 (each of its dims equals dst's or is 1): the smaller-rank input gets
 // leading 1s (numpy aligns shapes on the right), and when A would need broadcasting the commutative Add and
 // Mul swap their operands.
@@ -19,8 +19,11 @@ algorithm binary_algorithm(BinaryKind kind) {
     case BinaryKind::sub: return algorithm::binary_sub;
     case BinaryKind::mul: return algorithm::binary_mul;
     case BinaryKind::div: return algorithm::binary_div;
+    case BinaryKind::max: return algorithm::binary_max;
+    case BinaryKind::min: return algorithm::binary_min;
+    default: break;
   }
-  return algorithm::binary_add;
+  return algorithm::undef;
 }
 
 // The operands as oneDNN takes them.
@@ -38,11 +41,15 @@ Shape with_rank(const Shape& s, size_t rank) {
 
 // Fills `ops`, or says why oneDNN cannot broadcast this pair.
 std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, BinaryOperands& ops) {
-  ops.dst = broadcast_shapes({in[0].shape, in[1].shape});
+  if (binary_algorithm(p.kind) == algorithm::undef) return "oneDNN binary has no such algorithm";
+  // B as it broadcasts onto A (placed at `axis` for the legacy form before opset 7).
+  const Shape b = binary_b_shape(p, in[0].shape, in[1].shape);
+  ops.dst = broadcast_shapes({in[0].shape, b});
   ops.src0 = with_rank(in[0].shape, ops.dst.size());
-  ops.src1 = with_rank(in[1].shape, ops.dst.size());
+  ops.src1 = with_rank(b, ops.dst.size());
   if (ops.src0 == ops.dst) return "";
-  const bool commutative = p.kind == BinaryKind::add || p.kind == BinaryKind::mul;
+  const bool commutative = p.kind == BinaryKind::add || p.kind == BinaryKind::mul || p.kind == BinaryKind::max ||
+                           p.kind == BinaryKind::min;
   if (!commutative || ops.src1 != ops.dst)
     return "input A " + to_string(in[0].shape) + " would be broadcast to " + to_string(ops.dst) +
            (commutative ? " and so would B" : "") + "; oneDNN broadcasts only its second source";
@@ -101,15 +108,30 @@ class BinaryDnnl : public CompiledKernel {
   memory::desc scratchpad_md_, src0_md_, src1_md_, dst_md_;
 };
 
+Compiled compile_binary(const BinaryParams& p, const KernelArgs& a) {
+  std::string why = dnnl_declines_inputs(a.in);
+  BinaryOperands ops;
+  if (why.empty()) why = arrange(p, a.in, ops);
+  if (!why.empty()) return Compiled::decline(why);
+  return compile_or_refuse([&] { return std::make_unique<BinaryDnnl>(p, std::move(ops), a.offered.in); });
+}
+
 }  // namespace
 
 Kernel<BinaryParams> binary_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const BinaryParams>& p, const KernelArgs& a) -> Compiled {
-            std::string why = dnnl_declines_inputs(a.in);
-            BinaryOperands ops;
-            if (why.empty()) why = arrange(*p, a.in, ops);
-            if (!why.empty()) return Compiled::decline(why);
-            return compile_or_refuse([&] { return std::make_unique<BinaryDnnl>(*p, std::move(ops), a.offered.in); });
+            return compile_binary(*p, a);
+          }};
+}
+
+Kernel<VariadicParams> variadic_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const VariadicParams>& p, const KernelArgs& a) -> Compiled {
+            if (a.in.size() != 2)
+              return Compiled::decline(std::to_string(a.in.size()) + " inputs; oneDNN binary takes exactly 2");
+            if (p->kind == BinaryKind::mean) return Compiled::decline("oneDNN binary has no mean");
+            BinaryParams binary;  // multidirectional broadcasting (equal shapes before opset 8, checked in infer)
+            binary.kind = p->kind;
+            return compile_binary(binary, a);
           }};
 }
 
