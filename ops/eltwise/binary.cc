@@ -426,12 +426,11 @@ Shape binary_b_shape(const BinaryParams& p, const Shape& a, const Shape& b) {
 }
 
 void register_binary_ops(OpRegistry& r) {
-  const auto arithmetic = [] {
+  const auto with_dnnl = [] {
     return std::vector<Kernel<BinaryParams>>{binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
   };
-  // Ops oneDNN 2.6's binary primitive does not compute: Pow and Mod have no algorithm; the comparisons
-  // (binary_eq/lt/le/gt/ge) write f32 or u8 while ONNX wants bool; there are no logical algorithms; Where is not
-  // a binary op.
+  // Ops oneDNN 2.6's binary primitive does not compute: Pow and Mod have no algorithm; there are no logical
+  // algorithms (and bool is not a oneDNN source type); Where is not a binary op.
   const auto ref_only = [] { return std::vector<Kernel<BinaryParams>>{ref_kernel<BinaryParams>(binary_ref)}; };
   const auto variadic = [] {
     return std::vector<Kernel<VariadicParams>>{variadic_dnnl_kernel(), ref_kernel<VariadicParams>(variadic_ref)};
@@ -439,17 +438,17 @@ void register_binary_ops(OpRegistry& r) {
   using B = BinaryKind;
   using BP = OpSpec<BinaryParams>;
   using VP = OpSpec<VariadicParams>;
-  r.add(BP{"Add", 1, binary_parser(B::add), infer_binary, kExact, arithmetic()});
-  r.add(BP{"Sub", 1, binary_parser(B::sub), infer_binary, kExact, arithmetic()});
-  r.add(BP{"Mul", 1, binary_parser(B::mul), infer_binary, kExact, arithmetic()});
-  r.add(BP{"Div", 1, binary_parser(B::div), infer_binary, kExact, arithmetic()});
+  r.add(BP{"Add", 1, binary_parser(B::add), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Sub", 1, binary_parser(B::sub), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Mul", 1, binary_parser(B::mul), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Div", 1, binary_parser(B::div), infer_binary, kExact, with_dnnl()});
   r.add(BP{"Pow", 1, binary_parser(B::pow), infer_binary, kPowTolerance, ref_only()});
   r.add(BP{"Mod", 10, binary_parser(B::mod), infer_binary, kExact, ref_only()});
-  r.add(BP{"Equal", 1, binary_parser(B::equal), infer_binary, kExact, ref_only()});
-  r.add(BP{"Less", 1, binary_parser(B::less), infer_binary, kExact, ref_only()});
-  r.add(BP{"LessOrEqual", 12, binary_parser(B::less_equal), infer_binary, kExact, ref_only()});
-  r.add(BP{"Greater", 1, binary_parser(B::greater), infer_binary, kExact, ref_only()});
-  r.add(BP{"GreaterOrEqual", 12, binary_parser(B::greater_equal), infer_binary, kExact, ref_only()});
+  r.add(BP{"Equal", 1, binary_parser(B::equal), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Less", 1, binary_parser(B::less), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"LessOrEqual", 12, binary_parser(B::less_equal), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Greater", 1, binary_parser(B::greater), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"GreaterOrEqual", 12, binary_parser(B::greater_equal), infer_binary, kExact, with_dnnl()});
   r.add(BP{"And", 1, binary_parser(B::logical_and), infer_binary, kExact, ref_only()});
   r.add(BP{"Or", 1, binary_parser(B::logical_or), infer_binary, kExact, ref_only()});
   r.add(BP{"Xor", 1, binary_parser(B::logical_xor), infer_binary, kExact, ref_only()});

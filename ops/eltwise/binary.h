@@ -47,9 +47,12 @@ struct VariadicParams : OpParams {
 
 void register_binary_ops(OpRegistry& r);
 
-// oneDNN binary (ops/eltwise/binary_dnnl.cc), float32 only: Add, Sub, Mul, Div (binary_add/sub/mul/div).
-// oneDNN broadcasts src1 alone: when input A would need broadcasting, the commutative Add and Mul swap their
-// operands and Sub and Div decline.
+// oneDNN binary (ops/eltwise/binary_dnnl.cc), float32 inputs only: Add, Sub, Mul, Div (binary_add/sub/mul/div)
+// and the comparisons Equal, Less, LessOrEqual, Greater, GreaterOrEqual (binary_eq/lt/le/gt/ge into a u8 dst:
+// oneDNN writes 1 or 0, exactly the bytes of ONNX's bool). oneDNN's gt/ge are true for a NaN operand (ONNX:
+// false), so Greater and GreaterOrEqual run as lt/le with the operands swapped, and decline when B would need
+// broadcasting. oneDNN broadcasts src1 alone: when input A would need broadcasting, Add, Mul and Equal swap
+// their operands, and Sub, Div, Less and LessOrEqual decline.
 Kernel<BinaryParams> binary_dnnl_kernel();
 // Sum, Max and Min of exactly two float32 inputs (binary_add/max/min, operands swapped as above). oneDNN's
 // max and min (maxps/minps) give the second operand when either is NaN, where ONNX (numpy) gives NaN: a

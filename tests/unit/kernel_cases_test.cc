@@ -257,19 +257,36 @@ std::vector<KernelCase> compare_logic_cases() {
   const Tensor a = make_tensor({2, 3}, {1.f, 2.f, kNaN, -0.f, kInf, 3.f});
   const Tensor b = make_tensor({3}, {1.f, kNaN, 0.f});
   const Tensor ia = make_int_tensor({2, 3}, {1, 5, -3, 7, 7, 0}), ib = make_int_tensor({3}, {1, 7, -4});
+  const Tensor a2 = make_tensor({2, 3}, {1.f, kNaN, kNaN, 0.f, -kInf, 2.f});
+  // oneDNN: eq/lt/le as they are (B may broadcast), gt/ge as lt/le with swapped operands (A may broadcast);
+  // Equal swaps either way (ops/eltwise/binary.h).
   for (const char* op : {"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual"}) {
-    cases.push_back(KernelCase(op, 16, "float32 with NaN and signed zeros, broadcast").in(given(a)).in(given(b)));
-    cases.push_back(KernelCase(op, 16, "int64, broadcast").in(given(ia)).in(given(ib)));
-    cases.push_back(KernelCase(op, 16, "random float32").in(random_in({2, 3, 4})).in(random_in({3, 1})));
-    cases.push_back(KernelCase(op, 16, "A broadcasts").in(given(ib)).in(given(ia)));
+    const std::string o = op;
+    const bool greater = o == "Greater" || o == "GreaterOrEqual", equal = o == "Equal";
+    auto b_broadcasts = [&](KernelCase c) { return greater ? c.declines("dnnl", "true for NaN") : c; };
+    auto a_broadcasts = [&](KernelCase c) {
+      return greater || equal ? c : c.declines("dnnl", "oneDNN broadcasts only its second source");
+    };
+    cases.push_back(KernelCase(op, 16, "float32 with NaN and signed zeros, same shapes").in(given(a)).in(given(a2)));
+    cases.push_back(b_broadcasts(KernelCase(op, 16, "float32 with NaN and signed zeros, broadcast").in(given(a)).in(given(b))));
+    cases.push_back(b_broadcasts(KernelCase(op, 16, "random float32").in(random_in({2, 3, 4})).in(random_in({3, 1}))));
+    cases.push_back(a_broadcasts(KernelCase(op, 16, "A broadcasts").in(given(b)).in(given(a))));
+    cases.push_back(KernelCase(op, 16, "both broadcast").in(random_in({2, 1, 3})).in(random_in({4, 1}))
+                        .declines("dnnl", "would be broadcast"));
+    cases.push_back(KernelCase(op, 16, "int64, broadcast").in(given(ia)).in(given(ib)).declines("dnnl", "int64, not float32"));
+    cases.push_back(KernelCase(op, 16, "nChw16c offered: taken plain").in(random_in({1, 16, 3, 3}).blocked())
+                        .in(random_in({1, 16, 3, 3}).blocked()).runs("dnnl", Takes::plain));
   }
   cases.push_back(KernelCase("Equal", 13, "bool").in(given(bool_tensor({4}, {0, 1, 0, 1})))
-                      .in(given(bool_tensor({4}, {0, 0, 1, 1}))));
+                      .in(given(bool_tensor({4}, {0, 0, 1, 1}))).declines("dnnl", "bool, not float32"));
   cases.push_back(KernelCase("Equal", 11, "uint8").in(given(typed_tensor<uint8_t>({3}, {0, 200, 7})))
-                      .in(given(typed_tensor<uint8_t>({3}, {0, 100, 7}))));
-  for (const char* op : {"Less", "Greater", "Equal"})
-    cases.push_back(KernelCase(op, 1, "legacy, broadcast at axis 0").attr("broadcast", int_attr(1))
-                        .attr("axis", int_attr(0)).in(random_in({3, 4})).in(random_in({3})));
+                      .in(given(typed_tensor<uint8_t>({3}, {0, 100, 7}))).declines("dnnl", "uint8, not float32"));
+  cases.push_back(KernelCase("Less", 1, "legacy, broadcast at axis 0").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(0)).in(random_in({3, 4})).in(random_in({3})));
+  cases.push_back(KernelCase("Equal", 7, "opset 7, broadcast").in(random_in({3, 4})).in(random_in({4})));
+  cases.push_back(KernelCase("Greater", 1, "legacy, broadcast at axis 0").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(0)).in(random_in({3, 4})).in(random_in({3})).declines("dnnl", "true for NaN"));
+  cases.push_back(KernelCase("Greater", 1, "legacy, same shapes").in(random_in({3, 4})).in(random_in({3, 4})));
   const Tensor p = bool_tensor({2, 2, 2}, {0, 0, 1, 1, 0, 1, 0, 1}), q = bool_tensor({2}, {0, 1});
   for (const char* op : {"And", "Or", "Xor"}) {
     cases.push_back(KernelCase(op, 7, "every pair").in(given(bool_tensor({4}, {0, 0, 1, 1})))
