@@ -15,8 +15,9 @@ namespace {
 // double, then divides once).
 constexpr Tolerance kSumOrder{1e-7, 1e-6};
 // Pow: the reference rounds double pow (within 1 ulp of double) to the element type: within half an ulp of
-// float32 except in double-rounding ties; other engines' powf is within 1 ulp (glibc, numpy). 4 ulps of
-// float32 (2^-21) relative covers both, and tiny results (subnormals) get 1e-38 absolute.
+// float32 except in double-rounding ties; other engines' powf is within 1 ulp (glibc, numpy), and oneDNN's
+// eltwise pow (a few float32 multiplications for small integer exponents) within 2. 4 ulps of float32 (2^-21)
+// relative covers them, and tiny results (subnormals) get 1e-38 absolute.
 constexpr Tolerance kPowTolerance{1e-38, 4.8e-7};
 
 constexpr std::initializer_list<DType> kNumeric = {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8};
@@ -429,7 +430,7 @@ void register_binary_ops(OpRegistry& r) {
   const auto with_dnnl = [] {
     return std::vector<Kernel<BinaryParams>>{binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
   };
-  // Ops oneDNN 2.6's binary primitive does not compute: Pow and Mod have no algorithm; there are no logical
+  // Ops oneDNN 2.6's binary primitive does not compute: Mod has no algorithm (nor an eltwise one); there are no logical
   // algorithms (and bool is not a oneDNN source type); Where is not a binary op.
   const auto ref_only = [] { return std::vector<Kernel<BinaryParams>>{ref_kernel<BinaryParams>(binary_ref)}; };
   const auto variadic = [] {
@@ -442,7 +443,8 @@ void register_binary_ops(OpRegistry& r) {
   r.add(BP{"Sub", 1, binary_parser(B::sub), infer_binary, kExact, with_dnnl()});
   r.add(BP{"Mul", 1, binary_parser(B::mul), infer_binary, kExact, with_dnnl()});
   r.add(BP{"Div", 1, binary_parser(B::div), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Pow", 1, binary_parser(B::pow), infer_binary, kPowTolerance, ref_only()});
+  r.add(BP{"Pow", 1, binary_parser(B::pow), infer_binary, kPowTolerance,
+           {pow_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)}});
   r.add(BP{"Mod", 10, binary_parser(B::mod), infer_binary, kExact, ref_only()});
   r.add(BP{"Equal", 1, binary_parser(B::equal), infer_binary, kExact, with_dnnl()});
   r.add(BP{"Less", 1, binary_parser(B::less), infer_binary, kExact, with_dnnl()});

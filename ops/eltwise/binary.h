@@ -54,6 +54,9 @@ void register_binary_ops(OpRegistry& r);
 // broadcasting. oneDNN broadcasts src1 alone: when input A would need broadcasting, Add, Mul and Equal swap
 // their operands, and Sub, Div, Less and LessOrEqual decline.
 Kernel<BinaryParams> binary_dnnl_kernel();
+// Pow of a float32 X with one constant exponent (ops/eltwise/pow_dnnl.cc): oneDNN's eltwise pow; oneDNN 2.6
+// has no binary pow, so other exponents run the reference.
+Kernel<BinaryParams> pow_dnnl_kernel();
 // Sum, Max and Min of exactly two float32 inputs (binary_add/max/min, operands swapped as above). oneDNN's
 // max and min (maxps/minps) give the second operand when either is NaN, where ONNX (numpy) gives NaN: a
 // documented difference a kernel cannot decline by data. Mean runs its reference only: oneDNN has no mean,

@@ -218,22 +218,38 @@ Tensor bool_tensor(Shape shape, std::vector<int> values) {
 
 std::vector<KernelCase> pow_mod_cases() {
   std::vector<KernelCase> cases;
-  cases.push_back(KernelCase("Pow", 15, "float32, broadcast").in(random_in({2, 3, 4}, 0.1f, 3.f)).in(random_in({4}, -3.f, 3.f)));
-  cases.push_back(KernelCase("Pow", 15, "A broadcasts").in(random_in({4}, 0.1f, 3.f)).in(random_in({3, 4}, -3.f, 3.f)));
+  cases.push_back(KernelCase("Pow", 15, "float32, broadcast").in(random_in({2, 3, 4}, 0.1f, 3.f)).in(random_in({4}, -3.f, 3.f)).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 15, "A broadcasts").in(random_in({4}, 0.1f, 3.f)).in(random_in({3, 4}, -3.f, 3.f)).declines("dnnl", "runtime tensor"));
   cases.push_back(KernelCase("Pow", 15, "special values")
                       .in(given(make_tensor({8}, {-2.f, -2.f, 0.f, 0.f, kInf, kNaN, 1.f, -8.f})))
-                      .in(given(make_tensor({8}, {3.f, 0.5f, -1.f, 0.f, -1.f, 0.f, kNaN, 1.f / 3}))));
+                      .in(given(make_tensor({8}, {3.f, 0.5f, -1.f, 0.f, -1.f, 0.f, kNaN, 1.f / 3}))).declines("dnnl", "runtime tensor"));
   cases.push_back(KernelCase("Pow", 15, "float32 base, int64 exponent")
-                      .in(random_in({2, 3}, -2.f, 2.f)).in(given(make_int_tensor({3}, {0, 3, -2}))));
+                      .in(random_in({2, 3}, -2.f, 2.f)).in(given(make_int_tensor({3}, {0, 3, -2}))).declines("dnnl", "runtime tensor"));
   cases.push_back(KernelCase("Pow", 15, "int64 base and exponent")
-                      .in(given(make_int_tensor({6}, {2, -3, 1, -1, 5, 7}))).in(given(make_int_tensor({6}, {10, 3, -4, -3, 0, 2}))));
+                      .in(given(make_int_tensor({6}, {2, -3, 1, -1, 5, 7}))).in(given(make_int_tensor({6}, {10, 3, -4, -3, 0, 2}))).declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Pow", 15, "int32 base, float32 exponent")
-                      .in(given(typed_tensor<int32_t>({4}, {2, 3, 4, -2}))).in(given(make_tensor({4}, {0.5f, 2.f, -1.f, 3.f}))));
+                      .in(given(typed_tensor<int32_t>({4}, {2, 3, 4, -2}))).in(given(make_tensor({4}, {0.5f, 2.f, -1.f, 3.f}))).declines("dnnl", "int32, not float32"));
   cases.push_back(KernelCase("Pow", 15, "float64").in(given(typed_tensor<double>({3}, {1.5, 2, 0.25})))
-                      .in(given(typed_tensor<double>({1}, {2.5}))));
+                      .in(given(typed_tensor<double>({1}, {2.5}))).declines("dnnl", "float64, not float32"));
   cases.push_back(KernelCase("Pow", 1, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))
-                      .attr("axis", int_attr(1)).in(random_in({2, 3, 4}, 0.1f, 2.f)).in(random_in({3}, -2.f, 2.f)));
-  cases.push_back(KernelCase("Pow", 7, "opset 7, same shapes").in(random_in({3, 4}, 0.1f, 2.f)).in(random_in({3, 4})));
+                      .attr("axis", int_attr(1)).in(random_in({2, 3, 4}, 0.1f, 2.f)).in(random_in({3}, -2.f, 2.f)).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 7, "opset 7, same shapes").in(random_in({3, 4}, 0.1f, 2.f)).in(random_in({3, 4})).declines("dnnl", "runtime tensor"));
+  // One constant exponent: oneDNN's eltwise pow, over special values and a negative base.
+  Tensor x = special_values(true);
+  for (float e : {2.f, 3.f, -1.f, 1.5f, 2.7f, 0.f, 1.f, -2.f, -0.5f, 4.f}) {
+    const std::string what = "constant exponent " + std::to_string(e);
+    cases.push_back(KernelCase("Pow", 15, what).in(given(x)).in(given(make_tensor({}, {e})).constant()));
+    cases.push_back(KernelCase("Pow", 15, what + ", 4-D").in(random_in({2, 3, 4, 5}, -3.f, 3.f))
+                        .in(given(make_tensor({1}, {e})).constant()));
+  }
+  cases.push_back(KernelCase("Pow", 15, "constant exponent 0.5").in(given(x)).in(given(make_tensor({}, {0.5f})).constant())
+                      .declines("dnnl", "sqrt"));
+  cases.push_back(KernelCase("Pow", 15, "constant exponent of two elements").in(random_in({2, 2}, 0.1f, 2.f))
+                      .in(given(make_tensor({2}, {2.f, 3.f})).constant()).declines("dnnl", "has 2 elements"));
+  cases.push_back(KernelCase("Pow", 15, "constant NaN exponent").in(random_in({2, 2}))
+                      .in(given(make_tensor({}, {kNaN})).constant()).declines("dnnl", "not a finite float32"));
+  cases.push_back(KernelCase("Pow", 15, "constant int64 exponent").in(random_in({2, 3}, -2.f, 2.f))
+                      .in(given(make_int_tensor({}, {3})).constant()));
 
   const Tensor dividend = make_int_tensor({8}, {7, -7, 7, -7, 0, 5, -9, 9});
   const Tensor divisor = make_int_tensor({8}, {3, 3, -3, -3, 4, 5, 4, -4});
