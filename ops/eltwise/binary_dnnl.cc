@@ -1,8 +1,8 @@
 // oneDNN kernel of Add, Sub, Mul, Div, the comparisons (and Sum, Max, Min of two inputs): the binary
-// primitive on plain tensors, or in the blocked layout input A arrives in (plain for the comparisons' bool). oneDNN wants src0, src1 and dst
-// of one rank and broadcasts only src1 (each of its dims equals dst's or is 1): the smaller-rank input gets
-// leading 1s (numpy aligns shapes on the right), and when A would need broadcasting the commutative Add and
-// Mul swap their operands.
+// primitive on plain tensors, or in the blocked layout input A arrives in (plain for the comparisons' bool).
+// oneDNN wants src0, src1 and dst of one rank and broadcasts only src1 (each of its dims equals dst's or is
+// 1): the smaller-rank input gets leading 1s (numpy aligns shapes on the right; before opset 7, B is placed
+// at `axis`), and when A would need broadcasting the commutative ops swap their operands.
 #include "ops/eltwise/binary.h"
 #include "ops/common/broadcast.h"
 #include "dnnl/dnnl_runtime.h"
