@@ -58,8 +58,8 @@ Kernel<BinaryParams> binary_dnnl_kernel();
 // has no binary pow, so other exponents run the reference.
 Kernel<BinaryParams> pow_dnnl_kernel();
 // Sum, Max and Min of exactly two float32 inputs (binary_add/max/min, operands swapped as above). oneDNN's
-// max and min (maxps/minps) give the second operand when either is NaN, where ONNX (numpy) gives NaN: a
-// documented difference a kernel cannot decline by data. Mean runs its reference only: oneDNN has no mean,
+// max and min (maxps/minps) give src1 when src0 is NaN, where ONNX (numpy) gives NaN: a documented
+// difference a kernel cannot decline by data (pinned in tests/unit/dnnl_kernels_test.cc). Mean runs its reference only: oneDNN has no mean,
 // and (a + b) * 0.5 in float32 overflows where the mean itself does not.
 Kernel<VariadicParams> variadic_dnnl_kernel();
 

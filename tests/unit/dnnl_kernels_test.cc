@@ -84,8 +84,9 @@ TEST_CASE("dnnl Relu, Clip and HardSigmoid turn a NaN input into a number where 
 
 TEST_CASE("dnnl Max and Min give a number for a NaN operand where ONNX gives NaN (pinned)") {
   // oneDNN's binary max and min (maxps/minps) give src1 when src0 is NaN (NaN when src1 is), where numpy's
-  // maximum and minimum, and the reference kernels, give NaN either way. A kernel cannot decline by data, so this is a documented
-  // difference (ops/eltwise/binary.h): the case table leaves NaN out of the dnnl cases, and this pins it.
+  // maximum and minimum, and the reference kernels, give NaN either way. A kernel cannot decline by data, so
+  // this is a documented difference (ops/eltwise/binary.h): the case table leaves NaN out of the dnnl cases,
+  // and this pins it.
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const Tensor a = make_tensor({2}, {nan, 1.f}), b = make_tensor({2}, {2.f, nan});
   for (const char* op : {"Max", "Min"}) {
