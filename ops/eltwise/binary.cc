@@ -1,4 +1,4 @@
-// Add, Sub, Mul, Div and Sum with multidirectional broadcasting (opset 7+).
+// Binary, variadic and ternary (Where) elementwise ops: parse, shape inference and the reference kernels.
 #include "ops/eltwise/binary.h"
 
 #include <cmath>
@@ -11,22 +11,86 @@ namespace cnnx {
 
 namespace {
 
-// Sum of k inputs: the order of k - 1 additions may differ.
+// Sum and Mean of k inputs: the order of k - 1 additions may differ between kernels (Mean's reference adds in
+// double, then divides once).
 constexpr Tolerance kSumOrder{1e-7, 1e-6};
+// Pow: the reference rounds double pow (within 1 ulp of double) to the element type: within half an ulp of
+// float32 except in double-rounding ties; other engines' powf is within 1 ulp (glibc, numpy), and oneDNN's
+// eltwise pow (a few float32 multiplications for small integer exponents) within 2. 4 ulps of float32 (2^-21)
+// relative covers them, and tiny results (subnormals) get 1e-38 absolute.
+constexpr Tolerance kPowTolerance{1e-38, 4.8e-7};
 
-std::vector<ValueInfo> infer_broadcast(const std::vector<ValueInfo>& in) {
-  std::vector<Shape> shapes;
-  for (size_t i = 0; i < in.size(); ++i) {
-    require_dtype(in, i, {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8});
-    require(in[i].dtype == in[0].dtype, "input ", i, " has element type ", dtype_name(in[i].dtype),
-            " but input 0 has ", dtype_name(in[0].dtype));
-    shapes.push_back(in[i].shape);
+constexpr std::initializer_list<DType> kNumeric = {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8};
+
+const char* kind_name(BinaryKind k) {
+  switch (k) {
+    case BinaryKind::add: return "Add";
+    case BinaryKind::sub: return "Sub";
+    case BinaryKind::mul: return "Mul";
+    case BinaryKind::div: return "Div";
+    case BinaryKind::pow: return "Pow";
+    case BinaryKind::mod: return "Mod";
+    case BinaryKind::max: return "Max";
+    case BinaryKind::min: return "Min";
+    case BinaryKind::mean: return "Mean";
+    case BinaryKind::equal: return "Equal";
+    case BinaryKind::less: return "Less";
+    case BinaryKind::less_equal: return "LessOrEqual";
+    case BinaryKind::greater: return "Greater";
+    case BinaryKind::greater_equal: return "GreaterOrEqual";
+    case BinaryKind::logical_and: return "And";
+    case BinaryKind::logical_or: return "Or";
+    case BinaryKind::logical_xor: return "Xor";
   }
-  return {ValueInfo::of(in[0].dtype, broadcast_shapes(shapes))};
+  return "?";
+}
+
+bool is_logical(BinaryKind k) {
+  return k == BinaryKind::logical_and || k == BinaryKind::logical_or || k == BinaryKind::logical_xor;
+}
+
+bool is_float(DType t) { return t == DType::f32 || t == DType::f64; }
+
+// ---- element functions ----
+
+// Integer remainder with the sign of the divisor (fmod = false, Python's %) or of the dividend (C's %).
+template <class T>
+T int_mod(T a, T b, bool fmod) {
+  require(b != 0, "integer Mod by zero");
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;  // also the one overflowing case, lowest() % -1
+  }
+  T r = T(a % b);
+  if constexpr (std::is_signed_v<T>) {
+    if (!fmod && r != 0 && ((r < 0) != (b < 0))) r = T(r + b);
+  }
+  return r;
+}
+
+// x^y for integers: exact by squaring (wrapping like numpy on overflow); negative exponents give the
+// truncated 1/x^|y|: 1 for x = 1, +-1 for x = -1, 0 otherwise (numpy refuses them; ONNX's cast of the real
+// power gives this).
+template <class T>
+T int_pow(T x, int64_t y) {
+  using U = std::make_unsigned_t<T>;
+  if (y < 0) {
+    if (x == 1) return 1;
+    if constexpr (std::is_signed_v<T>) {
+      if (x == -1) return (y % 2) ? T(-1) : T(1);
+    }
+    require(x != 0, "integer Pow of 0 to a negative exponent");
+    return 0;
+  }
+  U result = 1, base = U(x);
+  for (uint64_t e = uint64_t(y); e; e >>= 1) {
+    if (e & 1) result = U(result * base);
+    base = U(base * base);
+  }
+  return T(result);
 }
 
 template <class T>
-T apply(BinaryKind kind, T a, T b) {
+T arith(BinaryKind kind, bool fmod, T a, T b) {
   if constexpr (std::is_integral_v<T>) {
     // Integers wrap on overflow like numpy (computed unsigned, where wrapping is defined).
     using U = std::make_unsigned_t<T>;
@@ -34,96 +98,367 @@ T apply(BinaryKind kind, T a, T b) {
       case BinaryKind::add: return T(U(a) + U(b));
       case BinaryKind::sub: return T(U(a) - U(b));
       case BinaryKind::mul: return T(U(a) * U(b));
-      case BinaryKind::div: break;
-    }
-  }
-  switch (kind) {
-    case BinaryKind::add: return a + b;
-    case BinaryKind::sub: return a - b;
-    case BinaryKind::mul: return a * b;
-    case BinaryKind::div:
-      if constexpr (std::is_integral_v<T>) {
+      case BinaryKind::div:
         require(b != 0, "integer division by zero");
         // ONNX integer Div truncates toward zero (C semantics); the one overflowing case wraps like numpy.
-        if (b == -1) return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(a));
-      }
-      return a / b;
+        if constexpr (std::is_signed_v<T>) {
+          if (b == -1) return T(U(0) - U(a));
+        }
+        return T(a / b);
+      case BinaryKind::mod: return int_mod<T>(a, b, fmod);
+      case BinaryKind::max: return a < b ? b : a;
+      case BinaryKind::min: return b < a ? b : a;
+      default: break;
+    }
+  } else {
+    switch (kind) {
+      case BinaryKind::add: return a + b;
+      case BinaryKind::sub: return a - b;
+      case BinaryKind::mul: return a * b;
+      case BinaryKind::div: return a / b;
+      case BinaryKind::mod: return T(std::fmod(a, b));  // fmod = 1 (checked in infer)
+      // NaN in either operand gives NaN, as numpy's maximum and minimum do.
+      case BinaryKind::max: return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? b : a);
+      case BinaryKind::min: return std::isnan(a) || std::isnan(b) ? a + b : (b < a ? b : a);
+      default: break;
+    }
   }
-  return a;
+  fail("internal error: ", kind_name(kind), " is not an arithmetic op");
+}
+
+template <class T>
+bool compare(BinaryKind kind, T a, T b) {
+  switch (kind) {
+    case BinaryKind::equal: return a == b;
+    case BinaryKind::less: return a < b;
+    case BinaryKind::less_equal: return a <= b;
+    case BinaryKind::greater: return a > b;
+    case BinaryKind::greater_equal: return a >= b;
+    case BinaryKind::logical_and: return bool(a) && bool(b);
+    case BinaryKind::logical_or: return bool(a) || bool(b);
+    case BinaryKind::logical_xor: return bool(a) != bool(b);
+    default: break;
+  }
+  fail("internal error: ", kind_name(kind), " does not give bool");
+}
+
+template <class T, class E>
+T power(T x, E y) {
+  if constexpr (std::is_integral_v<T> && std::is_integral_v<E>) {
+    return int_pow<T>(x, int64_t(y));
+  } else {
+    const double r = std::pow(double(x), double(y));
+    if constexpr (std::is_integral_v<T>) {
+      // An integer base with a float exponent: the real power truncated toward zero (as numpy's astype).
+      require(std::isfinite(r) && r > double(std::numeric_limits<T>::lowest()) - 1 &&
+                  r < double(std::numeric_limits<T>::max()) + 1,
+              "integer Pow result ", r, " is outside ", dtype_name(dtype_of<T>()));
+      return T(r);
+    } else {
+      return T(r);
+    }
+  }
+}
+
+// ---- parse ----
+
+// The legacy broadcast/axis attributes of the binary ops before opset 7; `consumed_inputs` too for Add, Sub,
+// Mul and Div before opset 6.
+BinaryParams parse_binary_node(BinaryKind kind, const Node& node) {
+  require_inputs(node, 2, 2);
+  require_outputs(node, 1, 1);
+  BinaryParams p;
+  p.kind = kind;
+  const bool arithmetic = kind == BinaryKind::add || kind == BinaryKind::sub || kind == BinaryKind::mul ||
+                          kind == BinaryKind::div;
+  if (kind == BinaryKind::mod) {
+    node.attrs.allow_only({"fmod"});
+    const int64_t f = node.attrs.get_int("fmod", 0);
+    require(f == 0 || f == 1, "attribute fmod must be 0 or 1, got ", f);
+    p.fmod = f == 1;
+  } else if (node.opset < 7 && kind != BinaryKind::less_equal && kind != BinaryKind::greater_equal) {
+    if (arithmetic && node.opset < 6) node.attrs.allow_only({"broadcast", "axis", "consumed_inputs"});
+    else node.attrs.allow_only({"broadcast", "axis"});
+    p.legacy = true;
+    const int64_t b = node.attrs.get_int("broadcast", 0);
+    require(b == 0 || b == 1, "attribute broadcast must be 0 or 1, got ", b);
+    p.broadcast = b == 1;
+    if (node.attrs.has("axis")) {
+      require(p.broadcast, "attribute axis is given but broadcast is not 1");
+      p.axis = node.attrs.require_int("axis");
+    }
+    node.attrs.get_ints("consumed_inputs");  // a legacy in-place hint: read (for its type) and ignored
+  } else {
+    node.attrs.allow_only({});
+  }
+  return p;
+}
+
+std::function<BinaryParams(const Node&)> binary_parser(BinaryKind kind) {
+  return [kind](const Node& node) { return parse_binary_node(kind, node); };
+}
+
+std::function<VariadicParams(const Node&)> variadic_parser(BinaryKind kind) {
+  return [kind](const Node& node) {
+    require_inputs(node, 1, 1 << 20);
+    require_outputs(node, 1, 1);
+    if (node.opset < 6) node.attrs.allow_only({"consumed_inputs"});
+    else node.attrs.allow_only({});
+    node.attrs.get_ints("consumed_inputs");  // a legacy in-place hint: read (for its type) and ignored
+    for (size_t i = 0; i < node.inputs.size(); ++i) require(has_input(node, i), "input ", i, " is omitted");
+    VariadicParams p;
+    p.kind = kind;
+    p.same_shapes = node.opset < 8;
+    return p;
+  };
+}
+
+NoParams parse_where(const Node& node) {
+  require_inputs(node, 3, 3);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  return {};
+}
+
+// ---- infer ----
+
+void require_same_dtype(const std::vector<ValueInfo>& in, size_t i, size_t j) {
+  require(in[i].dtype == in[j].dtype, "input ", i, " has element type ", dtype_name(in[i].dtype), " but input ", j,
+          " has ", dtype_name(in[j].dtype));
+}
+
+// Known dims must be equal (unknown ones pass).
+void require_same_shape(const Shape& a, const Shape& b, const char* why) {
+  bool same = a.size() == b.size();
+  for (size_t i = 0; same && i < a.size(); ++i) same = a[i] < 0 || b[i] < 0 || a[i] == b[i];
+  require(same, "shapes ", to_string(a), " and ", to_string(b), " differ; ", why);
+}
+
+std::vector<ValueInfo> infer_binary(const BinaryParams& p, const std::vector<ValueInfo>& in) {
+  const BinaryKind k = p.kind;
+  if (is_logical(k)) {
+    require_dtype(in, 0, {DType::boolean});
+    require_dtype(in, 1, {DType::boolean});
+  } else if (k == BinaryKind::equal) {
+    require_dtype(in, 0, {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8, DType::boolean});
+    require_same_dtype(in, 1, 0);
+  } else if (k == BinaryKind::pow) {
+    // Base and exponent may have different types from opset 12 on; the output has the base's.
+    require_dtype(in, 0, {DType::f32, DType::f64, DType::i64, DType::i32});
+    require_dtype(in, 1, kNumeric);
+  } else {
+    require_dtype(in, 0, kNumeric);
+    require_same_dtype(in, 1, 0);
+  }
+  if (k == BinaryKind::mod && is_float(in[0].dtype))
+    require(p.fmod, "Mod of ", dtype_name(in[0].dtype), " needs attribute fmod=1 (ONNX defines only fmod for floats)");
+  Shape shape;
+  if (p.legacy) {
+    binary_b_shape(p, in[0].shape, in[1].shape);  // checks
+    shape = in[0].shape;
+  } else {
+    shape = broadcast_shapes({in[0].shape, in[1].shape});
+  }
+  return {ValueInfo::of(binary_gives_bool(k) ? DType::boolean : in[0].dtype, shape)};
+}
+
+std::vector<ValueInfo> infer_variadic(const VariadicParams& p, const std::vector<ValueInfo>& in) {
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (p.kind == BinaryKind::mean) require_dtype(in, i, {DType::f32, DType::f64});
+    else require_dtype(in, i, kNumeric);
+    require_same_dtype(in, i, 0);
+    if (p.same_shapes)
+      require_same_shape(in[i].shape, in[0].shape, "before opset 8 the inputs must have one shape");
+    shapes.push_back(in[i].shape);
+  }
+  return {ValueInfo::of(in[0].dtype, broadcast_shapes(shapes))};
+}
+
+std::vector<ValueInfo> infer_where(const NoParams&, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::boolean}, "condition");
+  require_dtype(in, 1, {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8, DType::boolean});
+  require_same_dtype(in, 2, 1);
+  return {ValueInfo::of(in[1].dtype, broadcast_shapes({in[0].shape, in[1].shape, in[2].shape}))};
+}
+
+// ---- reference kernels ----
+
+template <class F>
+void visit_numeric(DType t, F&& f) {
+  visit_dtype(t, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) fail("element type bool is not supported here");
+    else f(zero);
+  });
 }
 
 void binary_ref(const BinaryParams& p, const KernelIO& io) {
   const Tensor& a = *io.in[0];
   const Tensor& b = *io.in[1];
   Tensor& y = *io.out[0];
-  std::vector<std::vector<int64_t>> strides{broadcast_strides(a.shape(), y.shape()),
-                                            broadcast_strides(b.shape(), y.shape())};
-  visit_dtype(y.dtype(), [&](auto zero) {
+  const std::vector<std::vector<int64_t>> strides{broadcast_strides(a.shape(), y.shape()),
+                                                  broadcast_strides(binary_b_shape(p, a.shape(), b.shape()), y.shape())};
+  if (p.kind == BinaryKind::pow) {
+    visit_numeric(a.dtype(), [&](auto x0) {
+      visit_numeric(b.dtype(), [&](auto e0) {
+        using T = decltype(x0);
+        using E = decltype(e0);
+        const T* pa = a.data<T>();
+        const E* pb = b.data<E>();
+        T* py = y.data<T>();
+        for_each_broadcast<2>(y.shape(), strides, [&](int64_t o, const int64_t* off) {
+          py[o] = power<T, E>(pa[off[0]], pb[off[1]]);
+        });
+      });
+    });
+    return;
+  }
+  visit_dtype(a.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      fail("element type ", dtype_name(y.dtype()), " is not supported");
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    if (binary_gives_bool(p.kind)) {
+      bool* py = y.data<bool>();
+      for_each_broadcast<2>(y.shape(), strides, [&](int64_t o, const int64_t* off) {
+        py[o] = compare<T>(p.kind, pa[off[0]], pb[off[1]]);
+      });
+    } else if constexpr (std::is_same_v<T, bool>) {
+      fail("element type bool is not supported by ", kind_name(p.kind));
     } else {
-      const T* pa = a.data<T>();
-      const T* pb = b.data<T>();
       T* py = y.data<T>();
       for_each_broadcast<2>(y.shape(), strides, [&](int64_t o, const int64_t* off) {
-        py[o] = apply<T>(p.kind, pa[off[0]], pb[off[1]]);
+        py[o] = arith<T>(p.kind, p.fmod, pa[off[0]], pb[off[1]]);
       });
     }
   });
 }
 
-void sum_ref(const NoParams&, const KernelIO& io) {
+void variadic_ref(const VariadicParams& p, const KernelIO& io) {
   Tensor& y = *io.out[0];
-  visit_dtype(y.dtype(), [&](auto zero) {
+  visit_numeric(y.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      fail("element type ", dtype_name(y.dtype()), " is not supported");
-    } else {
-      T* py = y.data<T>();
-      for (size_t k = 0; k < io.in.size(); ++k) {
-        const T* px = io.in[k]->data<T>();
-        std::vector<std::vector<int64_t>> strides{broadcast_strides(io.in[k]->shape(), y.shape())};
-        for_each_broadcast<1>(y.shape(), strides, [&](int64_t o, const int64_t* off) {
-          py[o] = k == 0 ? px[off[0]] : apply<T>(BinaryKind::add, py[o], px[off[0]]);
-        });
+    if (p.kind == BinaryKind::mean) {
+      if constexpr (std::is_floating_point_v<T>) {
+        // Sums in double, then one division and one rounding.
+        std::vector<double> sum(size_t(y.numel()), 0.0);
+        for (const Tensor* x : io.in) {
+          const T* px = x->data<T>();
+          for_each_broadcast<1>(y.shape(), {broadcast_strides(x->shape(), y.shape())},
+                                [&](int64_t o, const int64_t* off) { sum[size_t(o)] += double(px[off[0]]); });
+        }
+        T* py = y.data<T>();
+        for (int64_t i = 0; i < y.numel(); ++i) py[i] = T(sum[size_t(i)] / double(io.in.size()));
+      } else {
+        fail("Mean takes floats only");
       }
+      return;
+    }
+    T* py = y.data<T>();
+    for (size_t k = 0; k < io.in.size(); ++k) {
+      const T* px = io.in[k]->data<T>();
+      for_each_broadcast<1>(y.shape(), {broadcast_strides(io.in[k]->shape(), y.shape())},
+                            [&](int64_t o, const int64_t* off) {
+                              py[o] = k == 0 ? px[off[0]] : arith<T>(p.kind, false, py[o], px[off[0]]);
+                            });
     }
   });
 }
 
-// Add, Sub, Mul, Div: the kind is the op's only parameter.
-std::function<BinaryParams(const Node&)> binary_parser(BinaryKind kind) {
-  return [kind](const Node& node) {
-    require_inputs(node, 2, 2);
-    require_outputs(node, 1, 1);
-    node.attrs.allow_only({});
-    BinaryParams p;
-    p.kind = kind;
-    return p;
-  };
+void where_ref(const NoParams&, const KernelIO& io) {
+  const Tensor& c = *io.in[0];
+  const Tensor& x = *io.in[1];
+  const Tensor& z = *io.in[2];
+  Tensor& y = *io.out[0];
+  const std::vector<std::vector<int64_t>> strides{broadcast_strides(c.shape(), y.shape()),
+                                                  broadcast_strides(x.shape(), y.shape()),
+                                                  broadcast_strides(z.shape(), y.shape())};
+  visit_dtype(y.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const bool* pc = c.data<bool>();
+    const T* px = x.data<T>();
+    const T* pz = z.data<T>();
+    T* py = y.data<T>();
+    for_each_broadcast<3>(y.shape(), strides, [&](int64_t o, const int64_t* off) {
+      py[o] = pc[off[0]] ? px[off[1]] : pz[off[2]];
+    });
+  });
 }
-
-NoParams parse_sum(const Node& node) {
-  require_inputs(node, 1, 1 << 20);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
-  return {};
-}
-
-std::vector<ValueInfo> infer_binary(const OpParams&, const std::vector<ValueInfo>& in) { return infer_broadcast(in); }
 
 }  // namespace
 
+bool binary_gives_bool(BinaryKind kind) {
+  switch (kind) {
+    case BinaryKind::equal:
+    case BinaryKind::less:
+    case BinaryKind::less_equal:
+    case BinaryKind::greater:
+    case BinaryKind::greater_equal:
+    case BinaryKind::logical_and:
+    case BinaryKind::logical_or:
+    case BinaryKind::logical_xor: return true;
+    default: return false;
+  }
+}
+
+Shape binary_b_shape(const BinaryParams& p, const Shape& a, const Shape& b) {
+  if (!p.legacy) return b;
+  if (!p.broadcast) {
+    require_same_shape(a, b, "before opset 7 B broadcasts only with attribute broadcast=1");
+    return b;
+  }
+  const int64_t ra = int64_t(a.size()), rb = int64_t(b.size());
+  require(rb <= ra, "B ", to_string(b), " has a higher rank than A ", to_string(a),
+          "; before opset 7 only B broadcasts, onto A");
+  int64_t axis = ra - rb;  // suffix matching
+  if (p.axis != std::numeric_limits<int64_t>::min()) {
+    axis = p.axis < 0 ? p.axis + ra : p.axis;
+    require(axis >= 0 && axis + rb <= ra, "attribute axis ", p.axis, " does not place B ", to_string(b),
+            " inside A ", to_string(a));
+  }
+  Shape aligned(size_t(ra), 1);
+  for (int64_t i = 0; i < rb; ++i) {
+    const int64_t da = a[size_t(axis + i)], db = b[size_t(i)];
+    require(da < 0 || db < 0 || db == 1 || db == da, "B ", to_string(b), " does not broadcast onto A ", to_string(a),
+            " at axis ", axis, ": dim ", i, " is ", db, " where A has ", da);
+    aligned[size_t(axis + i)] = db;
+  }
+  return aligned;
+}
+
 void register_binary_ops(OpRegistry& r) {
-  const auto binary_kernels = [] {
+  const auto with_dnnl = [] {
     return std::vector<Kernel<BinaryParams>>{binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
   };
-  r.add(OpSpec<BinaryParams>{"Add", 7, binary_parser(BinaryKind::add), infer_binary, kExact, binary_kernels()});
-  r.add(OpSpec<BinaryParams>{"Sub", 7, binary_parser(BinaryKind::sub), infer_binary, kExact, binary_kernels()});
-  r.add(OpSpec<BinaryParams>{"Mul", 7, binary_parser(BinaryKind::mul), infer_binary, kExact, binary_kernels()});
-  r.add(OpSpec<BinaryParams>{"Div", 7, binary_parser(BinaryKind::div), infer_binary, kExact, binary_kernels()});
-  r.add(OpSpec<NoParams>{"Sum", 6, parse_sum, infer_binary, kSumOrder, {ref_kernel<NoParams>(sum_ref)}});
+  // Ops oneDNN 2.6's binary primitive does not compute: Mod has no algorithm (nor an eltwise one); there are no logical
+  // algorithms (and bool is not a oneDNN source type); Where is not a binary op.
+  const auto ref_only = [] { return std::vector<Kernel<BinaryParams>>{ref_kernel<BinaryParams>(binary_ref)}; };
+  const auto variadic = [] {
+    return std::vector<Kernel<VariadicParams>>{variadic_dnnl_kernel(), ref_kernel<VariadicParams>(variadic_ref)};
+  };
+  using B = BinaryKind;
+  using BP = OpSpec<BinaryParams>;
+  using VP = OpSpec<VariadicParams>;
+  r.add(BP{"Add", 1, binary_parser(B::add), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Sub", 1, binary_parser(B::sub), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Mul", 1, binary_parser(B::mul), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Div", 1, binary_parser(B::div), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Pow", 1, binary_parser(B::pow), infer_binary, kPowTolerance,
+           {pow_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)}});
+  r.add(BP{"Mod", 10, binary_parser(B::mod), infer_binary, kExact, ref_only()});
+  r.add(BP{"Equal", 1, binary_parser(B::equal), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Less", 1, binary_parser(B::less), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"LessOrEqual", 12, binary_parser(B::less_equal), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Greater", 1, binary_parser(B::greater), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"GreaterOrEqual", 12, binary_parser(B::greater_equal), infer_binary, kExact, with_dnnl()});
+  r.add(BP{"And", 1, binary_parser(B::logical_and), infer_binary, kExact, ref_only()});
+  r.add(BP{"Or", 1, binary_parser(B::logical_or), infer_binary, kExact, ref_only()});
+  r.add(BP{"Xor", 1, binary_parser(B::logical_xor), infer_binary, kExact, ref_only()});
+  r.add(VP{"Sum", 1, variadic_parser(B::add), infer_variadic, kSumOrder, variadic()});
+  r.add(VP{"Max", 1, variadic_parser(B::max), infer_variadic, kExact, variadic()});
+  r.add(VP{"Min", 1, variadic_parser(B::min), infer_variadic, kExact, variadic()});
+  r.add(VP{"Mean", 1, variadic_parser(B::mean), infer_variadic, kSumOrder, {ref_kernel<VariadicParams>(variadic_ref)}});
+  r.add(OpSpec<NoParams>{"Where", 9, parse_where, infer_where, kExact, {ref_kernel<NoParams>(where_ref)}});
 }
 
 }  // namespace cnnx

@@ -1,8 +1,8 @@
-// oneDNN kernel of Add, Sub, Mul, Div: the binary primitive on plain tensors, or in the blocked layout
-// input A arrives in. oneDNN wants src0, src1 and dst
-// of one rank and broadcasts only src1 (each of its dims equals dst's or is 1): the smaller-rank input gets
-// leading 1s (numpy aligns shapes on the right), and when A would need broadcasting the commutative Add and
-// Mul swap their operands.
+// oneDNN kernel of Add, Sub, Mul, Div, the comparisons (and Sum, Max, Min of two inputs): the binary
+// primitive on plain tensors, or in the blocked layout input A arrives in (plain for the comparisons' bool).
+// oneDNN wants src0, src1 and dst of one rank and broadcasts only src1 (each of its dims equals dst's or is
+// 1): the smaller-rank input gets leading 1s (numpy aligns shapes on the right; before opset 7, B is placed
+// at `axis`), and when A would need broadcasting the commutative ops swap their operands.
 #include "ops/eltwise/binary.h"
 #include "ops/common/broadcast.h"
 #include "dnnl/dnnl_runtime.h"
@@ -19,15 +19,53 @@ algorithm binary_algorithm(BinaryKind kind) {
     case BinaryKind::sub: return algorithm::binary_sub;
     case BinaryKind::mul: return algorithm::binary_mul;
     case BinaryKind::div: return algorithm::binary_div;
+    case BinaryKind::max: return algorithm::binary_max;
+    case BinaryKind::min: return algorithm::binary_min;
+    case BinaryKind::equal: return algorithm::binary_eq;
+    case BinaryKind::less: return algorithm::binary_lt;
+    case BinaryKind::less_equal: return algorithm::binary_le;
+    case BinaryKind::greater: return algorithm::binary_gt;
+    case BinaryKind::greater_equal: return algorithm::binary_ge;
+    default: break;
   }
-  return algorithm::binary_add;
+  return algorithm::undef;
+}
+
+// oneDNN 2.6's binary_gt and binary_ge compare unordered (true when an operand is NaN; ONNX and numpy give
+// false), binary_eq, binary_lt and binary_le ordered (false, as ONNX). So Greater and GreaterOrEqual run only
+// as Less and LessOrEqual with swapped operands, and Less and LessOrEqual never swap.
+bool runs_unswapped(BinaryKind kind) { return kind != BinaryKind::greater && kind != BinaryKind::greater_equal; }
+
+// The op oneDNN runs with the operands swapped (B op' A == A op B), or `mean` (none).
+BinaryKind mirrored(BinaryKind kind) {
+  switch (kind) {
+    case BinaryKind::greater: return BinaryKind::less;
+    case BinaryKind::greater_equal: return BinaryKind::less_equal;
+    case BinaryKind::add:
+    case BinaryKind::mul:
+    case BinaryKind::max:
+    case BinaryKind::min:
+    case BinaryKind::equal: return kind;
+    default: return BinaryKind::mean;  // none
+  }
 }
 
 // The operands as oneDNN takes them.
 struct BinaryOperands {
   Shape src0, src1, dst;  // all of dst's rank
   bool swapped = false;   // src0 is input B, src1 is input A
+  BinaryKind kind = BinaryKind::add;  // the op on (src0, src1): the params' kind, mirrored when swapped
+  // Comparisons: dst is u8, each element 1 or 0 (oneDNN converts its 1.0f/0.0f), the bytes of ONNX's bool.
+  bool bool_dst = false;
 };
+
+// A dense row-major u8 descriptor of `shape` (ONNX bool's bytes).
+memory::desc plain_u8_desc(const Shape& shape) {
+  const memory::desc f32 = plain_f32_desc(shape);
+  memory::dims strides(f32.dims().size(), 1);
+  for (size_t i = strides.size() - 1; i-- > 0;) strides[i] = strides[i + 1] * f32.dims()[i + 1];
+  return memory::desc(f32.dims(), memory::data_type::u8, strides);
+}
 
 // Left-pads `s` with 1s to `rank` dims.
 Shape with_rank(const Shape& s, size_t rank) {
@@ -38,39 +76,49 @@ Shape with_rank(const Shape& s, size_t rank) {
 
 // Fills `ops`, or says why oneDNN cannot broadcast this pair.
 std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, BinaryOperands& ops) {
-  ops.dst = broadcast_shapes({in[0].shape, in[1].shape});
+  if (binary_algorithm(p.kind) == algorithm::undef) return "oneDNN binary has no such algorithm";
+  // B as it broadcasts onto A (placed at `axis` for the legacy form before opset 7).
+  const Shape b = binary_b_shape(p, in[0].shape, in[1].shape);
+  ops.dst = broadcast_shapes({in[0].shape, b});
   ops.src0 = with_rank(in[0].shape, ops.dst.size());
-  ops.src1 = with_rank(in[1].shape, ops.dst.size());
-  if (ops.src0 == ops.dst) return "";
-  const bool commutative = p.kind == BinaryKind::add || p.kind == BinaryKind::mul;
+  ops.src1 = with_rank(b, ops.dst.size());
+  ops.kind = p.kind;
+  ops.bool_dst = binary_gives_bool(p.kind);
+  if (runs_unswapped(p.kind) && ops.src0 == ops.dst) return "";
+  const bool commutative = mirrored(p.kind) != BinaryKind::mean;  // swappable, as the same or the mirrored op
+  if (!runs_unswapped(p.kind) && ops.src1 != ops.dst)
+    return "input B " + to_string(in[1].shape) + " would be broadcast to " + to_string(ops.dst) +
+           "; oneDNN's gt/ge are true for NaN, so this runs as lt/le with B first, and oneDNN broadcasts only "
+           "its second source";
   if (!commutative || ops.src1 != ops.dst)
     return "input A " + to_string(in[0].shape) + " would be broadcast to " + to_string(ops.dst) +
            (commutative ? " and so would B" : "") + "; oneDNN broadcasts only its second source";
   std::swap(ops.src0, ops.src1);
   ops.swapped = true;
+  ops.kind = mirrored(p.kind);
   return "";
 }
 
 // src0 in `layout` (the one it arrives in), dst in the same; src1 in it too when it is not broadcast,
 // plain otherwise.
-binary::primitive_desc describe(const BinaryParams& p, const BinaryOperands& ops, const Layout& layout) {
+binary::primitive_desc describe(const BinaryOperands& ops, const Layout& layout) {
   const memory::desc src0 = follow(layout, plain_f32_desc(ops.src0));
   const memory::desc src1 = ops.src1 == ops.dst ? src0 : plain_f32_desc(ops.src1);
-  const binary::desc desc(binary_algorithm(p.kind), src0, src1, src0);
+  const binary::desc desc(binary_algorithm(ops.kind), src0, src1, ops.bool_dst ? plain_u8_desc(ops.dst) : src0);
   return binary::primitive_desc(desc, dnnl_attr(), dnnl_engine());
 }
 
 class BinaryDnnl : public CompiledKernel {
  public:
-  BinaryDnnl(const BinaryParams& p, BinaryOperands ops, const std::vector<Layout>& arriving)
-      : ops_(std::move(ops)) {
-    // Follow src0's blocked layout when oneDNN takes it with this broadcast; plain otherwise.
+  BinaryDnnl(BinaryOperands ops, const std::vector<Layout>& arriving) : ops_(std::move(ops)) {
+    // Follow src0's blocked layout when oneDNN takes it with this broadcast; plain otherwise, and always for
+    // a bool dst (blocked layouts are float32's).
     Layout layout = arriving[ops_.swapped ? 1 : 0];
-    if (!is_plain(layout) && md_of(layout).dims() != ops_.src0) layout = Layout();
+    if (ops_.bool_dst || (!is_plain(layout) && md_of(layout).dims() != ops_.src0)) layout = Layout();
     // oneDNN 2.6 broadcasts a per-channel src1 over nChw16c only in its reference implementation (150x
     // slower than channels-last: 15 ms for a [1, 32, 112, 112] Mul): plain is faster, reorders included.
-    if (!is_plain(layout) && !runs_without_reference([&] { return describe(p, ops_, layout); })) layout = Layout();
-    const binary::primitive_desc pd = describe(p, ops_, layout);
+    if (!is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) layout = Layout();
+    const binary::primitive_desc pd = describe(ops_, layout);
     binary_ = binary(pd);
     scratchpad_md_ = pd.scratchpad_desc();
     src0_md_ = pd.src_desc(0);
@@ -82,8 +130,8 @@ class BinaryDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
-  // src0 has dst's shape and layout, and oneDNN binary may write dst over it.
-  int in_place_input() const override { return ops_.swapped ? 1 : 0; }
+  // src0 has dst's shape and layout, and oneDNN binary may write dst over it (not a u8 dst over f32).
+  int in_place_input() const override { return ops_.bool_dst ? -1 : ops_.swapped ? 1 : 0; }
 
   void run(const KernelIO& io) const override {
     const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];
@@ -101,15 +149,30 @@ class BinaryDnnl : public CompiledKernel {
   memory::desc scratchpad_md_, src0_md_, src1_md_, dst_md_;
 };
 
+Compiled compile_binary(const BinaryParams& p, const KernelArgs& a) {
+  std::string why = dnnl_declines_inputs(a.in);
+  BinaryOperands ops;
+  if (why.empty()) why = arrange(p, a.in, ops);
+  if (!why.empty()) return Compiled::decline(why);
+  return compile_or_refuse([&] { return std::make_unique<BinaryDnnl>(std::move(ops), a.offered.in); });
+}
+
 }  // namespace
 
 Kernel<BinaryParams> binary_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const BinaryParams>& p, const KernelArgs& a) -> Compiled {
-            std::string why = dnnl_declines_inputs(a.in);
-            BinaryOperands ops;
-            if (why.empty()) why = arrange(*p, a.in, ops);
-            if (!why.empty()) return Compiled::decline(why);
-            return compile_or_refuse([&] { return std::make_unique<BinaryDnnl>(*p, std::move(ops), a.offered.in); });
+            return compile_binary(*p, a);
+          }};
+}
+
+Kernel<VariadicParams> variadic_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const VariadicParams>& p, const KernelArgs& a) -> Compiled {
+            if (a.in.size() != 2)
+              return Compiled::decline(std::to_string(a.in.size()) + " inputs; oneDNN binary takes exactly 2");
+            if (p->kind == BinaryKind::mean) return Compiled::decline("oneDNN binary has no mean");
+            BinaryParams binary;  // multidirectional broadcasting (equal shapes before opset 8, checked in infer)
+            binary.kind = p->kind;
+            return compile_binary(binary, a);
           }};
 }
 

@@ -212,6 +212,27 @@ def graph_cases(c):
     div = make_model([n("Div", ["a", "zero"], ["q"], name="div0"), n("Add", ["x", "q"], ["y"], name="add")],
                      [vi("x", [2], I64)], [vi("y", [2], I64)], initializers=[a, z])
     c.add("int_division_by_zero", div, [np.array([1, 2], np.int64)], contains=["node 'div0' (Div)", "zero"])
+    # Integer Mod by zero, folded at load and at run time; integer Pow of 0 to a negative power.
+    mod = make_model([n("Mod", ["a", "zero"], ["q"], name="mod0"), n("Add", ["x", "q"], ["y"], name="add")],
+                     [vi("x", [2], I64)], [vi("y", [2], I64)], initializers=[a, z])
+    c.add("int_mod_by_zero", mod, [np.array([1, 2], np.int64)], contains=["node 'mod0' (Mod)", "zero"])
+    mod_x = make_model([n("Mod", ["x", "zero"], ["y"], name="mod_x")], [vi("x", [2], I64)], [vi("y", [2], I64)],
+                       initializers=[z])
+    c.add("int_mod_by_zero_at_run", mod_x, [np.array([1, 2], np.int64)], contains=["node 'mod_x' (Mod)", "zero"])
+    neg = helper.make_tensor("neg", I64, [1], [-1])
+    pow0 = make_model([n("Pow", ["x", "neg"], ["y"], name="pow_neg")], [vi("x", [2], I64)], [vi("y", [2], I64)],
+                      initializers=[neg])
+    c.add("int_pow_zero_negative", pow0, [np.array([2, 0], np.int64)],
+          contains=["node 'pow_neg' (Pow)", "negative exponent"])
+    # Before opset 7 B broadcasts only with broadcast=1, and only where it fits A at axis.
+    legacy = make_model([n("Add", ["x", "b"], ["y"], name="add_legacy")], [vi("x", [2, 3]), vi("b", [3])],
+                        [vi("y", [2, 3])], opset=6)
+    c.add("legacy_add_without_broadcast", legacy, [np.zeros((2, 3), np.float32), np.zeros(3, np.float32)],
+          contains=["node 'add_legacy' (Add)", "broadcast=1"])
+    legacy_axis = make_model([n("Add", ["x", "b"], ["y"], name="add_axis", broadcast=1, axis=2)],
+                             [vi("x", [2, 3]), vi("b", [3])], [vi("y", [2, 3])], opset=6)
+    c.add("legacy_add_axis_outside", legacy_axis, [np.zeros((2, 3), np.float32), np.zeros(3, np.float32)],
+          contains=["node 'add_axis' (Add)", "axis 2"])
 
 
 # ---------------------------------------------------------------------------------------------- opsets

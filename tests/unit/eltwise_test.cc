@@ -94,3 +94,132 @@ TEST_CASE("integer Div truncates toward zero and refuses division by zero") {
   CHECK(std::vector<int64_t>(y.data<int64_t>(), y.data<int64_t>() + 4) == std::vector<int64_t>{3, -3, -3, 3});
   CHECK_THROWS_AS(run_op("Div", {}, {a, make_int_tensor({1}, {0})}, 14, 1, "ref", {false, false}), Error);
 }
+
+namespace {
+
+Attributes legacy_broadcast(int64_t axis = -100) {
+  Attributes a;
+  a.set("broadcast", int_attr(1));
+  if (axis != -100) a.set("axis", int_attr(axis));
+  return a;
+}
+
+std::vector<int64_t> ints_of(const Tensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.int_at(i));
+  return v;
+}
+
+Tensor bools(Shape shape, std::vector<int> values) {
+  Tensor t(DType::boolean, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<bool>()[i] = values.at(size_t(i)) != 0;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("legacy broadcast (opset < 7) places B at axis, or matches A's suffix") {
+  const Tensor a = make_tensor({2, 3, 2});
+  Tensor y = run_op("Add", legacy_broadcast(1), {a, make_tensor({3}, {100, 200, 300})}, 6)[0];
+  REQUIRE(y.shape() == Shape{2, 3, 2});
+  for (int64_t i = 0; i < 12; ++i) {
+    CAPTURE(i);
+    CHECK(y.data<float>()[i] == float(i) + 100.f * float((i / 2) % 3 + 1));
+  }
+  Tensor s = run_op("Sub", legacy_broadcast(), {a, make_tensor({2}, {1, 2})}, 6)[0];  // suffix
+  for (int64_t i = 0; i < 12; ++i) CHECK(s.data<float>()[i] == float(i) - float(i % 2 + 1));
+  Tensor n = run_op("Mul", legacy_broadcast(-2), {a, make_tensor({3, 1}, {1, 2, 3})}, 6)[0];  // axis -2 = 1
+  for (int64_t i = 0; i < 12; ++i) CHECK(n.data<float>()[i] == float(i) * float((i / 2) % 3 + 1));
+  Attributes consumed;
+  consumed.set("consumed_inputs", ints({0, 0}));
+  CHECK(run_op("Add", consumed, {a, a}, 1)[0].data<float>()[3] == 6.f);
+  Attributes old_and = legacy_broadcast(0);
+  Tensor l = run_op("And", old_and, {bools({2, 2}, {1, 1, 0, 1}), bools({2}, {1, 0})}, 1)[0];
+  CHECK(l.dtype() == DType::boolean);
+  CHECK(ints_of(l) == std::vector<int64_t>{1, 1, 0, 0});
+}
+
+TEST_CASE("legacy broadcast errors") {
+  const Tensor a = make_tensor({2, 3, 4});
+  // Without broadcast=1 the shapes must be equal (multidirectional broadcasting starts at opset 7).
+  CHECK_THROWS_WITH_AS(run_op("Add", {}, {a, make_tensor({4})}, 6), doctest::Contains("broadcast=1"), Error);
+  CHECK_THROWS_AS(run_op("Mul", {}, {a, make_tensor({4})}, 1), Error);
+  CHECK_THROWS_AS(run_op("Less", {}, {a, make_tensor({4})}, 1), Error);
+  // B of higher rank, B not fitting at axis, axis out of range, axis without broadcast.
+  CHECK_THROWS_WITH_AS(run_op("Add", legacy_broadcast(), {make_tensor({4}), a}, 6), doctest::Contains("higher rank"), Error);
+  CHECK_THROWS_WITH_AS(run_op("Add", legacy_broadcast(0), {a, make_tensor({3})}, 6), doctest::Contains("axis 0"), Error);
+  CHECK_THROWS_WITH_AS(run_op("Add", legacy_broadcast(2), {a, make_tensor({4, 1})}, 6), doctest::Contains("axis"), Error);
+  CHECK_THROWS_AS(run_op("Add", legacy_broadcast(-4), {a, make_tensor({2})}, 6), Error);
+  Attributes axis_only;
+  axis_only.set("axis", int_attr(1));
+  CHECK_THROWS_WITH_AS(run_op("Add", axis_only, {a, make_tensor({3})}, 6), doctest::Contains("broadcast is not 1"), Error);
+  Attributes bad;
+  bad.set("broadcast", int_attr(2));
+  CHECK_THROWS_WITH_AS(run_op("Add", bad, {a, a}, 6), doctest::Contains("broadcast"), Error);
+  // consumed_inputs exists only before opset 6; broadcast/axis only before 7.
+  Attributes consumed;
+  consumed.set("consumed_inputs", ints({0, 0}));
+  CHECK_THROWS_AS(run_op("Add", consumed, {a, a}, 6), Error);
+  CHECK_THROWS_AS(run_op("Add", legacy_broadcast(), {a, a}, 7), Error);
+  // The variadic ops: one shape before opset 8.
+  CHECK_THROWS_WITH_AS(run_op("Max", {}, {a, make_tensor({4})}, 6), doctest::Contains("opset 8"), Error);
+  CHECK_THROWS_AS(run_op("Sum", {}, {a, make_tensor({1})}, 7), Error);
+  CHECK(run_op("Sum", {}, {a, make_tensor({1})}, 8)[0].shape() == Shape{2, 3, 4});
+  CHECK_THROWS_AS(run_op("Mean", consumed, {a, a}, 6), Error);
+}
+
+TEST_CASE("Mod: the sign of the divisor, or of the dividend with fmod=1") {
+  const Tensor a = make_int_tensor({4}, {7, -7, 7, -7}), b = make_int_tensor({4}, {3, 3, -3, -3});
+  CHECK(ints_of(run_op("Mod", {}, {a, b})[0]) == std::vector<int64_t>{1, 2, -2, -1});
+  Attributes fmod;
+  fmod.set("fmod", int_attr(1));
+  CHECK(ints_of(run_op("Mod", fmod, {a, b})[0]) == std::vector<int64_t>{1, -1, 1, -1});
+  Tensor f = run_op("Mod", fmod, {make_tensor({2}, {5.5f, -5.5f}), make_tensor({1}, {-2.f})})[0];
+  CHECK(f.data<float>()[0] == 1.5f);
+  CHECK(f.data<float>()[1] == -1.5f);
+  CHECK_THROWS_WITH_AS(run_op("Mod", {}, {make_tensor({2}), make_tensor({2})}), doctest::Contains("fmod=1"), Error);
+  Attributes bad;
+  bad.set("fmod", int_attr(2));
+  CHECK_THROWS_AS(run_op("Mod", bad, {a, b}), Error);
+  CHECK_THROWS_WITH_AS(run_op("Mod", {}, {a, make_int_tensor({1}, {0})}), doctest::Contains("by zero"), Error);
+  CHECK_THROWS_AS(run_op("Mod", {}, {a, make_tensor({4})}), Error);  // element types differ
+}
+
+TEST_CASE("Pow: integer powers are exact; mixed base and exponent types") {
+  Tensor p = run_op("Pow", {}, {make_int_tensor({5}, {3, -2, 2, -1, 5}), make_int_tensor({5}, {39, 3, -1, -3, 0})})[0];
+  CHECK(ints_of(p) == std::vector<int64_t>{4052555153018976267, -8, 0, -1, 1});
+  Tensor f = run_op("Pow", {}, {make_tensor({3}, {2.f, -2.f, 4.f}), make_int_tensor({1}, {3})})[0];
+  CHECK(f.dtype() == DType::f32);
+  CHECK(f.data<float>()[1] == -8.f);
+  CHECK(f.data<float>()[2] == 64.f);
+  CHECK_THROWS_WITH_AS(run_op("Pow", {}, {make_int_tensor({1}, {0}), make_int_tensor({1}, {-1})}),
+                       doctest::Contains("negative exponent"), Error);
+  CHECK_THROWS_AS(run_op("Pow", {}, {bools({1}, {1}), make_tensor({1})}), Error);
+}
+
+TEST_CASE("comparisons, logical ops and Where: element types and shapes") {
+  Tensor eq = run_op("Equal", {}, {make_tensor({3}, {1.f, NAN, 0.f}), make_tensor({3}, {1.f, NAN, -0.f})})[0];
+  CHECK(eq.dtype() == DType::boolean);
+  CHECK(ints_of(eq) == std::vector<int64_t>{1, 0, 1});
+  Tensor ge = run_op("GreaterOrEqual", {}, {make_int_tensor({3}, {1, 2, 3}), make_int_tensor({1}, {2})})[0];
+  CHECK(ints_of(ge) == std::vector<int64_t>{0, 1, 1});
+  CHECK_THROWS_AS(run_op("Less", {}, {make_tensor({2}), make_int_tensor({2}, {1, 2})}), Error);
+  CHECK_THROWS_AS(run_op("Greater", {}, {bools({1}, {1}), bools({1}, {0})}), Error);  // numeric only
+  CHECK_THROWS_AS(run_op("And", {}, {make_tensor({2}), make_tensor({2})}), Error);  // bool only
+  CHECK_THROWS_AS(run_op("Xor", {}, {bools({2}, {1, 0}), bools({3}, {1, 0, 1})}), Error);
+  Tensor w = run_op("Where", {}, {bools({2, 1}, {1, 0}), make_tensor({2}, {1, 2}), make_tensor({1}, {-1})})[0];
+  REQUIRE(w.shape() == Shape{2, 2});
+  CHECK(std::vector<float>(w.data<float>(), w.data<float>() + 4) == std::vector<float>{1, 2, -1, -1});
+  CHECK_THROWS_WITH_AS(run_op("Where", {}, {make_tensor({2}), make_tensor({2}), make_tensor({2})}),
+                       doctest::Contains("condition"), Error);
+  CHECK_THROWS_AS(run_op("Where", {}, {bools({2}, {1, 0}), make_tensor({2}), make_int_tensor({2}, {1, 2})}), Error);
+  CHECK_THROWS_AS(run_op("Where", {}, {bools({2}, {1, 0}), make_tensor({3}), make_tensor({2})}), Error);
+  CHECK_THROWS_AS(run_op("Mean", {}, {make_int_tensor({1}, {1}), make_int_tensor({1}, {2})}), Error);  // floats only
+  Tensor mx = run_op("Max", {}, {make_tensor({3}, {1, NAN, 5}), make_tensor({1}, {3}), make_tensor({3}, {0, 0, 9})})[0];
+  CHECK(mx.data<float>()[0] == 3.f);
+  CHECK(std::isnan(mx.data<float>()[1]));
+  CHECK(mx.data<float>()[2] == 9.f);
+  Tensor mean = run_op("Mean", {}, {make_tensor({2}, {1, 2}), make_tensor({2}, {2, 4}), make_tensor({1}, {3})})[0];
+  CHECK(mean.data<float>()[0] == 2.f);
+  CHECK(mean.data<float>()[1] == 3.f);
+}

@@ -158,8 +158,9 @@ std::vector<KernelCase> binary_cases() {
       {{}, {2, 3}, true},                  {{2, 1, 4}, {2, 3, 4}, true},
   };
   std::vector<KernelCase> cases;
-  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
-    const bool commutative = std::string(op) == "Add" || std::string(op) == "Mul";
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Max", "Min"}) {
+    const bool commutative = std::string(op) != "Sub" && std::string(op) != "Div";
+    const bool variadic = std::string(op) == "Max" || std::string(op) == "Min";  // two inputs: oneDNN binary
     for (const Pattern& p : patterns) {
       // Divisors away from 0 keep quotients finite.
       KernelCase c = KernelCase(op, 14, p.a_broadcasts ? "A broadcasts" : "B broadcasts")
@@ -174,7 +175,8 @@ std::vector<KernelCase> binary_cases() {
                         .in(given(make_int_tensor({4}, {7, -7, 7, -7})))
                         .in(given(make_int_tensor({4}, {2, 2, -2, -3})))
                         .declines("dnnl", "int64, not float32"));
-    cases.push_back(KernelCase(op, 7, "opset 7").in(random_in({3, 4})).in(random_in({4}, 0.5f, 2.f)));
+    // Max and Min broadcast from opset 8 on (7 for the binary ops).
+    cases.push_back(KernelCase(op, variadic ? 8 : 7, "first broadcasting opset").in(random_in({3, 4})).in(random_in({4}, 0.5f, 2.f)));
   }
   // oneDNN 2.6 runs a broadcast src1 (per channel, or one scalar) over nChw16c with its reference
   // implementation only: the kernel takes such inputs plain (the plan reorders) instead.
@@ -189,10 +191,175 @@ std::vector<KernelCase> binary_cases() {
                         .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1}))
                         .runs("dnnl", Takes::plain));
   }
-  cases.push_back(KernelCase("Sum", 13, "one input").in(random_in({2, 3})));
-  cases.push_back(KernelCase("Sum", 13, "three inputs, broadcast")
+  // Before opset 7: B broadcasts onto A only with broadcast=1, placed at axis (suffix without it).
+  cases.push_back(KernelCase("Add", 6, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(1)).in(random_in({2, 3, 4, 5})).in(random_in({3, 4})));
+  cases.push_back(KernelCase("Add", 6, "legacy, broadcast at axis 0").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(0)).in(random_in({2, 3, 4})).in(random_in({2})));
+  cases.push_back(KernelCase("Sub", 6, "legacy, suffix broadcast").attr("broadcast", int_attr(1))
+                      .in(random_in({2, 3, 4})).in(random_in({3, 4})));
+  cases.push_back(KernelCase("Mul", 6, "legacy, scalar B").attr("broadcast", int_attr(1))
+                      .in(random_in({2, 3, 4})).in(random_in({})));
+  cases.push_back(KernelCase("Div", 6, "legacy, B of one element, rank 2").attr("broadcast", int_attr(1))
+                      .in(random_in({2, 3, 4})).in(random_in({1, 1}, 0.5f, 2.f)));
+  cases.push_back(KernelCase("Div", 6, "legacy, NCHW per-channel B at axis 1").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(1)).in(random_in({1, 16, 5, 5})).in(random_in({16}, 0.5f, 2.f)));
+  cases.push_back(KernelCase("Add", 1, "legacy, consumed_inputs, same shapes").attr("consumed_inputs", ints({0, 0}))
+                      .in(random_in({3, 4})).in(random_in({3, 4})));
+  cases.push_back(KernelCase("Mul", 6, "legacy, same shapes, no broadcast").in(random_in({3, 4})).in(random_in({3, 4})));
+  cases.push_back(KernelCase("Sub", 6, "legacy int64").attr("broadcast", int_attr(1))
+                      .in(given(make_int_tensor({2, 2}, {5, -5, 7, 9}))).in(given(make_int_tensor({2}, {3, -4})))
+                      .declines("dnnl", "int64, not float32"));
+  // Variadic ops: oneDNN binary takes two inputs; Mean runs its reference only.
+  for (const char* op : {"Sum", "Max", "Min"}) {
+    cases.push_back(KernelCase(op, 13, "one input").in(random_in({2, 3})).declines("dnnl", "1 inputs"));
+    cases.push_back(KernelCase(op, 13, "three inputs, broadcast")
+                        .in(random_in({2, 3, 4})).in(random_in({3, 1})).in(random_in({4})).declines("dnnl", "3 inputs"));
+    cases.push_back(KernelCase(op, 6, "opset 6, same shapes").in(random_in({5, 6})).in(random_in({5, 6})));
+    cases.push_back(KernelCase(op, 1, "opset 1, consumed_inputs").attr("consumed_inputs", ints({0, 0}))
+                        .in(random_in({5, 6})).in(random_in({5, 6})));
+    cases.push_back(KernelCase(op, 8, "opset 8, two inputs broadcast").in(random_in({2, 3, 4})).in(random_in({3, 1})));
+    cases.push_back(KernelCase(op, 13, "int64")
+                        .in(given(make_int_tensor({3}, {1, -5, 9}))).in(given(make_int_tensor({3}, {2, -7, 9})))
+                        .declines("dnnl", "int64, not float32"));
+  }
+  // Max and Min keep NaN where either operand is NaN, as numpy does (the reference); oneDNN's maxps/minps give
+  // the other operand instead (binary.h), so only the reference runs NaN.
+  cases.push_back(KernelCase("Max", 13, "NaN, infinities, signed zeros, three inputs")
+                      .in(given(make_tensor({5}, {kNaN, 1.f, -kInf, 0.f, -0.f}))).in(given(make_tensor({5}, {1.f, kNaN, 3.f, -0.f, 0.f})))
+                      .in(given(make_tensor({1}, {kInf}))).declines("dnnl", "3 inputs"));
+  cases.push_back(KernelCase("Min", 13, "NaN, three inputs")
+                      .in(given(make_tensor({3}, {kNaN, 1.f, -kInf}))).in(given(make_tensor({3}, {1.f, kNaN, 3.f})))
+                      .in(given(make_tensor({1}, {-1.f}))).declines("dnnl", "3 inputs"));
+  cases.push_back(KernelCase("Mean", 13, "one input").in(random_in({2, 3})));
+  cases.push_back(KernelCase("Mean", 13, "two inputs").in(random_in({2, 3})).in(random_in({2, 3})));
+  cases.push_back(KernelCase("Mean", 13, "three inputs, broadcast")
                       .in(random_in({2, 3, 4})).in(random_in({3, 1})).in(random_in({4})));
-  cases.push_back(KernelCase("Sum", 6, "opset 6, same shapes").in(random_in({5, 6})).in(random_in({5, 6})));
+  cases.push_back(KernelCase("Mean", 6, "opset 6, same shapes").in(random_in({5, 6})).in(random_in({5, 6})));
+  cases.push_back(KernelCase("Mean", 1, "opset 1, consumed_inputs").attr("consumed_inputs", ints({0}))
+                      .in(random_in({5, 6})).in(random_in({5, 6})));
+  return cases;
+}
+
+// ---- Pow, Mod, comparisons, logical ops, Where: reference kernels only (ops/eltwise/binary.cc says why) ----
+
+template <class T>
+Tensor typed_tensor(Shape shape, std::vector<T> values) {
+  Tensor t(dtype_of<T>(), shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<T>()[i] = values.at(size_t(i));
+  return t;
+}
+Tensor bool_tensor(Shape shape, std::vector<int> values) {
+  Tensor t(DType::boolean, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<bool>()[i] = values.at(size_t(i)) != 0;
+  return t;
+}
+
+std::vector<KernelCase> pow_mod_cases() {
+  std::vector<KernelCase> cases;
+  cases.push_back(KernelCase("Pow", 15, "float32, broadcast").in(random_in({2, 3, 4}, 0.1f, 3.f)).in(random_in({4}, -3.f, 3.f)).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 15, "A broadcasts").in(random_in({4}, 0.1f, 3.f)).in(random_in({3, 4}, -3.f, 3.f)).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 15, "special values")
+                      .in(given(make_tensor({8}, {-2.f, -2.f, 0.f, 0.f, kInf, kNaN, 1.f, -8.f})))
+                      .in(given(make_tensor({8}, {3.f, 0.5f, -1.f, 0.f, -1.f, 0.f, kNaN, 1.f / 3}))).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 15, "float32 base, int64 exponent")
+                      .in(random_in({2, 3}, -2.f, 2.f)).in(given(make_int_tensor({3}, {0, 3, -2}))).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 15, "int64 base and exponent")
+                      .in(given(make_int_tensor({6}, {2, -3, 1, -1, 5, 7}))).in(given(make_int_tensor({6}, {10, 3, -4, -3, 0, 2}))).declines("dnnl", "int64, not float32"));
+  cases.push_back(KernelCase("Pow", 15, "int32 base, float32 exponent")
+                      .in(given(typed_tensor<int32_t>({4}, {2, 3, 4, -2}))).in(given(make_tensor({4}, {0.5f, 2.f, -1.f, 3.f}))).declines("dnnl", "int32, not float32"));
+  cases.push_back(KernelCase("Pow", 15, "float64").in(given(typed_tensor<double>({3}, {1.5, 2, 0.25})))
+                      .in(given(typed_tensor<double>({1}, {2.5}))).declines("dnnl", "float64, not float32"));
+  cases.push_back(KernelCase("Pow", 1, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(1)).in(random_in({2, 3, 4}, 0.1f, 2.f)).in(random_in({3}, -2.f, 2.f)).declines("dnnl", "runtime tensor"));
+  cases.push_back(KernelCase("Pow", 7, "opset 7, same shapes").in(random_in({3, 4}, 0.1f, 2.f)).in(random_in({3, 4})).declines("dnnl", "runtime tensor"));
+  // One constant exponent: oneDNN's eltwise pow, over special values and a negative base.
+  Tensor x = special_values(true);
+  for (float e : {2.f, 3.f, -1.f, 1.5f, 2.7f, 0.f, 1.f, -2.f, -0.5f, 4.f}) {
+    const std::string what = "constant exponent " + std::to_string(e);
+    cases.push_back(KernelCase("Pow", 15, what).in(given(x)).in(given(make_tensor({}, {e})).constant()));
+    cases.push_back(KernelCase("Pow", 15, what + ", 4-D").in(random_in({2, 3, 4, 5}, -3.f, 3.f))
+                        .in(given(make_tensor({1}, {e})).constant()));
+  }
+  cases.push_back(KernelCase("Pow", 15, "constant exponent 0.5").in(given(x)).in(given(make_tensor({}, {0.5f})).constant())
+                      .declines("dnnl", "sqrt"));
+  cases.push_back(KernelCase("Pow", 15, "constant exponent of two elements").in(random_in({2, 2}, 0.1f, 2.f))
+                      .in(given(make_tensor({2}, {2.f, 3.f})).constant()).declines("dnnl", "has 2 elements"));
+  cases.push_back(KernelCase("Pow", 15, "constant NaN exponent").in(random_in({2, 2}))
+                      .in(given(make_tensor({}, {kNaN})).constant()).declines("dnnl", "not a finite float32"));
+  cases.push_back(KernelCase("Pow", 15, "constant int64 exponent").in(random_in({2, 3}, -2.f, 2.f))
+                      .in(given(make_int_tensor({}, {3})).constant()));
+
+  const Tensor dividend = make_int_tensor({8}, {7, -7, 7, -7, 0, 5, -9, 9});
+  const Tensor divisor = make_int_tensor({8}, {3, 3, -3, -3, 4, 5, 4, -4});
+  cases.push_back(KernelCase("Mod", 13, "int64, sign of the divisor").in(given(dividend)).in(given(divisor)));
+  cases.push_back(KernelCase("Mod", 13, "int64, fmod").attr("fmod", int_attr(1)).in(given(dividend)).in(given(divisor)));
+  cases.push_back(KernelCase("Mod", 10, "int32, broadcast")
+                      .in(given(typed_tensor<int32_t>({2, 3}, {-5, 4, 11, -1, 0, 8}))).in(given(typed_tensor<int32_t>({3}, {3, -3, 7}))));
+  cases.push_back(KernelCase("Mod", 13, "int8, lowest % -1")
+                      .in(given(typed_tensor<int8_t>({3}, {-128, -7, 127}))).in(given(typed_tensor<int8_t>({3}, {-1, 2, -2}))));
+  cases.push_back(KernelCase("Mod", 13, "uint8").in(given(typed_tensor<uint8_t>({3}, {200, 7, 255})))
+                      .in(given(typed_tensor<uint8_t>({1}, {7}))));
+  cases.push_back(KernelCase("Mod", 13, "float32, fmod").attr("fmod", int_attr(1))
+                      .in(random_in({2, 3, 4}, -10.f, 10.f)).in(random_in({4}, 0.5f, 3.f)));
+  cases.push_back(KernelCase("Mod", 13, "float32 mixed signs, fmod").attr("fmod", int_attr(1))
+                      .in(given(make_tensor({4}, {5.5f, -5.5f, 5.5f, -5.5f}))).in(given(make_tensor({4}, {2.f, 2.f, -2.f, -2.f}))));
+  return cases;
+}
+
+std::vector<KernelCase> compare_logic_cases() {
+  std::vector<KernelCase> cases;
+  const Tensor a = make_tensor({2, 3}, {1.f, 2.f, kNaN, -0.f, kInf, 3.f});
+  const Tensor b = make_tensor({3}, {1.f, kNaN, 0.f});
+  const Tensor ia = make_int_tensor({2, 3}, {1, 5, -3, 7, 7, 0}), ib = make_int_tensor({3}, {1, 7, -4});
+  const Tensor a2 = make_tensor({2, 3}, {1.f, kNaN, kNaN, 0.f, -kInf, 2.f});
+  // oneDNN: eq/lt/le as they are (B may broadcast), gt/ge as lt/le with swapped operands (A may broadcast);
+  // Equal swaps either way (ops/eltwise/binary.h).
+  for (const char* op : {"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual"}) {
+    const std::string o = op;
+    const bool greater = o == "Greater" || o == "GreaterOrEqual", equal = o == "Equal";
+    auto b_broadcasts = [&](KernelCase c) { return greater ? c.declines("dnnl", "true for NaN") : c; };
+    auto a_broadcasts = [&](KernelCase c) {
+      return greater || equal ? c : c.declines("dnnl", "oneDNN broadcasts only its second source");
+    };
+    cases.push_back(KernelCase(op, 16, "float32 with NaN and signed zeros, same shapes").in(given(a)).in(given(a2)));
+    cases.push_back(b_broadcasts(KernelCase(op, 16, "float32 with NaN and signed zeros, broadcast").in(given(a)).in(given(b))));
+    cases.push_back(b_broadcasts(KernelCase(op, 16, "random float32").in(random_in({2, 3, 4})).in(random_in({3, 1}))));
+    cases.push_back(a_broadcasts(KernelCase(op, 16, "A broadcasts").in(given(b)).in(given(a))));
+    cases.push_back(KernelCase(op, 16, "both broadcast").in(random_in({2, 1, 3})).in(random_in({4, 1}))
+                        .declines("dnnl", "would be broadcast"));
+    cases.push_back(KernelCase(op, 16, "int64, broadcast").in(given(ia)).in(given(ib)).declines("dnnl", "int64, not float32"));
+    cases.push_back(KernelCase(op, 16, "nChw16c offered: taken plain").in(random_in({1, 16, 3, 3}).blocked())
+                        .in(random_in({1, 16, 3, 3}).blocked()).runs("dnnl", Takes::plain));
+  }
+  cases.push_back(KernelCase("Equal", 13, "bool").in(given(bool_tensor({4}, {0, 1, 0, 1})))
+                      .in(given(bool_tensor({4}, {0, 0, 1, 1}))).declines("dnnl", "bool, not float32"));
+  cases.push_back(KernelCase("Equal", 11, "uint8").in(given(typed_tensor<uint8_t>({3}, {0, 200, 7})))
+                      .in(given(typed_tensor<uint8_t>({3}, {0, 100, 7}))).declines("dnnl", "uint8, not float32"));
+  cases.push_back(KernelCase("Less", 1, "legacy, broadcast at axis 0").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(0)).in(random_in({3, 4})).in(random_in({3})));
+  cases.push_back(KernelCase("Equal", 7, "opset 7, broadcast").in(random_in({3, 4})).in(random_in({4})));
+  cases.push_back(KernelCase("Greater", 1, "legacy, broadcast at axis 0").attr("broadcast", int_attr(1))
+                      .attr("axis", int_attr(0)).in(random_in({3, 4})).in(random_in({3})).declines("dnnl", "true for NaN"));
+  cases.push_back(KernelCase("Greater", 1, "legacy, same shapes").in(random_in({3, 4})).in(random_in({3, 4})));
+  const Tensor p = bool_tensor({2, 2, 2}, {0, 0, 1, 1, 0, 1, 0, 1}), q = bool_tensor({2}, {0, 1});
+  for (const char* op : {"And", "Or", "Xor"}) {
+    cases.push_back(KernelCase(op, 7, "every pair").in(given(bool_tensor({4}, {0, 0, 1, 1})))
+                        .in(given(bool_tensor({4}, {0, 1, 0, 1}))));
+    cases.push_back(KernelCase(op, 7, "broadcast").in(given(p)).in(given(q)));
+    cases.push_back(KernelCase(op, 7, "A broadcasts").in(given(q)).in(given(p)));
+    cases.push_back(KernelCase(op, 1, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))
+                        .attr("axis", int_attr(1)).in(given(p)).in(given(q)));
+    cases.push_back(KernelCase(op, 1, "legacy, same shapes").in(given(p)).in(given(p)));
+  }
+  const Tensor cond = bool_tensor({2, 1, 3}, {1, 0, 1, 0, 0, 1});
+  cases.push_back(KernelCase("Where", 16, "float32, all three broadcast")
+                      .in(given(cond)).in(random_in({4, 1})).in(random_in({3})));
+  cases.push_back(KernelCase("Where", 9, "int64, same shapes").in(given(bool_tensor({3}, {1, 0, 1})))
+                      .in(given(make_int_tensor({3}, {1, 2, 3}))).in(given(make_int_tensor({3}, {-1, -2, -3}))));
+  cases.push_back(KernelCase("Where", 16, "bool values, scalar condition").in(given(bool_tensor({}, {0})))
+                      .in(given(p)).in(given(q)));
+  cases.push_back(KernelCase("Where", 16, "empty").in(given(bool_tensor({0, 3}, {}))).in(random_in({3})).in(random_in({1})));
   return cases;
 }
 
@@ -970,7 +1137,8 @@ std::vector<KernelCase> data_cases() {
 }
 
 using CaseTable = std::vector<KernelCase> (*)();
-const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     conv_cases,
+const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     pow_mod_cases,
+                             compare_logic_cases,                                   conv_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases,
@@ -983,7 +1151,9 @@ TEST_CASE("kernel cases: activations, Not and Clip") {
   check_kernel_cases(not_cases());
   check_kernel_cases(clip_cases());
 }
-TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum") { check_kernel_cases(binary_cases()); }
+TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum, Max, Min, Mean") { check_kernel_cases(binary_cases()); }
+TEST_CASE("kernel cases: Pow, Mod") { check_kernel_cases(pow_mod_cases()); }
+TEST_CASE("kernel cases: comparisons, And, Or, Xor, Where") { check_kernel_cases(compare_logic_cases()); }
 TEST_CASE("kernel cases: Conv") { check_kernel_cases(conv_cases()); }
 TEST_CASE("kernel cases: FusedConv, every fusable activation, with and without a residual") {
   check_kernel_cases(fused_conv_cases());
