@@ -22,7 +22,7 @@
 // "ReduceMean(axes=[2,3], keepdims=0)".
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/pool.h"
-#include "ops/reduce/reduce_mean.h"
+#include "ops/reduce/reduce.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

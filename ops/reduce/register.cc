@@ -1,11 +1,30 @@
 #include "ops/families.h"
-#include "ops/reduce/reduce_mean.h"
+#include "ops/reduce/reduce.h"
 
 namespace cnnx {
 
+namespace {
+
+std::function<ReduceParams(const Node&)> reducer(ReduceKind kind) {
+  return [kind](const Node& node) { return parse_reduce(kind, node); };
+}
+
+}  // namespace
+
 void register_reduce_ops(OpRegistry& r) {
-  r.add(OpSpec<ReduceMeanParams>{"ReduceMean", 1, parse_reduce_mean, infer_reduce_mean, kReduceMeanTolerance,
-                                 {ref_kernel<ReduceMeanParams>(reduce_mean_ref)}});
+  using K = ReduceKind;
+  using RP = OpSpec<ReduceParams>;
+  const std::vector<Kernel<ReduceParams>> ref = {ref_kernel<ReduceParams>(reduce_ref)};
+  r.add(RP{"ReduceMean", 1, reducer(K::mean), infer_reduce, kReduceMeanTolerance, ref});
+  r.add(RP{"ReduceSum", 1, reducer(K::sum), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceMax", 1, reducer(K::max), infer_reduce, kExact, ref});
+  r.add(RP{"ReduceMin", 1, reducer(K::min), infer_reduce, kExact, ref});
+  r.add(RP{"ReduceProd", 1, reducer(K::prod), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceL1", 1, reducer(K::l1), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceL2", 1, reducer(K::l2), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceSumSquare", 1, reducer(K::sum_square), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceLogSum", 1, reducer(K::log_sum), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceLogSumExp", 1, reducer(K::log_sum_exp), infer_reduce, kReduceSumTolerance, ref});
 }
 
 }  // namespace cnnx

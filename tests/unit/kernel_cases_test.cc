@@ -1136,12 +1136,45 @@ std::vector<KernelCase> data_cases() {
   return cases;
 }
 
+// The other Reduce* ops share ReduceMean's geometry: each kind over a few axes, the axes input form (opset 13
+// for ReduceSum, 18 for the rest), noop_with_empty_axes, and the integer types where the kind takes them.
+std::vector<KernelCase> reduce_cases() {
+  std::vector<KernelCase> cases;
+  const char* ops[] = {"ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+                       "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"};
+  for (const char* op : ops) {
+    const std::string name = op;
+    const int input_opset = name == "ReduceSum" ? 13 : 18;
+    // LogSum needs positive sums; Prod stays O(1) with factors near 1.
+    const float lo = name == "ReduceLogSum" || name == "ReduceProd" ? 0.5f : -1.f;
+    const float hi = name == "ReduceProd" ? 1.5f : 1.f;
+    cases.push_back(KernelCase(op, 11, "axes [1], keepdims 0").attr("axes", ints({1})).attr("keepdims", int_attr(0))
+                        .in(random_in({2, 3, 4}, lo, hi)));
+    cases.push_back(KernelCase(op, 1, "opset 1, axes [0, 2]").attr("axes", ints({0, 2})).in(random_in({2, 3, 4}, lo, hi)));
+    cases.push_back(KernelCase(op, 11, "every axis").in(random_in({2, 3, 5, 6}, lo, hi)));
+    cases.push_back(KernelCase(op, 11, "spatial axes, negative").attr("axes", ints({-1, -2}))
+                        .in(random_in({2, 3, 5, 6}, lo, hi)));
+    cases.push_back(KernelCase(op, input_opset, "axes input").in(random_in({2, 3, 4}, lo, hi)).in(ints_in({-1, 0})));
+    cases.push_back(KernelCase(op, input_opset, "no axes: every axis").attr("keepdims", int_attr(0))
+                        .in(random_in({2, 3, 4}, lo, hi)));
+    cases.push_back(KernelCase(op, input_opset, "noop_with_empty_axes").attr("noop_with_empty_axes", int_attr(1))
+                        .in(random_in({2, 3, 4}, lo, hi)).in(ints_in({})));
+    Tensor f64(DType::f64, {3, 4});
+    for (int64_t i = 0; i < f64.numel(); ++i) f64.data<double>()[i] = 1.0 + 0.25 * std::cos(double(i));
+    cases.push_back(KernelCase(op, 11, "float64").attr("axes", ints({1})).in(given(f64)));
+  }
+  for (const char* op : {"ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceSumSquare"})
+    cases.push_back(KernelCase(op, 11, "int64").attr("axes", ints({0}))
+                        .in(given(make_int_tensor({2, 3}, {-3, 5, 7, 2, -4, 9}))));
+  return cases;
+}
+
 using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     pow_mod_cases,
                              compare_logic_cases,                                   conv_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
-                             adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases,
+                             adaptive_pool_cases, reduce_mean_cases, reduce_cases, shape_cases, data_cases,
                              layer_group_norm_cases};
 
 }  // namespace
@@ -1175,6 +1208,9 @@ TEST_CASE("kernel cases: pooling") {
   check_kernel_cases(global_pool_cases());
   check_kernel_cases(adaptive_pool_cases());
   check_kernel_cases(reduce_mean_cases());
+}
+TEST_CASE("kernel cases: ReduceSum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp") {
+  check_kernel_cases(reduce_cases());
 }
 TEST_CASE("kernel cases: shape ops") { check_kernel_cases(shape_cases()); }
 TEST_CASE("kernel cases: data ops and legacy shape opsets") { check_kernel_cases(data_cases()); }

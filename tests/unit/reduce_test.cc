@@ -1,5 +1,7 @@
 // Unit tests of ReduceMean: the attribute form (opsets 1-17), the `axes` input form and noop_with_empty_axes
 // (opset 18, beyond onnx 1.12's node tests), keepdims, negative and bad axes.
+// The other kinds (Sum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp) share its geometry: their tests
+// cover the opset of the axes input, empty reductions, NaN, and refusals.
 //
 // Expected values: x[i] = 0.5 * i - 3 for i = 0..23, shape [2, 3, 4]. The means were printed by numpy
 // (x.mean(axis=axes, keepdims=...)) and are easy to check by hand: x is linear in its flat index
@@ -12,7 +14,7 @@
 
 #include "ops/builtin_ops.h"
 #include "engine/op.h"
-#include "ops/reduce/reduce_mean.h"
+#include "ops/reduce/reduce.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -189,5 +191,61 @@ TEST_CASE("ReduceMean refuses bad axes and attributes of other opsets") {
     std::vector<bool> constant(c.inputs.size(), true);
     constant[0] = false;
     CHECK_THROWS_AS(run_op("ReduceMean", c.attrs, c.inputs, c.opset, 1, "ref", constant), Error);
+  }
+}
+
+TEST_CASE("ReduceSum reads axes from input 1 from opset 13; the other kinds from opset 18") {
+  auto attrs = [](const char* name, Attribute v) { Attributes a; a.set(name, std::move(v)); return a; };
+  Tensor axes = make_int_tensor({1}, {1});
+  Tensor y = run_op("ReduceSum", {}, {ramp(), axes}, 13)[0];
+  CHECK(y.shape() == Shape{2, 1, 4});
+  CHECK(floats_of(y) == std::vector<float>{-3.f, -1.5f, 0.f, 1.5f, 15.f, 16.5f, 18.f, 19.5f});
+  Tensor noop = run_op("ReduceSum", attrs("noop_with_empty_axes", int_attr(1)), {ramp(), make_int_tensor({0}, {})}, 13)[0];
+  CHECK(floats_of(noop) == floats_of(ramp()));
+  CHECK(run_op("ReduceMax", attrs("axes", ints({1})), {ramp()}, 13)[0].shape() == Shape{2, 1, 4});
+}
+
+TEST_CASE("Reduce kinds over zero elements and NaN") {
+  auto axes1 = [] { Attributes a; a.set("axes", ints({1})); return a; };
+  const Tensor empty = make_tensor({2, 0});
+  CHECK(floats_of(run_op("ReduceSum", axes1(), {empty}, 11)[0]) == std::vector<float>{0.f, 0.f});
+  CHECK(floats_of(run_op("ReduceProd", axes1(), {empty}, 11)[0]) == std::vector<float>{1.f, 1.f});
+  CHECK(floats_of(run_op("ReduceL2", axes1(), {empty}, 11)[0]) == std::vector<float>{0.f, 0.f});
+  CHECK(std::isinf(run_op("ReduceMax", axes1(), {empty}, 11)[0].data<float>()[0]));
+  CHECK(run_op("ReduceMin", axes1(), {empty}, 11)[0].data<float>()[0] > 0.f);
+  CHECK(run_op("ReduceLogSumExp", axes1(), {empty}, 11)[0].data<float>()[0] < 0.f);
+  const Tensor nan = make_tensor({1, 3}, {1.f, std::nanf(""), 2.f});
+  CHECK(std::isnan(run_op("ReduceMax", axes1(), {nan}, 11)[0].data<float>()[0]));
+  CHECK(std::isnan(run_op("ReduceMin", axes1(), {nan}, 11)[0].data<float>()[0]));
+  // LogSumExp subtracts the maximum first: no overflow for large inputs.
+  const Tensor big = make_tensor({1, 2}, {1000.f, 1000.f});
+  CHECK(run_op("ReduceLogSumExp", axes1(), {big}, 11)[0].data<float>()[0] == doctest::Approx(1000.0 + std::log(2.0)));
+}
+
+TEST_CASE("Reduce kinds refuse bad attributes, opsets and element types") {
+  struct Bad { const char* op; int opset; Attributes attrs; std::vector<Tensor> inputs; };
+  auto attrs = [](const char* name, Attribute v) { Attributes a; a.set(name, std::move(v)); return a; };
+  const Tensor x = ramp();
+  const Bad cases[] = {
+      {"ReduceSum", 13, attrs("axes", ints({1})), {x}},                       // axes is an input from 13
+      {"ReduceSum", 11, attrs("noop_with_empty_axes", int_attr(1)), {x}},
+      {"ReduceSum", 11, {}, {x, make_int_tensor({1}, {1})}},                  // axes input before 13
+      {"ReduceMax", 13, {}, {x, make_int_tensor({1}, {1})}},                  // axes input before 18
+      {"ReduceMax", 18, attrs("axes", ints({0})), {x}},
+      {"ReduceProd", 13, attrs("axes", ints({3})), {x}},
+      {"ReduceL1", 13, attrs("axes", ints({0, -3})), {x}},
+      {"ReduceL2", 1, attrs("axes", ints({-1})), {x}},
+      {"ReduceMin", 13, attrs("keepdims", int_attr(-1)), {x}},
+      {"ReduceLogSumExp", 13, attrs("axis", int_attr(0)), {x}},
+      {"ReduceL2", 13, {}, {make_int_tensor({2}, {1, 2})}},                   // int data: float kinds only
+      {"ReduceLogSum", 13, {}, {make_int_tensor({2}, {1, 2})}},
+      {"ReduceSumSquare", 18, {}, {x, make_int_tensor({1}, {7})}},
+  };
+  for (const Bad& c : cases) {
+    CAPTURE(std::string(c.op));
+    CAPTURE(c.opset);
+    std::vector<bool> constant(c.inputs.size(), true);
+    constant[0] = false;
+    CHECK_THROWS_AS(run_op(c.op, c.attrs, c.inputs, c.opset, 1, "ref", constant), Error);
   }
 }
