@@ -1,4 +1,5 @@
 #include "ops/families.h"
+#include "ops/reduce/arg_reduce.h"
 #include "ops/reduce/reduce.h"
 
 namespace cnnx {
@@ -7,6 +8,10 @@ namespace {
 
 std::function<ReduceParams(const Node&)> reducer(ReduceKind kind) {
   return [kind](const Node& node) { return parse_reduce(kind, node); };
+}
+
+std::function<ArgReduceParams(const Node&)> arg_reducer(bool is_max) {
+  return [is_max](const Node& node) { return parse_arg_reduce(is_max, node); };
 }
 
 }  // namespace
@@ -25,6 +30,9 @@ void register_reduce_ops(OpRegistry& r) {
   r.add(RP{"ReduceSumSquare", 1, reducer(K::sum_square), infer_reduce, kReduceSumTolerance, ref});
   r.add(RP{"ReduceLogSum", 1, reducer(K::log_sum), infer_reduce, kReduceSumTolerance, ref});
   r.add(RP{"ReduceLogSumExp", 1, reducer(K::log_sum_exp), infer_reduce, kReduceSumTolerance, ref});
+  using AP = OpSpec<ArgReduceParams>;
+  r.add(AP{"ArgMax", 1, arg_reducer(true), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
+  r.add(AP{"ArgMin", 1, arg_reducer(false), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
 }
 
 }  // namespace cnnx

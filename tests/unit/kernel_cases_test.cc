@@ -1169,12 +1169,29 @@ std::vector<KernelCase> reduce_cases() {
   return cases;
 }
 
+std::vector<KernelCase> arg_reduce_cases() {
+  std::vector<KernelCase> cases;
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    cases.push_back(KernelCase(op, 1, "default axis 0").in(random_in({3, 4, 5})));
+    cases.push_back(KernelCase(op, 11, "axis -1, keepdims 0").attr("axis", int_attr(-1)).attr("keepdims", int_attr(0))
+                        .in(random_in({3, 4, 5})));
+    // Ties: a row of equal values picks the first index, or the last with select_last_index.
+    const Tensor ties = make_tensor({2, 3}, {1.f, 1.f, 0.5f, 2.f, 2.f, 2.f});
+    cases.push_back(KernelCase(op, 12, "ties, first").attr("axis", int_attr(1)).in(given(ties)));
+    cases.push_back(KernelCase(op, 13, "ties, select_last_index").attr("axis", int_attr(1))
+                        .attr("select_last_index", int_attr(1)).in(given(ties)));
+    cases.push_back(KernelCase(op, 13, "int64").attr("axis", int_attr(1))
+                        .in(given(make_int_tensor({2, 3}, {-3, 5, 7, 2, -4, 9}))));
+  }
+  return cases;
+}
+
 using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     pow_mod_cases,
                              compare_logic_cases,                                   conv_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
-                             adaptive_pool_cases, reduce_mean_cases, reduce_cases, shape_cases, data_cases,
+                             adaptive_pool_cases, reduce_mean_cases, reduce_cases, arg_reduce_cases, shape_cases, data_cases,
                              layer_group_norm_cases};
 
 }  // namespace
@@ -1209,8 +1226,9 @@ TEST_CASE("kernel cases: pooling") {
   check_kernel_cases(adaptive_pool_cases());
   check_kernel_cases(reduce_mean_cases());
 }
-TEST_CASE("kernel cases: ReduceSum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp") {
+TEST_CASE("kernel cases: ReduceSum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp, ArgMax, ArgMin") {
   check_kernel_cases(reduce_cases());
+  check_kernel_cases(arg_reduce_cases());
 }
 TEST_CASE("kernel cases: shape ops") { check_kernel_cases(shape_cases()); }
 TEST_CASE("kernel cases: data ops and legacy shape opsets") { check_kernel_cases(data_cases()); }

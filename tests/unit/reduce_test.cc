@@ -249,3 +249,36 @@ TEST_CASE("Reduce kinds refuse bad attributes, opsets and element types") {
     CHECK_THROWS_AS(run_op(c.op, c.attrs, c.inputs, c.opset, 1, "ref", constant), Error);
   }
 }
+
+TEST_CASE("ArgMax and ArgMin: ties, NaN, refusals") {
+  auto attrs = [](std::initializer_list<std::pair<const char*, int64_t>> kv) {
+    Attributes a;
+    for (auto [k, v] : kv) a.set(k, int_attr(v));
+    return a;
+  };
+  auto ints_of = [](const Tensor& t) { return std::vector<int64_t>(t.data<int64_t>(), t.data<int64_t>() + t.numel()); };
+  const Tensor x = make_tensor({2, 3}, {1.f, 3.f, 3.f, std::nanf(""), 0.f, std::nanf("")});
+  Tensor y = run_op("ArgMax", attrs({{"axis", 1}}), {x}, 13)[0];
+  CHECK(y.dtype() == DType::i64);
+  CHECK(y.shape() == Shape{2, 1});
+  CHECK(ints_of(y) == std::vector<int64_t>{1, 0});
+  CHECK(ints_of(run_op("ArgMax", attrs({{"axis", 1}, {"select_last_index", 1}}), {x}, 13)[0]) == std::vector<int64_t>{2, 2});
+  CHECK(ints_of(run_op("ArgMin", attrs({{"axis", -1}, {"keepdims", 0}}), {x}, 13)[0]) == std::vector<int64_t>{0, 0});
+  CHECK(run_op("ArgMin", attrs({{"axis", 0}, {"keepdims", 0}}), {x}, 13)[0].shape() == Shape{3});
+
+  struct Bad { const char* name; int opset; Attributes attrs; Tensor x; };
+  const Bad cases[] = {
+      {"axis out of range", 13, attrs({{"axis", 2}}), x},
+      {"negative axis before opset 11", 1, attrs({{"axis", -1}}), x},
+      {"select_last_index before opset 12", 11, attrs({{"select_last_index", 1}}), x},
+      {"select_last_index 2", 13, attrs({{"select_last_index", 2}}), x},
+      {"keepdims 3", 13, attrs({{"keepdims", 3}}), x},
+      {"unknown attribute", 13, attrs({{"axes", 0}}), x},
+      {"empty axis", 13, attrs({{"axis", 1}}), make_tensor({2, 0})},
+      {"scalar", 13, {}, make_tensor({}, {1.f})},
+  };
+  for (const Bad& c : cases) {
+    CAPTURE(std::string(c.name));
+    CHECK_THROWS_AS(run_op("ArgMax", c.attrs, {c.x}, c.opset), Error);
+  }
+}

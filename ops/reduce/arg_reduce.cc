@@ -1,0 +1,104 @@
+#include "ops/reduce/arg_reduce.h"
+
+#include <type_traits>
+
+namespace cnnx {
+
+namespace {
+
+int64_t resolve_axis(const ArgReduceParams& p, int64_t rank) {
+  require(p.negative_axis || p.axis >= 0, "axis ", p.axis, " is negative; negative axes need opset 11 or newer");
+  return normalize_axis(p.axis, std::max<int64_t>(rank, 1), "axis");
+}
+
+Shape arg_shape(const ArgReduceParams& p, const Shape& in, int64_t axis) {
+  Shape out;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (int64_t(d) != axis) out.push_back(in[d]);
+    else if (p.keepdims) out.push_back(1);
+  }
+  return out;
+}
+
+template <class T>
+bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) return v != v;
+  else return false;
+}
+
+// True when v beats the best so far b (strictly; ties go to the last index only with select_last_index).
+template <class T>
+bool beats(bool is_max, bool last, T v, T b) {
+  if (is_nan(b)) return last && is_nan(v);
+  if (is_nan(v)) return true;
+  if (v == b) return last;
+  return is_max ? v > b : v < b;
+}
+
+}  // namespace
+
+ArgReduceParams parse_arg_reduce(bool is_max, const Node& node) {
+  ArgReduceParams p;
+  p.is_max = is_max;
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  for (const auto& [name, value] : node.attrs.all()) {
+    if (name == "select_last_index")
+      require(node.opset >= 12, "attribute 'select_last_index' needs opset 12 or newer; the model imports opset ",
+              node.opset);
+    else
+      require(name == "axis" || name == "keepdims", "unknown attribute '", name, "'");
+  }
+  p.negative_axis = node.opset >= 11;
+  p.axis = node.attrs.get_int("axis", 0);
+  const int64_t keep = node.attrs.get_int("keepdims", 1);
+  require(keep == 0 || keep == 1, "attribute 'keepdims' is ", keep, "; expected 0 or 1");
+  p.keepdims = keep == 1;
+  const int64_t last = node.attrs.get_int("select_last_index", 0);
+  require(last == 0 || last == 1, "attribute 'select_last_index' is ", last, "; expected 0 or 1");
+  p.select_last_index = last == 1;
+  return p;
+}
+
+std::vector<ValueInfo> infer_arg_reduce(const ArgReduceParams& p, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32, DType::f64, DType::i32, DType::i64, DType::i8, DType::u8});
+  const ValueInfo& x = in[0];
+  require(x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
+  const int64_t axis = resolve_axis(p, x.rank());
+  require(x.shape[size_t(axis)] != 0, "axis ", p.axis, " has size 0: there is no index to return");
+  return {ValueInfo::of(DType::i64, arg_shape(p, x.shape, axis))};
+}
+
+void arg_reduce_ref(const ArgReduceParams& p, const KernelIO& io) {
+  const Tensor& x = *io.in[0];
+  Tensor& y = *io.out[0];
+  require(x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
+  const int64_t axis = resolve_axis(p, x.rank());
+  const Shape& s = x.shape();
+  require(s[size_t(axis)] != 0, "axis ", p.axis, " has size 0: there is no index to return");
+  require(y.dtype() == DType::i64 && y.shape() == arg_shape(p, s, axis), "the output is ", dtype_name(y.dtype()),
+          to_string(y.shape()), "; expected int64", to_string(arg_shape(p, s, axis)));
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= s[size_t(d)];
+  for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= s[size_t(d)];
+  const int64_t n = s[size_t(axis)];
+  int64_t* dst = y.data<int64_t>();
+  visit_dtype(x.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) {
+      fail("element type bool is not supported");
+    } else {
+      const T* src = x.data<T>();
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          const T* row = src + o * n * inner + i;
+          int64_t best = 0;
+          for (int64_t k = 1; k < n; ++k)
+            if (beats(p.is_max, p.select_last_index, row[k * inner], row[best * inner])) best = k;
+          dst[o * inner + i] = best;
+        }
+    }
+  });
+}
+
+}  // namespace cnnx

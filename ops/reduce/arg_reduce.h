@@ -1,0 +1,26 @@
+// ArgMax, ArgMin (opsets 1, 11, 12, 13): the int64 index of the largest (smallest) element along `axis`.
+//
+//   axis               (default 0) negative values count from the back from opset 11 on.
+//   keepdims           (default 1) keeps the reduced dim as size 1; otherwise it is removed.
+//   select_last_index  (opset 12+, default 0) on ties, the last index instead of the first.
+// NaN counts as larger (ArgMax) or smaller (ArgMin) than every number, like numpy's argmax/argmin: the first
+// (or last) NaN wins. Reducing a dim of size 0 is an error (no index exists).
+#pragma once
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+struct ArgReduceParams : OpParams {
+  bool is_max = true;
+  int64_t axis = 0;
+  bool keepdims = true;
+  bool select_last_index = false;
+  bool negative_axis = true;  // opset 11+
+};
+
+ArgReduceParams parse_arg_reduce(bool is_max, const Node& node);
+std::vector<ValueInfo> infer_arg_reduce(const ArgReduceParams& p, const std::vector<ValueInfo>& in);
+void arg_reduce_ref(const ArgReduceParams& p, const KernelIO& io);
+
+}  // namespace cnnx
