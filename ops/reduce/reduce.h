@@ -43,6 +43,8 @@ std::vector<bool> resolve_reduce_axes(const ReduceParams& p, const std::vector<i
 Shape reduced_shape(const Shape& in, const std::vector<bool>& reduced, bool keepdims);
 std::vector<ValueInfo> infer_reduce(const ReduceParams& p, const std::vector<ValueInfo>& in);
 void reduce_ref(const ReduceParams& p, const KernelIO& io);
+// oneDNN reduction (ops/reduce/reduce_dnnl.cc): float32, constant axes; Sum, Mean, Prod, L1, L2, SumSquare.
+Kernel<ReduceParams> reduce_dnnl_kernel();
 
 // A mean of K float32 values: the reference sums in double and rounds once (<= 0.5 ulp). An engine summing in
 // float32 is off by at most ~K * eps * mean|x|, typically ~sqrt(K) * eps * mean|x| (rounding errors
