@@ -740,6 +740,23 @@ def data_op_cases(c):
     c.add("split_not_even", m, [np.ones(3, np.float32)], contains=["node 'split' (Split)", "equal parts"])
 
 
+def reduce_cases(c):
+    """Reduce* with axes read at run time (ReduceSum-13's axes input fed by the caller): an axis out of range
+    is an error naming the node; ArgMax over a dim of size 0 (no index exists) too."""
+    n = helper.make_node
+    m = make_model([n("ReduceSum", ["x", "axes"], ["y"], name="rsum")], [vi("x", [2, 3]), vi("axes", [1], I64)],
+                   [vi("y", None)], opset=13)
+    c.add("reduce_sum_runtime_axis_out_of_range", m, [np.ones((2, 3), np.float32), np.array([5], np.int64)],
+          contains=["node 'rsum' (ReduceSum)", "axis"])
+    m = make_model([n("ReduceSum", ["x", "axes"], ["y"], name="rsum")], [vi("x", [2, 3]), vi("axes", [2], I64)],
+                   [vi("y", None)], opset=13)
+    c.add("reduce_sum_runtime_axis_twice", m, [np.ones((2, 3), np.float32), np.array([1, -1], np.int64)],
+          contains=["node 'rsum' (ReduceSum)", "twice"])
+    m = make_model([n("ArgMax", ["x"], ["y"], name="argmax", axis=1)], [vi("x", [2, None])], [vi("y", None, I64)],
+                   opset=13)
+    c.add("argmax_over_empty_axis", m, [np.ones((2, 0), np.float32)], contains=["node 'argmax' (ArgMax)", "size 0"])
+
+
 # ---------------------------------------------------------------------------------------------- fuzzer findings
 
 def fuzz_cases(c):
@@ -779,7 +796,7 @@ def main():
     os.makedirs(root)
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
-                 input_cases, valid_cases, limit_cases, data_op_cases, fuzz_cases):
+                 input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)
