@@ -9,7 +9,7 @@ namespace cnnx {
 void register_conv_ops(OpRegistry& r);     // Conv
 void register_gemm_ops(OpRegistry& r);     // Gemm, MatMul
 void register_pool_ops(OpRegistry& r);     // AveragePool, MaxPool, Global{Average,Max}Pool, org.pytorch.aten adaptive_avg_pool{1,2,3}d
-void register_reduce_ops(OpRegistry& r);   // ReduceMean, ReduceSum, ReduceMax, ... (ops/reduce/reduce.h)
+void register_reduce_ops(OpRegistry& r);   // ReduceMean, ReduceSum, ReduceMax, ..., ArgMax, ArgMin
 void register_eltwise_ops(OpRegistry& r);  // one op per activation-table row (ops/common/activation.h), Clip,
                                            // Add, Sub, Mul, Div, Sum
 void register_norm_ops(OpRegistry& r);     // BatchNormalization, LRN, LayerNormalization,

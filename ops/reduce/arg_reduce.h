@@ -5,6 +5,7 @@
 //   select_last_index  (opset 12+, default 0) on ties, the last index instead of the first.
 // NaN counts as larger (ArgMax) or smaller (ArgMin) than every number, like numpy's argmax/argmin: the first
 // (or last) NaN wins. Reducing a dim of size 0 is an error (no index exists).
+// Reference kernel only: oneDNN 2.6 has no arg-max/arg-min primitive (its reduction returns values, not indices).
 #pragma once
 
 #include "engine/op.h"
