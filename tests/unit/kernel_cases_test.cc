@@ -439,6 +439,63 @@ std::vector<KernelCase> conv_cases() {
   return cases;
 }
 
+std::vector<KernelCase> conv_transpose_cases() {
+  struct Geometry {
+    const char* what;
+    Shape x, w;  // W [C, M/group, K...]
+    int64_t group;
+    const char* auto_pad;
+    std::vector<int64_t> strides, dilations, pads, output_padding, output_shape;  // empty = not given
+    bool bias;
+  };
+  const Geometry geometries[] = {
+      {"1-D plain", {2, 3, 5}, {3, 4, 3}, 1, "NOTSET", {}, {}, {}, {}, {}, true},
+      {"1-D stride 2, output_padding 1", {1, 2, 6}, {2, 3, 4}, 1, "NOTSET", {2}, {}, {1, 2}, {1}, {}, false},
+      {"2-D plain", {1, 3, 4, 5}, {3, 2, 3, 3}, 1, "NOTSET", {}, {}, {}, {}, {}, true},
+      {"2-D stride 2, pads 1", {2, 4, 5, 4}, {4, 3, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, {}, {}, true},
+      {"2-D stride 3x2, asymmetric pads, output_padding", {1, 2, 4, 3}, {2, 2, 3, 2}, 1, "NOTSET", {3, 2}, {},
+       {0, 1, 2, 0}, {2, 1}, {}, true},
+      {"2-D dilations 2", {1, 2, 5, 5}, {2, 3, 3, 3}, 1, "NOTSET", {}, {2, 2}, {}, {}, {}, false},
+      {"2-D groups 2", {2, 4, 4, 4}, {4, 3, 3, 3}, 2, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, {}, {}, true},
+      {"2-D depthwise (groups = C)", {1, 8, 5, 5}, {8, 1, 4, 4}, 8, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, {}, {},
+       true},
+      {"2-D SAME_UPPER stride 2", {1, 2, 3, 4}, {2, 3, 4, 3}, 1, "SAME_UPPER", {2, 2}, {}, {}, {}, {}, true},
+      {"2-D SAME_LOWER stride 2", {1, 2, 3, 4}, {2, 3, 3, 3}, 1, "SAME_LOWER", {2, 2}, {}, {}, {}, {}, true},
+      {"2-D VALID", {1, 2, 3, 3}, {2, 2, 3, 3}, 1, "VALID", {}, {}, {}, {}, {}, false},
+      {"2-D output_shape", {1, 2, 3, 3}, {2, 2, 3, 3}, 1, "NOTSET", {3, 2}, {}, {}, {}, {10, 8}, true},
+      {"2-D output_shape with N, C, SAME_UPPER", {1, 2, 3, 3}, {2, 2, 3, 3}, 1, "SAME_UPPER", {2, 2}, {}, {}, {1, 1},
+       {1, 2, 6, 7}, true},
+      {"2-D output_shape larger than the full output", {1, 1, 2, 2}, {1, 2, 2, 2}, 1, "NOTSET", {}, {}, {}, {},
+       {4, 5}, true},
+      {"2-D 32 channels, stride 2 (upsampling)", {1, 32, 7, 7}, {32, 16, 2, 2}, 1, "NOTSET", {2, 2}, {}, {}, {}, {},
+       true},
+      {"3-D plain", {1, 2, 3, 4, 3}, {2, 2, 2, 3, 2}, 1, "NOTSET", {}, {}, {}, {}, {}, true},
+      {"3-D strided, dilated, grouped, output_padding", {1, 4, 3, 3, 2}, {4, 1, 2, 2, 3}, 2, "NOTSET", {2, 3, 2},
+       {1, 1, 2}, {1, 0, 0, 0, 1, 1}, {1, 2, 0}, {}, false},
+  };
+  std::vector<KernelCase> cases;
+  for (const Geometry& g : geometries) {
+    for (bool constant_weights : {false, true}) {
+      KernelCase c(std::string("ConvTranspose"), 11,
+                   std::string(g.what) + (constant_weights ? ", constant W and B" : ""));
+      c.attrs = conv_attrs(g.group, g.auto_pad, g.strides, g.dilations, g.pads);
+      if (!g.output_padding.empty()) c.attr("output_padding", ints(g.output_padding));
+      if (!g.output_shape.empty()) c.attr("output_shape", ints(g.output_shape));
+      c.in(random_in(g.x));
+      c.in(constant_weights ? random_in(g.w).constant() : random_in(g.w));
+      const int64_t M = g.w[1] * g.group;
+      if (g.bias) c.in(constant_weights ? random_in({M}).constant() : random_in({M}));
+      // Stride 1: the extra end cells are more than oneDNN's padding_r can express (conv_transpose_dnnl.cc).
+      if (std::string(g.what).find("larger than the full output") != std::string::npos)
+        c.declines("dnnl", "negative end pad");
+      cases.push_back(c);
+    }
+  }
+  cases.push_back(KernelCase("ConvTranspose", 1, "opset 1, default attributes")
+                      .in(random_in({1, 2, 3, 4})).in(random_in({2, 3, 2, 2})));
+  return cases;
+}
+
 // FusedConv is made by the fuse-conv pass (passes/fuse_conv.cc), never parsed: its params are built here as
 // the pass builds them, from a Conv node's parse and a fusion of the activation table's rows.
 KernelCase fused_conv(std::string what, const ActivationDef* act, ActivationArgs args, bool residual, bool bias,
@@ -1138,7 +1195,7 @@ std::vector<KernelCase> data_cases() {
 
 using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     pow_mod_cases,
-                             compare_logic_cases,                                   conv_cases,
+                             compare_logic_cases,                                   conv_cases,  conv_transpose_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases,
@@ -1155,6 +1212,7 @@ TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum, Max, Min, Mean") { check_kerne
 TEST_CASE("kernel cases: Pow, Mod") { check_kernel_cases(pow_mod_cases()); }
 TEST_CASE("kernel cases: comparisons, And, Or, Xor, Where") { check_kernel_cases(compare_logic_cases()); }
 TEST_CASE("kernel cases: Conv") { check_kernel_cases(conv_cases()); }
+TEST_CASE("kernel cases: ConvTranspose") { check_kernel_cases(conv_transpose_cases()); }
 TEST_CASE("kernel cases: FusedConv, every fusable activation, with and without a residual") {
   check_kernel_cases(fused_conv_cases());
 }
