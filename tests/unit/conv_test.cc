@@ -233,3 +233,48 @@ TEST_CASE("Conv refuses bad attributes and shapes with an error") {
   // Element types other than float32.
   CHECK_THROWS_AS(run_op("Conv", {}, {make_int_tensor({1, 1, 2}, {1, 2}), make_tensor({1, 1, 1})}), Error);
 }
+
+TEST_CASE("ConvTranspose refuses bad attributes and shapes with an error") {
+  struct Case {
+    std::string what;
+    Shape x, w, b;  // W [C, M/group, K...]; b empty: no bias
+    std::vector<std::pair<const char*, Attribute>> attrs;
+  };
+  const Case cases[] = {
+      {"zero stride", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"strides", ints({1, 0})}}},
+      {"zero dilation", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"dilations", ints({0, 1})}}},
+      {"negative pads", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"pads", ints({0, -1, 0, 0})}}},
+      {"odd pads count", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"pads", ints({1, 1, 1})}}},
+      {"pads with auto_pad", {1, 1, 3, 3}, {1, 1, 3, 3}, {},
+       {{"auto_pad", string_attr("SAME_UPPER")}, {"pads", ints({1, 1, 1, 1})}}},
+      {"unknown auto_pad", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"auto_pad", string_attr("SAME")}}},
+      {"group 0", {1, 2, 3, 3}, {2, 1, 3, 3}, {}, {{"group", int_attr(0)}}},
+      {"group does not divide C", {1, 3, 3, 3}, {3, 1, 3, 3}, {}, {{"group", int_attr(2)}}},
+      {"W dim 0 != C", {1, 2, 3, 3}, {3, 1, 3, 3}, {}, {}},
+      {"negative output_padding", {1, 1, 3, 3}, {1, 1, 3, 3}, {},
+       {{"strides", ints({2, 2})}, {"output_padding", ints({-1, 0})}}},
+      {"output_padding not below stride or dilation", {1, 1, 3, 3}, {1, 1, 3, 3}, {},
+       {{"strides", ints({2, 2})}, {"output_padding", ints({2, 0})}}},
+      {"output_padding for another rank", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"output_padding", ints({0})}}},
+      {"output_shape of wrong length", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"output_shape", ints({5, 5, 5})}}},
+      {"negative output_shape", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"output_shape", ints({5, -5})}}},
+      {"pads crop more than the output", {1, 1, 2, 2}, {1, 1, 2, 2}, {}, {{"pads", ints({2, 0, 2, 0})}}},
+      {"kernel_shape disagrees with W", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"kernel_shape", ints({3, 2})}}},
+      {"empty W kernel", {1, 1, 3, 3}, {1, 1, 0, 3}, {}, {}},
+      {"bias of wrong length", {1, 2, 3, 3}, {2, 2, 3, 3}, {3}, {}},
+      {"bias of wrong length with groups", {1, 2, 3, 3}, {2, 2, 3, 3}, {2}, {{"group", int_attr(2)}}},
+      {"X without spatial dims", {1, 1}, {1, 1}, {}, {}},
+      {"4 spatial dims", {1, 1, 3, 3, 3, 3}, {1, 1, 1, 1, 1, 1}, {}, {}},
+      {"W rank differs from X", {1, 1, 3, 3}, {1, 1, 3}, {}, {}},
+      {"unknown attribute", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"adjs", ints({1, 1})}}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    Attributes a;
+    for (const auto& [name, value] : c.attrs) a.set(name, value);
+    std::vector<Tensor> inputs{make_tensor(c.x), make_tensor(c.w)};
+    if (!c.b.empty()) inputs.push_back(make_tensor(c.b));
+    CHECK_THROWS_AS(run_op("ConvTranspose", a, inputs), Error);
+  }
+  CHECK_THROWS_AS(run_op("ConvTranspose", {}, {make_int_tensor({1, 1, 2}, {1, 2}), make_tensor({1, 1, 1})}), Error);
+}
