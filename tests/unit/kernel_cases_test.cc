@@ -100,6 +100,31 @@ std::vector<KernelCase> activation_cases() {
 }
 
 // Not (bool): the reference only.
+std::vector<KernelCase> prelu_cases() {
+  struct Setting {
+    Shape x, slope;
+    int opset;
+  };
+  const Setting settings[] = {
+      {{2, 3, 4, 5}, {3, 1, 1}, 9},  {{2, 3, 4, 5}, {1}, 16},     {{2, 3, 4, 5}, {2, 3, 4, 5}, 7},
+      {{2, 3, 4, 5}, {5}, 16},       {{2, 3, 4, 5}, {4, 5}, 16},  {{2, 3, 4, 5}, {1, 4, 1}, 9},
+      {{1, 32, 7, 7}, {32, 1, 1}, 16}, {{3, 4}, {4}, 6},          {{3, 4}, {3, 4}, 1},
+      {{6}, {1}, 7},                 {{2, 3, 2, 2, 3}, {3, 1, 1, 1}, 16},
+  };
+  std::vector<KernelCase> cases;
+  for (const Setting& s : settings)
+    cases.push_back(KernelCase("PRelu", s.opset, "X " + to_string(s.x) + ", slope " + to_string(s.slope))
+                        .in(random_in(s.x, -3.f, 3.f)).in(random_in(s.slope, -1.f, 1.f)));
+  cases.push_back(KernelCase("PRelu", 1, "opset 1 consumed_inputs").attr("consumed_inputs", ints({0}))
+                      .in(random_in({2, 3}, -3.f, 3.f)).in(random_in({1}, 0.f, 1.f)));
+  cases.push_back(KernelCase("PRelu", 16, "constant slope").in(random_in({2, 8, 3, 3}, -3.f, 3.f))
+                      .in(random_in({8, 1, 1}, 0.f, 0.5f).constant()));
+  cases.push_back(KernelCase("PRelu", 16, "infinities, NaN, zeros")
+                      .in(given(make_tensor({6}, {-kInf, kInf, std::nanf(""), 0.f, -0.f, -2.f})))
+                      .in(given(make_tensor({1}, {0.25f}))));
+  return cases;
+}
+
 std::vector<KernelCase> not_cases() {
   Tensor b(DType::boolean, {3, 5});
   for (int64_t i = 0; i < b.numel(); ++i) b.data<bool>()[i] = i % 3 == 0;
@@ -1194,7 +1219,7 @@ std::vector<KernelCase> data_cases() {
 }
 
 using CaseTable = std::vector<KernelCase> (*)();
-const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     pow_mod_cases,
+const CaseTable kTables[] = {activation_cases,  not_cases, prelu_cases,        clip_cases,       binary_cases,     pow_mod_cases,
                              compare_logic_cases,                                   conv_cases,  conv_transpose_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
@@ -1209,6 +1234,7 @@ TEST_CASE("kernel cases: activations, Not and Clip") {
   check_kernel_cases(clip_cases());
 }
 TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum, Max, Min, Mean") { check_kernel_cases(binary_cases()); }
+TEST_CASE("kernel cases: PRelu") { check_kernel_cases(prelu_cases()); }
 TEST_CASE("kernel cases: Pow, Mod") { check_kernel_cases(pow_mod_cases()); }
 TEST_CASE("kernel cases: comparisons, And, Or, Xor, Where") { check_kernel_cases(compare_logic_cases()); }
 TEST_CASE("kernel cases: Conv") { check_kernel_cases(conv_cases()); }
