@@ -726,6 +726,35 @@ std::vector<KernelCase> softmax_cases() {
   return cases;
 }
 
+// LogSoftmax and Hardmax: Softmax's settings (opsets 1-12 coerce to 2-D at axis, 13+ one axis).
+std::vector<KernelCase> log_softmax_hardmax_cases() {
+  struct Setting {
+    Shape x;
+    int64_t axis;
+    int opset;
+  };
+  const Setting settings[] = {
+      {{2, 3, 4}, 0, 13}, {{2, 3, 4}, 1, 13},    {{2, 3, 4}, 2, 13},  {{2, 3, 4}, -1, 13},
+      {{5}, 0, 13},       {{2, 3, 4, 5}, 1, 13}, {{2, 1000}, 1, 13},  {{2, 3, 4}, 0, 11},
+      {{2, 3, 4}, 1, 11}, {{2, 3, 4}, 2, 11},    {{2, 3, 4, 5}, -2, 1}, {{3, 10}, 1, 1},
+  };
+  std::vector<KernelCase> cases;
+  for (const char* op : {"LogSoftmax", "Hardmax"}) {
+    for (const Setting& s : settings)
+      cases.push_back(KernelCase(op, s.opset, "X " + to_string(s.x) + " axis " + std::to_string(s.axis))
+                          .attr("axis", int_attr(s.axis)).in(random_in(s.x, -10.f, 10.f)));
+    cases.push_back(KernelCase(op, 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
+    cases.push_back(KernelCase(op, 11, "default axis (1, coerced to 2-D)").in(random_in({2, 3, 4}, -10.f, 10.f)));
+  }
+  cases.push_back(KernelCase("LogSoftmax", 13, "-inf entries and large values")
+                      .in(given(make_tensor({2, 4}, {-kInf, 1.f, -kInf, 2.f, 1e30f, 1e30f, 3e30f, -1e30f}))));
+  // Ties take the first maximum; a NaN is taken as the maximum (numpy argmax).
+  cases.push_back(KernelCase("Hardmax", 13, "ties, infinities, NaN")
+                      .in(given(make_tensor({4, 3}, {1.f, 3.f, 3.f, -kInf, -kInf, -kInf, 2.f, std::nanf(""), kInf,
+                                                     kInf, 1.f, kInf}))));
+  return cases;
+}
+
 std::vector<KernelCase> lrn_cases() {
   struct Setting {
     Shape x;
@@ -1222,7 +1251,7 @@ using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  not_cases, prelu_cases,        clip_cases,       binary_cases,     pow_mod_cases,
                              compare_logic_cases,                                   conv_cases,  conv_transpose_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
-                             softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
+                             softmax_cases,     log_softmax_hardmax_cases, lrn_cases,        pool_cases,       global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, shape_cases, data_cases,
                              layer_group_norm_cases};
 
@@ -1251,6 +1280,7 @@ TEST_CASE("kernel cases: BatchNormalization, LRN, Softmax") {
   check_kernel_cases(lrn_cases());
   check_kernel_cases(softmax_cases());
 }
+TEST_CASE("kernel cases: LogSoftmax, Hardmax") { check_kernel_cases(log_softmax_hardmax_cases()); }
 TEST_CASE("kernel cases: LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization") {
   check_kernel_cases(layer_group_norm_cases());
 }
