@@ -1,4 +1,5 @@
 #include "ops/conv/conv.h"
+#include "ops/conv/conv_transpose.h"
 #include "ops/conv/fused_conv.h"
 #include "ops/families.h"
 
@@ -15,6 +16,9 @@ FusedConvParams refuse_fused_conv(const Node&) {
 void register_conv_ops(OpRegistry& r) {
   // Opsets 1 and 11 differ only in documentation and type constraints for float32.
   r.add(OpSpec<ConvParams>{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_dnnl_kernel(), conv_ref_kernel()}});
+  // Opsets 1 and 11 differ only in documentation and type constraints for float32.
+  r.add(OpSpec<ConvTransposeParams>{"ConvTranspose", 1, parse_conv_transpose, infer_conv_transpose,
+                                    kConvTransposeTolerance, {conv_transpose_dnnl_kernel(), conv_transpose_ref_kernel()}});
   // The convolution's tolerance: the add and the activation are one or two more roundings on top.
   OpSpec<FusedConvParams> fused{"FusedConv", 1, refuse_fused_conv, infer_fused_conv, kConvTolerance,
                                 {fused_conv_dnnl_kernel(), fused_conv_ref_kernel()}};

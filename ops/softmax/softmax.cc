@@ -5,15 +5,24 @@
 
 namespace cnnx {
 
-SoftmaxParams parse_softmax(const Node& node) {
+namespace {
+
+SoftmaxParams parse_kind(const Node& node, SoftmaxKind kind) {
   require_inputs(node, 1, 1);
   require_outputs(node, 1, 1);
   node.attrs.allow_only({"axis"});
   SoftmaxParams p;
+  p.kind = kind;
   p.coerce_2d = node.opset < 13;
   p.axis = node.attrs.get_int("axis", p.coerce_2d ? 1 : -1);
   return p;
 }
+
+}  // namespace
+
+SoftmaxParams parse_softmax(const Node& node) { return parse_kind(node, SoftmaxKind::softmax); }
+SoftmaxParams parse_log_softmax(const Node& node) { return parse_kind(node, SoftmaxKind::log_softmax); }
+SoftmaxParams parse_hardmax(const Node& node) { return parse_kind(node, SoftmaxKind::hardmax); }
 
 std::vector<ValueInfo> infer_softmax(const SoftmaxParams& p, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32});
@@ -36,6 +45,16 @@ void softmax_ref(const SoftmaxParams& p, const KernelIO& io) {
     for (int64_t i = 0; i < inner; ++i) {
       const float* xr = x + o * len * inner + i;
       float* yr = y + o * len * inner + i;
+      if (p.kind == SoftmaxKind::hardmax) {
+        int64_t best = 0;  // the first maximum, or the first NaN
+        for (int64_t k = 0; k < len; ++k) {
+          const float v = xr[k * inner], b = xr[best * inner];
+          if (std::isnan(b)) break;
+          if (std::isnan(v) || v > b) best = k;
+        }
+        for (int64_t k = 0; k < len; ++k) yr[k * inner] = k == best ? 1.f : 0.f;
+        continue;
+      }
       double max = -std::numeric_limits<double>::infinity();
       for (int64_t k = 0; k < len; ++k) {
         const double v = xr[k * inner];
@@ -44,6 +63,11 @@ void softmax_ref(const SoftmaxParams& p, const KernelIO& io) {
       }
       double sum = 0;
       for (int64_t k = 0; k < len; ++k) sum += std::exp(double(xr[k * inner]) - max);
+      if (p.kind == SoftmaxKind::log_softmax) {
+        const double log_sum = std::log(sum);
+        for (int64_t k = 0; k < len; ++k) yr[k * inner] = float(double(xr[k * inner]) - max - log_sum);
+        continue;
+      }
       for (int64_t k = 0; k < len; ++k) yr[k * inner] = float(std::exp(double(xr[k * inner]) - max) / sum);
     }
 }

@@ -1,4 +1,4 @@
-// oneDNN Softmax: softmax_forward over one axis of a plain view of X. Opset 13+ normalizes dim `axis`: the view
+// oneDNN Softmax and LogSoftmax: softmax_v2_forward (softmax_accurate / softmax_log) over one axis of a plain view of X. Opset 13+ normalizes dim `axis`: the view
 // is [outer, len, inner] (or [outer, len] when nothing follows the axis). Before opset 13 the input is the 2-D
 // [outer, len] of dims before and from `axis`, normalized along its rows. Either view has no rank limit.
 //
@@ -15,7 +15,7 @@ using namespace dnnl;
 
 struct SoftmaxDesc {
   memory::desc data_md;
-  softmax_forward::primitive_desc pd;
+  softmax_v2_forward::primitive_desc pd;
 };
 
 SoftmaxDesc describe(const SoftmaxParams& p, const Shape& x) {
@@ -26,15 +26,16 @@ SoftmaxDesc describe(const SoftmaxParams& p, const Shape& x) {
   const memory::dim INNER = p.coerce_2d ? 1 : numel_range(x, axis + 1, rank);
   SoftmaxDesc d;
   d.data_md = INNER == 1 ? plain_f32_desc({OUTER, LEN}) : plain_f32_desc({OUTER, LEN, INNER});
-  const softmax_forward::desc desc(prop_kind::forward_inference, d.data_md, 1);  // axis 1 of the view
-  d.pd = softmax_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  const algorithm alg = p.kind == SoftmaxKind::log_softmax ? algorithm::softmax_log : algorithm::softmax_accurate;
+  const softmax_v2_forward::desc desc(prop_kind::forward_inference, alg, d.data_md, d.data_md, 1);  // axis 1 of the view
+  d.pd = softmax_v2_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
   return d;
 }
 
 class SoftmaxDnnl : public CompiledKernel {
  public:
   explicit SoftmaxDnnl(SoftmaxDesc d) : d_(std::move(d)) {
-    softmax_ = softmax_forward(d_.pd);
+    softmax_ = softmax_v2_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
   }
 
@@ -45,7 +46,7 @@ class SoftmaxDnnl : public CompiledKernel {
 
  private:
   SoftmaxDesc d_;
-  softmax_forward softmax_;
+  softmax_v2_forward softmax_;
   memory::desc scratchpad_md_;
 };
 
@@ -53,6 +54,7 @@ class SoftmaxDnnl : public CompiledKernel {
 
 Kernel<SoftmaxParams> softmax_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const SoftmaxParams>& params, const KernelArgs& a) -> Compiled {
+            require(params->kind != SoftmaxKind::hardmax, "internal error: Hardmax has no oneDNN kernel");
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             return compile_or_refuse([&] { return std::make_unique<SoftmaxDnnl>(describe(*params, a.in[0].shape)); });

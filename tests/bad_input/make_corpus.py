@@ -335,6 +335,18 @@ def attribute_cases(c):
           [np.ones((1, 1, 3, 3), np.float32)], contains=["node 'conv_big' (Conv)", "kernel"])
     c.add("conv_group_not_dividing", conv_model("conv_g", [1, 3, 5, 5], [2, 1, 3, 3], group=2),
           [np.ones((1, 3, 5, 5), np.float32)], contains=["node 'conv_g' (Conv)", "group"])
+    # ConvTranspose: output_shape sizes the output from an attribute (checked against the tensor limit when
+    # planning); output_padding must stay below its stride or dilation.
+    wt = helper.make_tensor("W", F, [1, 1, 3, 3], np.ones(9, np.float32))
+    ct_big = make_model([helper.make_node("ConvTranspose", ["x", "W"], ["y"], name="ct_big",
+                                          output_shape=[1 << 20, 1 << 20])],
+                        [vi("x", [1, 1, 5, 5])], [vi("y", None)], initializers=[wt])
+    c.add("convtranspose_output_shape_beyond_tensor_limit", ct_big, [x155], contains=["'y'", "limit"])
+    ct_pad = make_model([helper.make_node("ConvTranspose", ["x", "W"], ["y"], name="ct_outpad", strides=[2, 2],
+                                          output_padding=[2, 0])],
+                        [vi("x", [1, 1, 5, 5])], [vi("y", None)], initializers=[wt])
+    c.add("convtranspose_output_padding_not_below_stride", ct_pad, [x155],
+          contains=["node 'ct_outpad' (ConvTranspose)", "output_padding"])
     pool = make_model([helper.make_node("AveragePool", ["x"], ["y"], name="pool_s0", kernel_shape=[2, 2],
                                         strides=[1, 0])], [vi("x", [1, 1, 5, 5])], [vi("y", None)])
     c.add("averagepool_zero_stride", pool, [x155], contains=["node 'pool_s0' (AveragePool)", "stride"])

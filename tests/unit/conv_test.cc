@@ -233,3 +233,152 @@ TEST_CASE("Conv refuses bad attributes and shapes with an error") {
   // Element types other than float32.
   CHECK_THROWS_AS(run_op("Conv", {}, {make_int_tensor({1, 1, 2}, {1, 2}), make_tensor({1, 1, 1})}), Error);
 }
+
+TEST_CASE("ConvTranspose refuses bad attributes and shapes with an error") {
+  struct Case {
+    std::string what;
+    Shape x, w, b;  // W [C, M/group, K...]; b empty: no bias
+    std::vector<std::pair<const char*, Attribute>> attrs;
+  };
+  const Case cases[] = {
+      {"zero stride", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"strides", ints({1, 0})}}},
+      {"zero dilation", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"dilations", ints({0, 1})}}},
+      {"negative pads", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"pads", ints({0, -1, 0, 0})}}},
+      {"odd pads count", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"pads", ints({1, 1, 1})}}},
+      {"pads with auto_pad", {1, 1, 3, 3}, {1, 1, 3, 3}, {},
+       {{"auto_pad", string_attr("SAME_UPPER")}, {"pads", ints({1, 1, 1, 1})}}},
+      {"unknown auto_pad", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"auto_pad", string_attr("SAME")}}},
+      {"group 0", {1, 2, 3, 3}, {2, 1, 3, 3}, {}, {{"group", int_attr(0)}}},
+      {"group does not divide C", {1, 3, 3, 3}, {3, 1, 3, 3}, {}, {{"group", int_attr(2)}}},
+      {"W dim 0 != C", {1, 2, 3, 3}, {3, 1, 3, 3}, {}, {}},
+      {"negative output_padding", {1, 1, 3, 3}, {1, 1, 3, 3}, {},
+       {{"strides", ints({2, 2})}, {"output_padding", ints({-1, 0})}}},
+      {"output_padding not below stride or dilation", {1, 1, 3, 3}, {1, 1, 3, 3}, {},
+       {{"strides", ints({2, 2})}, {"output_padding", ints({2, 0})}}},
+      {"output_padding for another rank", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"output_padding", ints({0})}}},
+      {"output_shape of wrong length", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"output_shape", ints({5, 5, 5})}}},
+      {"negative output_shape", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"output_shape", ints({5, -5})}}},
+      {"pads crop more than the output", {1, 1, 2, 2}, {1, 1, 2, 2}, {}, {{"pads", ints({2, 0, 2, 0})}}},
+      {"kernel_shape disagrees with W", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"kernel_shape", ints({3, 2})}}},
+      {"empty W kernel", {1, 1, 3, 3}, {1, 1, 0, 3}, {}, {}},
+      {"bias of wrong length", {1, 2, 3, 3}, {2, 2, 3, 3}, {3}, {}},
+      {"bias of wrong length with groups", {1, 2, 3, 3}, {2, 2, 3, 3}, {2}, {{"group", int_attr(2)}}},
+      {"X without spatial dims", {1, 1}, {1, 1}, {}, {}},
+      {"4 spatial dims", {1, 1, 3, 3, 3, 3}, {1, 1, 1, 1, 1, 1}, {}, {}},
+      {"W rank differs from X", {1, 1, 3, 3}, {1, 1, 3}, {}, {}},
+      {"unknown attribute", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"adjs", ints({1, 1})}}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    Attributes a;
+    for (const auto& [name, value] : c.attrs) a.set(name, value);
+    std::vector<Tensor> inputs{make_tensor(c.x), make_tensor(c.w)};
+    if (!c.b.empty()) inputs.push_back(make_tensor(c.b));
+    CHECK_THROWS_AS(run_op("ConvTranspose", a, inputs), Error);
+  }
+  CHECK_THROWS_AS(run_op("ConvTranspose", {}, {make_int_tensor({1, 1, 2}, {1, 2}), make_tensor({1, 1, 1})}), Error);
+}
+
+namespace {
+
+// ConvTranspose by its definition, independently of the kernels: every input cell i and tap j add
+// x[n, c, i] * W[c, m % (M/group), j] to output o = i * stride - pad_begin + j * dilation when o is inside.
+std::vector<double> naive_conv_transpose(const Tensor& x, const Tensor& w, const float* bias, int64_t group,
+                                         const Geometry3& g) {
+  const int64_t N = x.dim(0), C = x.dim(1), Mg = w.dim(1), M = Mg * group, Cg = C / group;
+  const int64_t out_plane = g.out[0] * g.out[1] * g.out[2], in_plane = g.in[0] * g.in[1] * g.in[2];
+  const int64_t taps = g.k[0] * g.k[1] * g.k[2];
+  std::vector<double> y(size_t(N * M * out_plane));
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m) {
+      double* yp = y.data() + (n * M + m) * out_plane;
+      for (int64_t o = 0; o < out_plane; ++o) yp[o] = bias ? bias[m] : 0.0;
+      for (int64_t c = 0; c < Cg; ++c) {
+        const int64_t xc = (m / Mg) * Cg + c;
+        for (int64_t i0 = 0; i0 < g.in[0]; ++i0)
+          for (int64_t i1 = 0; i1 < g.in[1]; ++i1)
+            for (int64_t i2 = 0; i2 < g.in[2]; ++i2)
+              for (int64_t j0 = 0; j0 < g.k[0]; ++j0)
+                for (int64_t j1 = 0; j1 < g.k[1]; ++j1)
+                  for (int64_t j2 = 0; j2 < g.k[2]; ++j2) {
+                    const int64_t o0 = i0 * g.s[0] - g.p[0] + j0 * g.d[0];
+                    const int64_t o1 = i1 * g.s[1] - g.p[1] + j1 * g.d[1];
+                    const int64_t o2 = i2 * g.s[2] - g.p[2] + j2 * g.d[2];
+                    if (o0 < 0 || o0 >= g.out[0] || o1 < 0 || o1 >= g.out[1] || o2 < 0 || o2 >= g.out[2]) continue;
+                    const double xv = x.data<float>()[(n * C + xc) * in_plane + (i0 * g.in[1] + i1) * g.in[2] + i2];
+                    const double wv =
+                        w.data<float>()[(xc * Mg + m % Mg) * taps + (j0 * g.k[1] + j1) * g.k[2] + j2];
+                    yp[(o0 * g.out[1] + o1) * g.out[2] + o2] += xv * wv;
+                  }
+      }
+    }
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("ConvTranspose matches its definition for every geometry, on both kernels") {
+  struct Case {
+    std::string what;
+    Shape x, w;  // W [C, M/group, K...]
+    int64_t group;
+    std::string auto_pad;
+    std::vector<int64_t> strides, dilations, pads, output_padding, output_shape;  // empty = not given
+    std::vector<int64_t> want_pad_begin;  // worked out by hand
+    Shape want_y;
+    bool bias;
+  };
+  // out = stride * (in - 1) + output_padding + dilated kernel - pad_begin - pad_end; with output_shape the total
+  // pad is the full size minus it, split with floor halves (SAME_UPPER: the smaller half first).
+  const Case cases[] = {
+      {"1-D plain", {2, 3, 5}, {3, 4, 3}, 1, "NOTSET", {}, {}, {}, {}, {}, {0}, {2, 4, 7}, true},
+      {"2-D stride 2, pads 1, output_padding 1", {1, 2, 3, 4}, {2, 3, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 1, 1, 1},
+       {1, 1}, {}, {1, 1}, {1, 3, 6, 8}, true},
+      {"2-D grouped", {1, 4, 3, 3}, {4, 2, 2, 2}, 2, "NOTSET", {2, 1}, {}, {}, {}, {}, {0, 0}, {1, 4, 6, 4}, true},
+      {"2-D depthwise, multiplier 2, dilated", {1, 3, 4, 4}, {3, 2, 3, 3}, 3, "NOTSET", {}, {2, 1}, {}, {}, {},
+       {0, 0}, {1, 6, 8, 6}, true},
+      {"SAME_UPPER stride 2", {1, 2, 3, 4}, {2, 2, 4, 3}, 1, "SAME_UPPER", {2, 2}, {}, {}, {}, {}, {1, 0},
+       {1, 2, 6, 8}, true},
+      {"SAME_LOWER stride 2", {1, 2, 3, 4}, {2, 2, 4, 3}, 1, "SAME_LOWER", {2, 2}, {}, {}, {}, {}, {1, 1},
+       {1, 2, 6, 8}, false},
+      {"output_shape beyond the full output", {1, 1, 3, 3}, {1, 2, 3, 3}, 1, "NOTSET", {3, 2}, {}, {}, {},
+       {10, 8}, {0, 0}, {1, 2, 10, 8}, true},
+      {"output_shape, SAME_UPPER", {1, 1, 3, 3}, {1, 1, 3, 3}, 1, "SAME_UPPER", {2, 2}, {}, {}, {}, {5, 6}, {1, 0},
+       {1, 1, 5, 6}, true},
+      {"output_shape, NOTSET (pads ignored)", {1, 1, 3, 3}, {1, 1, 3, 3}, 1, "NOTSET", {2, 2}, {}, {0, 0, 0, 0},
+       {}, {5, 6}, {1, 1}, {1, 1, 5, 6}, true},
+      {"3-D grouped, pads, output_padding", {1, 2, 2, 3, 2}, {2, 1, 2, 2, 3}, 2, "NOTSET", {1, 2, 1}, {},
+       {0, 1, 1, 0, 0, 1}, {0, 1, 0}, {}, {0, 1, 1}, {1, 2, 3, 6, 2}, true},
+      {"pads crop to 2x2", {1, 1, 4, 4}, {1, 1, 3, 3}, 1, "NOTSET", {}, {}, {2, 2, 2, 2}, {}, {}, {2, 2},
+       {1, 1, 2, 2}, false},
+  };
+  for (const Case& c : cases) {
+    for (const char* kernel : {"ref", "dnnl"}) {
+      CAPTURE(c.what);
+      CAPTURE(kernel);
+      Attributes a;
+      a.set("group", int_attr(c.group));
+      a.set("auto_pad", string_attr(c.auto_pad));
+      if (!c.strides.empty()) a.set("strides", ints(c.strides));
+      if (!c.dilations.empty()) a.set("dilations", ints(c.dilations));
+      if (!c.pads.empty()) a.set("pads", ints(c.pads));
+      if (!c.output_padding.empty()) a.set("output_padding", ints(c.output_padding));
+      if (!c.output_shape.empty()) a.set("output_shape", ints(c.output_shape));
+      const Tensor x = pattern(c.x, 1.f), w = pattern(c.w, 0.5f), b = pattern({c.w[1] * c.group}, 2.f);
+      std::vector<Tensor> inputs{x, w};
+      if (c.bias) inputs.push_back(b);
+      const Tensor y = run_op("ConvTranspose", a, inputs, 11, 1, kernel)[0];
+      REQUIRE(y.shape() == c.want_y);
+      const size_t k = c.x.size() - 2;
+      Geometry3 g;
+      lift(Shape(c.x.begin() + 2, c.x.end()), 1, g.in);
+      lift(Shape(c.w.begin() + 2, c.w.end()), 1, g.k);
+      lift(c.strides.empty() ? Shape(k, 1) : c.strides, 1, g.s);
+      lift(c.dilations.empty() ? Shape(k, 1) : c.dilations, 1, g.d);
+      lift(c.want_pad_begin, 0, g.p);
+      lift(Shape(c.want_y.begin() + 2, c.want_y.end()), 1, g.out);
+      const std::vector<double> want = naive_conv_transpose(x, w, c.bias ? b.data<float>() : nullptr, c.group, g);
+      CHECK(within_tolerance("ConvTranspose", 11, y, want) == "");
+    }
+  }
+}

@@ -223,3 +223,23 @@ TEST_CASE("comparisons, logical ops and Where: element types and shapes") {
   CHECK(mean.data<float>()[0] == 2.f);
   CHECK(mean.data<float>()[1] == 3.f);
 }
+
+TEST_CASE("PRelu: slope broadcasts onto X only; consumed_inputs only at opset 1") {
+  const Tensor x = make_tensor({2, 3}, {-1.f, 2.f, -3.f, 4.f, -5.f, 0.f});
+  const std::vector<Tensor> y = run_op("PRelu", {}, {x, make_tensor({3}, {0.5f, 1.f, 2.f})}, 16);
+  const float want[] = {-0.5f, 2.f, -6.f, 4.f, -5.f, 0.f};
+  for (int i = 0; i < 6; ++i) CHECK(y[0].data<float>()[i] == want[i]);
+  // The slope must broadcast onto X without changing X's shape.
+  CHECK_THROWS_AS(run_op("PRelu", {}, {x, make_tensor({2, 1, 3})}, 16), Error);
+  CHECK_THROWS_AS(run_op("PRelu", {}, {x, make_tensor({2})}, 16), Error);
+  CHECK_THROWS_AS(run_op("PRelu", {}, {make_tensor({3}), make_tensor({2, 3})}, 9), Error);
+  CHECK_THROWS_AS(run_op("PRelu", {}, {x, make_int_tensor({1}, {1})}, 16), Error);
+  CHECK_THROWS_AS(run_op("PRelu", {}, {x}, 16), Error);
+  Attributes hint;
+  hint.set("consumed_inputs", ints({0}));
+  CHECK(run_op("PRelu", hint, {x, make_tensor({1}, {0.5f})}, 1)[0].data<float>()[0] == -0.5f);
+  CHECK_THROWS_AS(run_op("PRelu", hint, {x, make_tensor({1}, {0.5f})}, 6), Error);
+  Attributes other;
+  other.set("alpha", float_attr(0.5f));
+  CHECK_THROWS_AS(run_op("PRelu", other, {x, make_tensor({1}, {0.5f})}, 16), Error);
+}

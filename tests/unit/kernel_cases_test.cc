@@ -100,6 +100,31 @@ std::vector<KernelCase> activation_cases() {
 }
 
 // Not (bool): the reference only.
+std::vector<KernelCase> prelu_cases() {
+  struct Setting {
+    Shape x, slope;
+    int opset;
+  };
+  const Setting settings[] = {
+      {{2, 3, 4, 5}, {3, 1, 1}, 9},  {{2, 3, 4, 5}, {1}, 16},     {{2, 3, 4, 5}, {2, 3, 4, 5}, 7},
+      {{2, 3, 4, 5}, {5}, 16},       {{2, 3, 4, 5}, {4, 5}, 16},  {{2, 3, 4, 5}, {1, 4, 1}, 9},
+      {{1, 32, 7, 7}, {32, 1, 1}, 16}, {{3, 4}, {4}, 6},          {{3, 4}, {3, 4}, 1},
+      {{6}, {1}, 7},                 {{2, 3, 2, 2, 3}, {3, 1, 1, 1}, 16},
+  };
+  std::vector<KernelCase> cases;
+  for (const Setting& s : settings)
+    cases.push_back(KernelCase("PRelu", s.opset, "X " + to_string(s.x) + ", slope " + to_string(s.slope))
+                        .in(random_in(s.x, -3.f, 3.f)).in(random_in(s.slope, -1.f, 1.f)));
+  cases.push_back(KernelCase("PRelu", 1, "opset 1 consumed_inputs").attr("consumed_inputs", ints({0}))
+                      .in(random_in({2, 3}, -3.f, 3.f)).in(random_in({1}, 0.f, 1.f)));
+  cases.push_back(KernelCase("PRelu", 16, "constant slope").in(random_in({2, 8, 3, 3}, -3.f, 3.f))
+                      .in(random_in({8, 1, 1}, 0.f, 0.5f).constant()));
+  cases.push_back(KernelCase("PRelu", 16, "infinities, NaN, zeros")
+                      .in(given(make_tensor({6}, {-kInf, kInf, std::nanf(""), 0.f, -0.f, -2.f})))
+                      .in(given(make_tensor({1}, {0.25f}))));
+  return cases;
+}
+
 std::vector<KernelCase> not_cases() {
   Tensor b(DType::boolean, {3, 5});
   for (int64_t i = 0; i < b.numel(); ++i) b.data<bool>()[i] = i % 3 == 0;
@@ -439,6 +464,63 @@ std::vector<KernelCase> conv_cases() {
   return cases;
 }
 
+std::vector<KernelCase> conv_transpose_cases() {
+  struct Geometry {
+    const char* what;
+    Shape x, w;  // W [C, M/group, K...]
+    int64_t group;
+    const char* auto_pad;
+    std::vector<int64_t> strides, dilations, pads, output_padding, output_shape;  // empty = not given
+    bool bias;
+  };
+  const Geometry geometries[] = {
+      {"1-D plain", {2, 3, 5}, {3, 4, 3}, 1, "NOTSET", {}, {}, {}, {}, {}, true},
+      {"1-D stride 2, output_padding 1", {1, 2, 6}, {2, 3, 4}, 1, "NOTSET", {2}, {}, {1, 2}, {1}, {}, false},
+      {"2-D plain", {1, 3, 4, 5}, {3, 2, 3, 3}, 1, "NOTSET", {}, {}, {}, {}, {}, true},
+      {"2-D stride 2, pads 1", {2, 4, 5, 4}, {4, 3, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, {}, {}, true},
+      {"2-D stride 3x2, asymmetric pads, output_padding", {1, 2, 4, 3}, {2, 2, 3, 2}, 1, "NOTSET", {3, 2}, {},
+       {0, 1, 2, 0}, {2, 1}, {}, true},
+      {"2-D dilations 2", {1, 2, 5, 5}, {2, 3, 3, 3}, 1, "NOTSET", {}, {2, 2}, {}, {}, {}, false},
+      {"2-D groups 2", {2, 4, 4, 4}, {4, 3, 3, 3}, 2, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, {}, {}, true},
+      {"2-D depthwise (groups = C)", {1, 8, 5, 5}, {8, 1, 4, 4}, 8, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, {}, {},
+       true},
+      {"2-D SAME_UPPER stride 2", {1, 2, 3, 4}, {2, 3, 4, 3}, 1, "SAME_UPPER", {2, 2}, {}, {}, {}, {}, true},
+      {"2-D SAME_LOWER stride 2", {1, 2, 3, 4}, {2, 3, 3, 3}, 1, "SAME_LOWER", {2, 2}, {}, {}, {}, {}, true},
+      {"2-D VALID", {1, 2, 3, 3}, {2, 2, 3, 3}, 1, "VALID", {}, {}, {}, {}, {}, false},
+      {"2-D output_shape", {1, 2, 3, 3}, {2, 2, 3, 3}, 1, "NOTSET", {3, 2}, {}, {}, {}, {10, 8}, true},
+      {"2-D output_shape with N, C, SAME_UPPER", {1, 2, 3, 3}, {2, 2, 3, 3}, 1, "SAME_UPPER", {2, 2}, {}, {}, {1, 1},
+       {1, 2, 6, 7}, true},
+      {"2-D output_shape larger than the full output", {1, 1, 2, 2}, {1, 2, 2, 2}, 1, "NOTSET", {}, {}, {}, {},
+       {4, 5}, true},
+      {"2-D 32 channels, stride 2 (upsampling)", {1, 32, 7, 7}, {32, 16, 2, 2}, 1, "NOTSET", {2, 2}, {}, {}, {}, {},
+       true},
+      {"3-D plain", {1, 2, 3, 4, 3}, {2, 2, 2, 3, 2}, 1, "NOTSET", {}, {}, {}, {}, {}, true},
+      {"3-D strided, dilated, grouped, output_padding", {1, 4, 3, 3, 2}, {4, 1, 2, 2, 3}, 2, "NOTSET", {2, 3, 2},
+       {1, 1, 2}, {1, 0, 0, 0, 1, 1}, {1, 2, 0}, {}, false},
+  };
+  std::vector<KernelCase> cases;
+  for (const Geometry& g : geometries) {
+    for (bool constant_weights : {false, true}) {
+      KernelCase c(std::string("ConvTranspose"), 11,
+                   std::string(g.what) + (constant_weights ? ", constant W and B" : ""));
+      c.attrs = conv_attrs(g.group, g.auto_pad, g.strides, g.dilations, g.pads);
+      if (!g.output_padding.empty()) c.attr("output_padding", ints(g.output_padding));
+      if (!g.output_shape.empty()) c.attr("output_shape", ints(g.output_shape));
+      c.in(random_in(g.x));
+      c.in(constant_weights ? random_in(g.w).constant() : random_in(g.w));
+      const int64_t M = g.w[1] * g.group;
+      if (g.bias) c.in(constant_weights ? random_in({M}).constant() : random_in({M}));
+      // Stride 1: the extra end cells are more than oneDNN's padding_r can express (conv_transpose_dnnl.cc).
+      if (std::string(g.what).find("larger than the full output") != std::string::npos)
+        c.declines("dnnl", "negative end pad");
+      cases.push_back(c);
+    }
+  }
+  cases.push_back(KernelCase("ConvTranspose", 1, "opset 1, default attributes")
+                      .in(random_in({1, 2, 3, 4})).in(random_in({2, 3, 2, 2})));
+  return cases;
+}
+
 // FusedConv is made by the fuse-conv pass (passes/fuse_conv.cc), never parsed: its params are built here as
 // the pass builds them, from a Conv node's parse and a fusion of the activation table's rows.
 KernelCase fused_conv(std::string what, const ActivationDef* act, ActivationArgs args, bool residual, bool bias,
@@ -641,6 +723,35 @@ std::vector<KernelCase> softmax_cases() {
   cases.push_back(KernelCase("Softmax", 13, "infinities and large values")
                       .in(given(make_tensor({3, 4}, {-kInf, 1.f, -kInf, 2.f, -kInf, -kInf, -kInf, -kInf, 1e30f, 1e30f,
                                                      3e30f, -1e30f}))));
+  return cases;
+}
+
+// LogSoftmax and Hardmax: Softmax's settings (opsets 1-12 coerce to 2-D at axis, 13+ one axis).
+std::vector<KernelCase> log_softmax_hardmax_cases() {
+  struct Setting {
+    Shape x;
+    int64_t axis;
+    int opset;
+  };
+  const Setting settings[] = {
+      {{2, 3, 4}, 0, 13}, {{2, 3, 4}, 1, 13},    {{2, 3, 4}, 2, 13},  {{2, 3, 4}, -1, 13},
+      {{5}, 0, 13},       {{2, 3, 4, 5}, 1, 13}, {{2, 1000}, 1, 13},  {{2, 3, 4}, 0, 11},
+      {{2, 3, 4}, 1, 11}, {{2, 3, 4}, 2, 11},    {{2, 3, 4, 5}, -2, 1}, {{3, 10}, 1, 1},
+  };
+  std::vector<KernelCase> cases;
+  for (const char* op : {"LogSoftmax", "Hardmax"}) {
+    for (const Setting& s : settings)
+      cases.push_back(KernelCase(op, s.opset, "X " + to_string(s.x) + " axis " + std::to_string(s.axis))
+                          .attr("axis", int_attr(s.axis)).in(random_in(s.x, -10.f, 10.f)));
+    cases.push_back(KernelCase(op, 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
+    cases.push_back(KernelCase(op, 11, "default axis (1, coerced to 2-D)").in(random_in({2, 3, 4}, -10.f, 10.f)));
+  }
+  cases.push_back(KernelCase("LogSoftmax", 13, "-inf entries and large values")
+                      .in(given(make_tensor({2, 4}, {-kInf, 1.f, -kInf, 2.f, 1e30f, 1e30f, 3e30f, -1e30f}))));
+  // Ties take the first maximum; a NaN is taken as the maximum (numpy argmax).
+  cases.push_back(KernelCase("Hardmax", 13, "ties, infinities, NaN")
+                      .in(given(make_tensor({4, 3}, {1.f, 3.f, 3.f, -kInf, -kInf, -kInf, 2.f, std::nanf(""), kInf,
+                                                     kInf, 1.f, kInf}))));
   return cases;
 }
 
@@ -1192,10 +1303,10 @@ std::vector<KernelCase> arg_reduce_cases() {
 }
 
 using CaseTable = std::vector<KernelCase> (*)();
-const CaseTable kTables[] = {activation_cases,  not_cases,        clip_cases,       binary_cases,     pow_mod_cases,
-                             compare_logic_cases,                                   conv_cases,
+const CaseTable kTables[] = {activation_cases,  not_cases, prelu_cases,        clip_cases,       binary_cases,     pow_mod_cases,
+                             compare_logic_cases,                                   conv_cases,  conv_transpose_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
-                             softmax_cases,     lrn_cases,        pool_cases,       global_pool_cases,
+                             softmax_cases,     log_softmax_hardmax_cases, lrn_cases, pool_cases, global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, reduce_cases, arg_reduce_cases, shape_cases, data_cases,
                              layer_group_norm_cases};
 
@@ -1207,9 +1318,11 @@ TEST_CASE("kernel cases: activations, Not and Clip") {
   check_kernel_cases(clip_cases());
 }
 TEST_CASE("kernel cases: Add, Sub, Mul, Div, Sum, Max, Min, Mean") { check_kernel_cases(binary_cases()); }
+TEST_CASE("kernel cases: PRelu") { check_kernel_cases(prelu_cases()); }
 TEST_CASE("kernel cases: Pow, Mod") { check_kernel_cases(pow_mod_cases()); }
 TEST_CASE("kernel cases: comparisons, And, Or, Xor, Where") { check_kernel_cases(compare_logic_cases()); }
 TEST_CASE("kernel cases: Conv") { check_kernel_cases(conv_cases()); }
+TEST_CASE("kernel cases: ConvTranspose") { check_kernel_cases(conv_transpose_cases()); }
 TEST_CASE("kernel cases: FusedConv, every fusable activation, with and without a residual") {
   check_kernel_cases(fused_conv_cases());
 }
@@ -1222,6 +1335,7 @@ TEST_CASE("kernel cases: BatchNormalization, LRN, Softmax") {
   check_kernel_cases(lrn_cases());
   check_kernel_cases(softmax_cases());
 }
+TEST_CASE("kernel cases: LogSoftmax, Hardmax") { check_kernel_cases(log_softmax_hardmax_cases()); }
 TEST_CASE("kernel cases: LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization") {
   check_kernel_cases(layer_group_norm_cases());
 }

@@ -117,3 +117,35 @@ TEST_CASE("Softmax infers shapes with dims unknown at load time and checks the a
     CHECK_THROWS_AS(n.def->infer(*n.params, {ValueInfo::of(DType::f32, {U})}), Error);
   }
 }
+
+TEST_CASE("LogSoftmax and Hardmax: the 2-D view before opset 13, one axis from 13; the same refusals") {
+  // [2, 2, 2]: opset 13 axis 1 works on pairs along dim 1; opset 11 axis 1 on rows of 4.
+  const Tensor x = make_tensor({2, 2, 2}, {1, 4, 3, 2, 0, 0, 5, -1});
+  const float hard13[] = {0, 1, 1, 0, 0, 1, 1, 0};  // argmax over dim 1
+  const float hard11[] = {0, 1, 0, 0, 0, 0, 1, 0};  // argmax over rows of 4
+  const Tensor h13 = run_op("Hardmax", axis_attr(1), {x}, 13)[0];
+  const Tensor h11 = run_op("Hardmax", {}, {x}, 11)[0];
+  for (int i = 0; i < 8; ++i) {
+    CHECK(h13.data<float>()[i] == hard13[i]);
+    CHECK(h11.data<float>()[i] == hard11[i]);
+  }
+  const Tensor l11 = run_op("LogSoftmax", {}, {x}, 11)[0];
+  const Tensor l13 = run_op("LogSoftmax", axis_attr(1), {x}, 13)[0];
+  std::vector<double> want11, want13;
+  for (double v : direct_softmax(x, 1, 3)) want11.push_back(std::log(v));
+  for (double v : direct_softmax(x, 1, 2)) want13.push_back(std::log(v));
+  CHECK(within_tolerance("LogSoftmax", 11, l11, want11) == "");
+  CHECK(within_tolerance("LogSoftmax", 13, l13, want13) == "");
+
+  Attributes typo;
+  typo.set("axes", int_attr(1));
+  for (const char* op : {"LogSoftmax", "Hardmax"}) {
+    CAPTURE(op);
+    CHECK_THROWS_WITH_AS(run_op(op, axis_attr(3), {wave({2, 3, 4})}, 13), doctest::Contains("out of range"), Error);
+    CHECK_THROWS_WITH_AS(run_op(op, axis_attr(-4), {wave({2, 3, 4})}, 11), doctest::Contains("out of range"), Error);
+    CHECK_THROWS_WITH_AS(run_op(op, {}, {wave({4})}, 11), doctest::Contains("axis 1 is out of range"), Error);
+    CHECK_THROWS_WITH_AS(run_op(op, {}, {wave({})}, 13), doctest::Contains("rank >= 1"), Error);
+    CHECK_THROWS_WITH_AS(run_op(op, {}, {make_int_tensor({2}, {1, 2})}, 13), doctest::Contains("element type"), Error);
+    CHECK_THROWS_WITH_AS(run_op(op, typo, {wave({2, 3})}, 13), doctest::Contains("unknown attribute 'axes'"), Error);
+  }
+}

@@ -1,0 +1,183 @@
+#include "ops/conv/conv_transpose.h"
+
+#include <algorithm>
+#include <string>
+
+namespace cnnx {
+
+namespace {
+
+bool known(int64_t d) { return d >= 0; }
+
+AutoPad parse_auto_pad(const std::string& s) {
+  if (s == "NOTSET") return AutoPad::notset;
+  if (s == "SAME_UPPER") return AutoPad::same_upper;
+  if (s == "SAME_LOWER") return AutoPad::same_lower;
+  if (s == "VALID") return AutoPad::valid;
+  fail("attribute auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got '", s, "'");
+}
+
+}  // namespace
+
+Shape ConvTransposeGeometry::output_shape() const {
+  Shape s{N, M};
+  s.insert(s.end(), out.begin(), out.end());
+  return s;
+}
+
+ConvTransposeParams parse_conv_transpose(const Node& node) {
+  require_inputs(node, 2, 3);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only(
+      {"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"});
+  ConvTransposeParams p;
+  p.auto_pad = parse_auto_pad(node.attrs.get_string("auto_pad", "NOTSET"));
+  p.group = node.attrs.get_int("group", 1);
+  p.kernel_shape = node.attrs.get_ints("kernel_shape");
+  p.strides = node.attrs.get_ints("strides");
+  p.dilations = node.attrs.get_ints("dilations");
+  p.pads = node.attrs.get_ints("pads");
+  p.output_padding = node.attrs.get_ints("output_padding");
+  p.output_shape = node.attrs.get_ints("output_shape");
+
+  require(p.group >= 1, "attribute group must be at least 1, got ", p.group);
+  for (int64_t k : p.kernel_shape) require(k >= 1, "attribute kernel_shape must be positive, got ", list_string(p.kernel_shape));
+  for (int64_t s : p.strides) require(s >= 1, "attribute strides must be positive, got ", list_string(p.strides));
+  for (int64_t d : p.dilations) require(d >= 1, "attribute dilations must be positive, got ", list_string(p.dilations));
+  for (int64_t x : p.pads) require(x >= 0, "attribute pads must not be negative, got ", list_string(p.pads));
+  for (int64_t x : p.output_padding)
+    require(x >= 0, "attribute output_padding must not be negative, got ", list_string(p.output_padding));
+  for (int64_t x : p.output_shape)
+    require(x >= 0, "attribute output_shape must not be negative, got ", list_string(p.output_shape));
+  require(p.pads.size() % 2 == 0, "attribute pads must have 2 values per spatial axis (begins, then ends), got ",
+          list_string(p.pads));
+  if (p.auto_pad != AutoPad::notset)
+    for (int64_t x : p.pads)
+      require(x == 0, "attribute pads ", list_string(p.pads), " cannot be used together with auto_pad ",
+              node.attrs.get_string("auto_pad", ""));
+  size_t rank = 0;
+  const char* rank_from = nullptr;
+  auto agree = [&](const char* name, size_t n) {
+    if (n == 0) return;
+    if (!rank_from) {
+      rank = n;
+      rank_from = name;
+    }
+    require(n == rank, "attribute ", name, " describes ", n, " spatial axes but ", rank_from, " describes ", rank);
+  };
+  agree("kernel_shape", p.kernel_shape.size());
+  agree("strides", p.strides.size());
+  agree("dilations", p.dilations.size());
+  agree("pads", p.pads.size() / 2);
+  agree("output_padding", p.output_padding.size());
+  return p;
+}
+
+ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams& p, const std::vector<ValueInfo>& in) {
+  const Shape& x = input(in, 0).shape;
+  const Shape& w = input(in, 1).shape;
+  require(x.size() >= 3 && x.size() <= 5, "input X must be [N, C, D1..Dk] with 1 to 3 spatial axes, got shape ",
+          to_string(x));
+  require(w.size() == x.size(), "weight W must have the rank of X (", x.size(), "), got shape ", to_string(w));
+  const size_t k = x.size() - 2;
+  auto check_len = [&](const char* name, const std::vector<int64_t>& v, size_t per_axis) {
+    require(v.empty() || v.size() == k * per_axis, "attribute ", name, " has ", v.size(), " values; X has ", k,
+            " spatial axes, so it needs ", k * per_axis);
+  };
+  check_len("kernel_shape", p.kernel_shape, 1);
+  check_len("strides", p.strides, 1);
+  check_len("dilations", p.dilations, 1);
+  check_len("pads", p.pads, 2);
+  check_len("output_padding", p.output_padding, 1);
+  // output_shape: the spatial sizes, or (as some exporters write) the whole [N, M, spatial...] shape.
+  require(p.output_shape.empty() || p.output_shape.size() == k || p.output_shape.size() == k + 2,
+          "attribute output_shape has ", p.output_shape.size(), " values; X has ", k, " spatial axes, so it needs ", k);
+  const size_t shape_skip = p.output_shape.size() == k + 2 ? 2 : 0;
+
+  ConvTransposeGeometry g;
+  g.N = x[0];
+  g.C = x[1];
+  g.group = p.group;
+  require(!known(w[0]) || !known(g.C) || w[0] == g.C, "weight W has ", w[0], " input channels (dim 0); X has ", g.C);
+  if (known(g.C)) {
+    require(g.C % g.group == 0, "group ", g.group, " does not divide the ", g.C, " input channels of X");
+    g.C_per_group = g.C / g.group;
+  } else {
+    g.C_per_group = kUnknownDim;
+  }
+  g.M_per_group = w[1];
+  g.M = known(w[1]) ? checked_mul(w[1], g.group, "output channels") : kUnknownDim;
+
+  g.has_bias = present(in, 2);
+  if (g.has_bias) {
+    const Shape& b = in[2].shape;
+    require(b.size() == 1, "bias B must be 1-D [M], got shape ", to_string(b));
+    require(!known(b[0]) || !known(g.M) || b[0] == g.M, "bias B has ", b[0], " values; the output has ", g.M,
+            " channels (W dim 1 * group)");
+  }
+
+  g.in.assign(x.begin() + 2, x.end());
+  g.kernel.resize(k);
+  g.stride.assign(k, 1);
+  g.dilation.assign(k, 1);
+  g.pad_begin.assign(k, 0);
+  g.pad_end.assign(k, 0);
+  g.out.assign(k, kUnknownDim);
+  for (size_t i = 0; i < k; ++i) {
+    g.kernel[i] = w[2 + i];
+    if (!p.kernel_shape.empty()) {
+      require(!known(w[2 + i]) || w[2 + i] == p.kernel_shape[i], "attribute kernel_shape ", list_string(p.kernel_shape),
+              " disagrees with the spatial dims of weight W ", to_string(w));
+      g.kernel[i] = p.kernel_shape[i];
+    }
+    require(!known(g.kernel[i]) || g.kernel[i] >= 1, "weight W has an empty kernel: shape ", to_string(w));
+    if (!p.strides.empty()) g.stride[i] = p.strides[i];
+    if (!p.dilations.empty()) g.dilation[i] = p.dilations[i];
+    const int64_t out_pad = p.output_padding.empty() ? 0 : p.output_padding[i];
+    require(out_pad < g.stride[i] || out_pad < g.dilation[i], "attribute output_padding ",
+            list_string(p.output_padding), " must be less than the stride or the dilation of its axis");
+    if (!known(g.in[i]) || !known(g.kernel[i])) {
+      if (!p.output_shape.empty()) g.out[i] = p.output_shape[shape_skip + i];
+      g.pad_begin[i] = g.pad_end[i] = kUnknownDim;
+      continue;
+    }
+    require(g.in[i] >= 1, "spatial axis ", i, " of X is empty: shape ", to_string(x));
+    const int64_t dilated = checked_add(checked_mul(g.kernel[i] - 1, g.dilation[i], "dilated kernel size"), 1,
+                                        "dilated kernel size");
+    // The full (unpadded, uncropped) output size.
+    const int64_t full = checked_add(checked_add(checked_mul(g.stride[i], g.in[i] - 1, "output size"), out_pad,
+                                                 "output size"),
+                                     dilated, "output size");
+    auto split = [&](int64_t total, bool upper) {
+      // Upper: the larger half at the end. Halves round down (floor), so a negative total (an output_shape
+      // larger than the full output) adds its cells at the end, as ONNX's reference does.
+      const int64_t half = floor_div(total, 2);
+      g.pad_begin[i] = upper ? half : total - half;
+      g.pad_end[i] = total - g.pad_begin[i];
+    };
+    if (!p.output_shape.empty()) {
+      g.out[i] = p.output_shape[shape_skip + i];
+      split(full - g.out[i], p.auto_pad == AutoPad::same_upper);
+    } else if (p.auto_pad == AutoPad::same_upper || p.auto_pad == AutoPad::same_lower) {
+      split(std::max<int64_t>(0, dilated - g.stride[i]), p.auto_pad == AutoPad::same_upper);
+      g.out[i] = full - g.pad_begin[i] - g.pad_end[i];
+    } else {
+      if (!p.pads.empty() && p.auto_pad == AutoPad::notset) {
+        g.pad_begin[i] = p.pads[i];
+        g.pad_end[i] = p.pads[k + i];
+      }
+      g.out[i] = full - g.pad_begin[i] - g.pad_end[i];
+      require(g.out[i] >= 0, "spatial axis ", i, ": pads ", g.pad_begin[i], " + ", g.pad_end[i],
+              " remove more than the ", full, " output cells");
+    }
+  }
+  return g;
+}
+
+std::vector<ValueInfo> infer_conv_transpose(const ConvTransposeParams& p, const std::vector<ValueInfo>& in) {
+  for (size_t i = 0; i < in.size(); ++i)
+    if (present(in, i)) require_dtype(in, i, {DType::f32});
+  return {ValueInfo::of(DType::f32, resolve_conv_transpose_geometry(p, in).output_shape())};
+}
+
+}  // namespace cnnx

@@ -1,0 +1,58 @@
+// oneDNN PRelu: prelu_forward on plain X with the slope as weights of X's rank (leading 1s added; each dim
+// equals X's or is 1, which infer_prelu checked). oneDNN 2.6 has kernels for per-tensor, per-channel (dim 1),
+// shared-axes and full slopes; what it refuses declines through compile_or_refuse.
+#include "dnnl/dnnl_runtime.h"
+#include "ops/eltwise/prelu.h"
+
+namespace cnnx {
+
+namespace {
+
+using namespace dnnl;
+
+struct PReluDesc {
+  memory::desc data_md, weights_md;
+  prelu_forward::primitive_desc pd;
+};
+
+PReluDesc describe(const Shape& x, const Shape& slope) {
+  Shape w(x.size() - slope.size(), 1);
+  w.insert(w.end(), slope.begin(), slope.end());
+  PReluDesc d;
+  d.data_md = plain_f32_desc(x);
+  d.weights_md = plain_f32_desc(w);
+  const prelu_forward::desc desc(prop_kind::forward_inference, d.data_md, d.weights_md);
+  d.pd = prelu_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
+  require(d.pd.weights_desc() == d.weights_md, "oneDNN wants the slope in another layout");
+  return d;
+}
+
+class PReluDnnl : public CompiledKernel {
+ public:
+  explicit PReluDnnl(PReluDesc d) : d_(std::move(d)), prelu_(d_.pd), scratchpad_md_(d_.pd.scratchpad_desc()) {}
+
+  void run(const KernelIO& io) const override {
+    dnnl_execute(prelu_, scratchpad_md_,
+                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
+                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
+                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
+  }
+
+ private:
+  PReluDesc d_;
+  prelu_forward prelu_;
+  memory::desc scratchpad_md_;
+};
+
+}  // namespace
+
+Kernel<PReluParams> prelu_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const PReluParams>&, const KernelArgs& a) -> Compiled {
+            const std::string why = dnnl_declines_inputs(a.in);
+            if (!why.empty()) return Compiled::decline(why);
+            if (a.in[0].shape.empty()) return Compiled::decline("X is a scalar (oneDNN needs at least one dim)");
+            return compile_or_refuse([&] { return std::make_unique<PReluDnnl>(describe(a.in[0].shape, a.in[1].shape)); });
+          }};
+}
+
+}  // namespace cnnx
