@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 namespace cnnx {
 
@@ -64,11 +65,8 @@ Shape ConvGeometry::output_shape() const {
   return s;
 }
 
-ConvParams parse_conv(const Node& node) {
-  require_inputs(node, 2, 3);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
-  ConvParams p;
+ConvWindow parse_conv_window(const Node& node, std::vector<std::pair<const char*, size_t>> more_axes) {
+  ConvWindow p;
   p.auto_pad = parse_auto_pad(node.attrs.get_string("auto_pad", "NOTSET"));
   p.group = node.attrs.get_int("group", 1);
   p.kernel_shape = node.attrs.get_ints("kernel_shape");
@@ -91,36 +89,48 @@ ConvParams parse_conv(const Node& node) {
   // Every attribute given must agree on the number of spatial axes.
   size_t rank = 0;
   const char* rank_from = nullptr;
-  auto agree = [&](const char* name, size_t n) {
-    if (n == 0) return;
+  more_axes.insert(more_axes.begin(), {{"kernel_shape", p.kernel_shape.size()},
+                                       {"strides", p.strides.size()},
+                                       {"dilations", p.dilations.size()},
+                                       {"pads", p.pads.size() / 2}});
+  for (const auto& [name, n] : more_axes) {
+    if (n == 0) continue;
     if (!rank_from) {
       rank = n;
       rank_from = name;
     }
     require(n == rank, "attribute ", name, " describes ", n, " spatial axes but ", rank_from, " describes ", rank);
-  };
-  agree("kernel_shape", p.kernel_shape.size());
-  agree("strides", p.strides.size());
-  agree("dilations", p.dilations.size());
-  agree("pads", p.pads.size() / 2);
+  }
+  return p;
+}
+
+size_t check_conv_window(const ConvWindow& p, const Shape& x, const Shape& w) {
+  require(x.size() >= 3 && x.size() <= 5, "input X must be [N, C, D1..Dk] with 1 to 3 spatial axes, got shape ",
+          to_string(x));
+  require(w.size() == x.size(), "weight W must have the rank of X (", x.size(), "), got shape ", to_string(w));
+  const size_t k = x.size() - 2;
+  for (const auto& [name, v, per_axis] : {std::tuple<const char*, const std::vector<int64_t>&, size_t>{"kernel_shape", p.kernel_shape, 1},
+                                          {"strides", p.strides, 1},
+                                          {"dilations", p.dilations, 1},
+                                          {"pads", p.pads, 2}})
+    require(v.empty() || v.size() == k * per_axis, "attribute ", name, " has ", v.size(), " values; X has ", k,
+            " spatial axes, so it needs ", k * per_axis);
+  return k;
+}
+
+ConvParams parse_conv(const Node& node) {
+  require_inputs(node, 2, 3);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+  ConvParams p;
+  static_cast<ConvWindow&>(p) = parse_conv_window(node);
   return p;
 }
 
 ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueInfo>& in) {
   const Shape& x = input(in, 0).shape;
   const Shape& w = input(in, 1).shape;
-  require(x.size() >= 3 && x.size() <= 5, "input X must be [N, C, D1..Dk] with 1 to 3 spatial axes, got shape ",
-          to_string(x));
-  require(w.size() == x.size(), "weight W must have the rank of X (", x.size(), "), got shape ", to_string(w));
-  const size_t k = x.size() - 2;
-  auto check_len = [&](const char* name, const std::vector<int64_t>& v, size_t per_axis) {
-    require(v.empty() || v.size() == k * per_axis, "attribute ", name, " has ", v.size(), " values; X has ", k,
-            " spatial axes, so it needs ", k * per_axis);
-  };
-  check_len("kernel_shape", p.kernel_shape, 1);
-  check_len("strides", p.strides, 1);
-  check_len("dilations", p.dilations, 1);
-  check_len("pads", p.pads, 2);
+  const size_t k = check_conv_window(p, x, w);
 
   ConvGeometry g;
   g.N = x[0];

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/op.h"
@@ -15,8 +16,9 @@ namespace cnnx {
 
 enum class AutoPad { notset, same_upper, same_lower, valid };
 
-// The attributes as given; an empty vector means "not given" (defaults need the rank, known at infer).
-struct ConvParams : OpParams {
+// The window attributes Conv and ConvTranspose share, as given; an empty vector means "not given" (defaults
+// need the rank, known at infer).
+struct ConvWindow {
   AutoPad auto_pad = AutoPad::notset;
   int64_t group = 1;
   std::vector<int64_t> kernel_shape;  // must agree with W's spatial dims when given
@@ -24,6 +26,15 @@ struct ConvParams : OpParams {
   std::vector<int64_t> dilations;     // default 1
   std::vector<int64_t> pads;          // [begin_1..begin_k, end_1..end_k], default 0; only with auto_pad NOTSET
 };
+
+struct ConvParams : OpParams, ConvWindow {};
+
+// Reads and validates the window attributes: positive kernel_shape, strides and dilations, non-negative pads
+// (two per axis, none with auto_pad), group >= 1, and every per-axis attribute (with `more_axes`: other
+// attributes' names and axis counts) describing one number of spatial axes.
+ConvWindow parse_conv_window(const Node& node, std::vector<std::pair<const char*, size_t>> more_axes = {});
+// Checks X [N, C, D1..Dk] (k = 1..3) and W of X's rank against the window's per-axis attributes; returns k.
+size_t check_conv_window(const ConvWindow& p, const Shape& x, const Shape& w);
 
 // Everything a kernel needs, per spatial dim i (0..k-1). Pads are explicit whatever auto_pad said:
 // output position o reads input positions o * stride - pad_begin + j * dilation, j = 0..kernel-1; positions

@@ -9,14 +9,6 @@ namespace {
 
 bool known(int64_t d) { return d >= 0; }
 
-AutoPad parse_auto_pad(const std::string& s) {
-  if (s == "NOTSET") return AutoPad::notset;
-  if (s == "SAME_UPPER") return AutoPad::same_upper;
-  if (s == "SAME_LOWER") return AutoPad::same_lower;
-  if (s == "VALID") return AutoPad::valid;
-  fail("attribute auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got '", s, "'");
-}
-
 }  // namespace
 
 Shape ConvTransposeGeometry::output_shape() const {
@@ -31,64 +23,22 @@ ConvTransposeParams parse_conv_transpose(const Node& node) {
   node.attrs.allow_only(
       {"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"});
   ConvTransposeParams p;
-  p.auto_pad = parse_auto_pad(node.attrs.get_string("auto_pad", "NOTSET"));
-  p.group = node.attrs.get_int("group", 1);
-  p.kernel_shape = node.attrs.get_ints("kernel_shape");
-  p.strides = node.attrs.get_ints("strides");
-  p.dilations = node.attrs.get_ints("dilations");
-  p.pads = node.attrs.get_ints("pads");
   p.output_padding = node.attrs.get_ints("output_padding");
   p.output_shape = node.attrs.get_ints("output_shape");
-
-  require(p.group >= 1, "attribute group must be at least 1, got ", p.group);
-  for (int64_t k : p.kernel_shape) require(k >= 1, "attribute kernel_shape must be positive, got ", list_string(p.kernel_shape));
-  for (int64_t s : p.strides) require(s >= 1, "attribute strides must be positive, got ", list_string(p.strides));
-  for (int64_t d : p.dilations) require(d >= 1, "attribute dilations must be positive, got ", list_string(p.dilations));
-  for (int64_t x : p.pads) require(x >= 0, "attribute pads must not be negative, got ", list_string(p.pads));
+  static_cast<ConvWindow&>(p) = parse_conv_window(node, {{"output_padding", p.output_padding.size()}});
   for (int64_t x : p.output_padding)
     require(x >= 0, "attribute output_padding must not be negative, got ", list_string(p.output_padding));
   for (int64_t x : p.output_shape)
     require(x >= 0, "attribute output_shape must not be negative, got ", list_string(p.output_shape));
-  require(p.pads.size() % 2 == 0, "attribute pads must have 2 values per spatial axis (begins, then ends), got ",
-          list_string(p.pads));
-  if (p.auto_pad != AutoPad::notset)
-    for (int64_t x : p.pads)
-      require(x == 0, "attribute pads ", list_string(p.pads), " cannot be used together with auto_pad ",
-              node.attrs.get_string("auto_pad", ""));
-  size_t rank = 0;
-  const char* rank_from = nullptr;
-  auto agree = [&](const char* name, size_t n) {
-    if (n == 0) return;
-    if (!rank_from) {
-      rank = n;
-      rank_from = name;
-    }
-    require(n == rank, "attribute ", name, " describes ", n, " spatial axes but ", rank_from, " describes ", rank);
-  };
-  agree("kernel_shape", p.kernel_shape.size());
-  agree("strides", p.strides.size());
-  agree("dilations", p.dilations.size());
-  agree("pads", p.pads.size() / 2);
-  agree("output_padding", p.output_padding.size());
   return p;
 }
 
 ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams& p, const std::vector<ValueInfo>& in) {
   const Shape& x = input(in, 0).shape;
   const Shape& w = input(in, 1).shape;
-  require(x.size() >= 3 && x.size() <= 5, "input X must be [N, C, D1..Dk] with 1 to 3 spatial axes, got shape ",
-          to_string(x));
-  require(w.size() == x.size(), "weight W must have the rank of X (", x.size(), "), got shape ", to_string(w));
-  const size_t k = x.size() - 2;
-  auto check_len = [&](const char* name, const std::vector<int64_t>& v, size_t per_axis) {
-    require(v.empty() || v.size() == k * per_axis, "attribute ", name, " has ", v.size(), " values; X has ", k,
-            " spatial axes, so it needs ", k * per_axis);
-  };
-  check_len("kernel_shape", p.kernel_shape, 1);
-  check_len("strides", p.strides, 1);
-  check_len("dilations", p.dilations, 1);
-  check_len("pads", p.pads, 2);
-  check_len("output_padding", p.output_padding, 1);
+  const size_t k = check_conv_window(p, x, w);
+  require(p.output_padding.empty() || p.output_padding.size() == k, "attribute output_padding has ",
+          p.output_padding.size(), " values; X has ", k, " spatial axes, so it needs ", k);
   // output_shape: the spatial sizes, or (as some exporters write) the whole [N, M, spatial...] shape.
   require(p.output_shape.empty() || p.output_shape.size() == k || p.output_shape.size() == k + 2,
           "attribute output_shape has ", p.output_shape.size(), " values; X has ", k, " spatial axes, so it needs ", k);

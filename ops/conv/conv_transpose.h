@@ -21,10 +21,7 @@
 
 namespace cnnx {
 
-struct ConvTransposeParams : OpParams {
-  AutoPad auto_pad = AutoPad::notset;
-  int64_t group = 1;
-  std::vector<int64_t> kernel_shape, strides, dilations, pads;  // as Conv's; empty = not given
+struct ConvTransposeParams : OpParams, ConvWindow {
   std::vector<int64_t> output_padding;                          // default 0, each < its stride or dilation
   std::vector<int64_t> output_shape;                            // spatial sizes (k values, or N, C and k)
 };
