@@ -1,4 +1,5 @@
 #include "ops/families.h"
+#include "ops/gemm/einsum.h"
 #include "ops/gemm/gemm.h"
 #include "ops/gemm/matmul.h"
 #include "ops/gemm/matrix_product.h"
@@ -10,6 +11,7 @@ void register_gemm_ops(OpRegistry& r) {
                            {gemm_dnnl_kernel(), gemm_ref_kernel()}});
   r.add(OpSpec<NoParams>{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
                          {matmul_dnnl_kernel(), matmul_ref_kernel()}});
+  r.add(OpSpec<EinsumParams>{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance, {ref_kernel<EinsumParams>(einsum_ref)}});
 }
 
 }  // namespace cnnx

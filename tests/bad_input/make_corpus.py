@@ -769,6 +769,21 @@ def reduce_cases(c):
     c.add("argmax_over_empty_axis", m, [np.ones((2, 0), np.float32)], contains=["node 'argmax' (ArgMax)", "size 0"])
 
 
+def einsum_cases(c):
+    """Einsum: an equation that does not parse, a label whose sizes differ between inputs, and more terms than
+    inputs are errors naming the node."""
+    n = helper.make_node
+    two = [vi("a", [2, 3]), vi("b", [3, 4])]
+    feeds = [np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)]
+    m = make_model([n("Einsum", ["a", "b"], ["y"], name="einsum", equation="ij,j1->i")], two, [vi("y", None)], opset=12)
+    c.add("einsum_malformed_equation", m, feeds, contains=["node 'einsum' (Einsum)", "character '1'"])
+    m = make_model([n("Einsum", ["a", "b"], ["y"], name="einsum", equation="ij,ik->jk")], two, [vi("y", None)], opset=12)
+    c.add("einsum_label_dim_mismatch", m, feeds, contains=["node 'einsum' (Einsum)", "label 'i'"])
+    m = make_model([n("Einsum", ["a", "b"], ["y"], name="einsum", equation="ij,jk,kl->il")], two, [vi("y", None)],
+                   opset=12)
+    c.add("einsum_too_many_operands", m, feeds, contains=["node 'einsum' (Einsum)", "3 input terms"])
+
+
 # ---------------------------------------------------------------------------------------------- fuzzer findings
 
 def fuzz_cases(c):
@@ -808,7 +823,8 @@ def main():
     os.makedirs(root)
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
-                 input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, fuzz_cases):
+                 input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
+                 fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

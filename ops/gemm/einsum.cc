@@ -1,0 +1,295 @@
+#include "ops/gemm/einsum.h"
+
+#include <algorithm>
+#include <array>
+
+namespace cnnx {
+
+namespace {
+
+int label_id(char c) {
+  if (c >= 'a' && c <= 'z') return c - 'a';
+  if (c >= 'A' && c <= 'Z') return 26 + (c - 'A');
+  return -2;
+}
+
+char label_char(int id) { return id < 26 ? char('a' + id) : char('A' + id - 26); }
+
+// One term ("ab...c"): label ids, kEinsumEllipsis for "...". `where` names the term in messages.
+std::vector<int> parse_term(const std::string& eq, const std::string& s, const std::string& where) {
+  std::vector<int> term;
+  bool ellipsis = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '.') {
+      require(s.compare(i, 3, "...") == 0, "equation '", eq, "': ", where, " '", s,
+              "' has a '.' that is not part of '...'");
+      require(!ellipsis, "equation '", eq, "': ", where, " '", s, "' has '...' twice");
+      ellipsis = true;
+      term.push_back(kEinsumEllipsis);
+      i += 2;
+      continue;
+    }
+    const int id = label_id(s[i]);
+    require(id >= 0, "equation '", eq, "': ", where, " '", s, "' has the character '", std::string(1, s[i]),
+            "'; labels are letters a-z, A-Z");
+    term.push_back(id);
+  }
+  return term;
+}
+
+// The dims of input `t`'s ellipsis, or empty; checks the rank against the term.
+struct TermDims {
+  Shape ellipsis;
+  std::vector<std::pair<int, int64_t>> labels;  // (label, dim) in term order
+};
+
+TermDims split_dims(const EinsumParams& p, size_t t, const Shape& shape) {
+  const std::vector<int>& term = p.terms[t];
+  const bool has_ellipsis = std::count(term.begin(), term.end(), kEinsumEllipsis) > 0;
+  const int64_t named = int64_t(term.size()) - (has_ellipsis ? 1 : 0);
+  const int64_t rank = int64_t(shape.size());
+  if (has_ellipsis)
+    require(rank >= named, "equation '", p.equation, "': input ", t, " has rank ", rank, " (shape ",
+            to_string(shape), ") but its term names ", named, " dims");
+  else
+    require(rank == named, "equation '", p.equation, "': input ", t, " has rank ", rank, " (shape ",
+            to_string(shape), ") but its term names ", named, " dims");
+  TermDims d;
+  size_t k = 0;
+  for (int label : term) {
+    if (label == kEinsumEllipsis) {
+      for (int64_t e = 0; e < rank - named; ++e) d.ellipsis.push_back(shape[k++]);
+    } else {
+      d.labels.push_back({label, shape[k++]});
+    }
+  }
+  return d;
+}
+
+// Every label's size, and the broadcast ellipsis dims; dims may be unknown (kUnknownDim).
+struct EinsumDims {
+  std::array<int64_t, 52> size;
+  Shape ellipsis;
+};
+
+EinsumDims collect_dims(const EinsumParams& p, const std::vector<Shape>& shapes) {
+  EinsumDims r;
+  r.size.fill(-2);  // not seen
+  for (size_t t = 0; t < shapes.size(); ++t) {
+    const TermDims d = split_dims(p, t, shapes[t]);
+    for (auto [label, dim] : d.labels) {
+      int64_t& s = r.size[size_t(label)];
+      if (s == -2 || s == kUnknownDim) s = dim;
+      else if (dim != kUnknownDim)
+        require(s == dim, "equation '", p.equation, "': label '", std::string(1, label_char(label)),
+                "' has size ", s, " in one place and ", dim, " in input ", t, " (shape ", to_string(shapes[t]),
+                ")");
+    }
+    // Right-aligned broadcast of the ellipsis dims.
+    if (d.ellipsis.size() > r.ellipsis.size()) r.ellipsis.insert(r.ellipsis.begin(), d.ellipsis.size() - r.ellipsis.size(), 1);
+    const size_t off = r.ellipsis.size() - d.ellipsis.size();
+    for (size_t i = 0; i < d.ellipsis.size(); ++i) {
+      int64_t& s = r.ellipsis[off + i];
+      const int64_t e = d.ellipsis[i];
+      if (e == 1) continue;
+      if (s == 1 || s == kUnknownDim) s = e;
+      else if (e != kUnknownDim)
+        require(s == e, "equation '", p.equation, "': the '...' dims of input ", t, " (shape ",
+                to_string(shapes[t]), ") do not broadcast with the others (", to_string(r.ellipsis), ")");
+    }
+  }
+  return r;
+}
+
+Shape output_shape(const EinsumParams& p, const EinsumDims& d) {
+  Shape out;
+  for (int label : p.output) {
+    if (label == kEinsumEllipsis) out.insert(out.end(), d.ellipsis.begin(), d.ellipsis.end());
+    else out.push_back(d.size[size_t(label)]);
+  }
+  return out;
+}
+
+}  // namespace
+
+EinsumParams parse_einsum_equation(const std::string& equation, size_t operands) {
+  EinsumParams p;
+  p.equation = equation;
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ') eq += c;
+  const size_t arrow = eq.find("->");
+  require(eq.find('-', arrow == std::string::npos ? 0 : arrow + 1) == std::string::npos &&
+              eq.find('>', arrow == std::string::npos ? 0 : arrow + 2) == std::string::npos,
+          "equation '", equation, "': '-' and '>' may only appear once, as '->'");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = lhs.find(',', start);
+    parts.push_back(lhs.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  require(parts.size() == operands, "equation '", equation, "' has ", parts.size(), " input term",
+          parts.size() == 1 ? "" : "s", " but the node has ", operands, " input", operands == 1 ? "" : "s");
+  std::array<int, 52> count{};
+  bool any_ellipsis = false;
+  for (size_t t = 0; t < parts.size(); ++t) {
+    p.terms.push_back(parse_term(equation, parts[t], "input term " + std::to_string(t)));
+    for (int label : p.terms.back()) {
+      if (label == kEinsumEllipsis) any_ellipsis = true;
+      else ++count[size_t(label)];
+    }
+  }
+  if (arrow != std::string::npos) {
+    p.explicit_output = true;
+    const std::string rhs = eq.substr(arrow + 2);
+    require(rhs.find(',') == std::string::npos, "equation '", equation, "': the output term '", rhs,
+            "' has a ','; Einsum has one output");
+    p.output = parse_term(equation, rhs, "the output term");
+    std::array<bool, 52> seen{};
+    for (int label : p.output) {
+      if (label == kEinsumEllipsis) {
+        require(any_ellipsis, "equation '", equation, "': the output has '...' but no input term does");
+        continue;
+      }
+      require(!seen[size_t(label)], "equation '", equation, "': label '", std::string(1, label_char(label)),
+              "' appears twice in the output");
+      seen[size_t(label)] = true;
+      require(count[size_t(label)] > 0, "equation '", equation, "': output label '",
+              std::string(1, label_char(label)), "' is in no input term");
+    }
+  } else {
+    if (any_ellipsis) p.output.push_back(kEinsumEllipsis);
+    // ASCII order: upper case before lower case.
+    for (int id = 26; id < 52; ++id)
+      if (count[size_t(id)] == 1) p.output.push_back(id);
+    for (int id = 0; id < 26; ++id)
+      if (count[size_t(id)] == 1) p.output.push_back(id);
+  }
+  return p;
+}
+
+EinsumParams parse_einsum(const Node& node) {
+  require_inputs(node, 1, 1 << 20);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"equation"});
+  require(node.attrs.has("equation"), "attribute 'equation' is required");
+  return parse_einsum_equation(node.attrs.get_string("equation", ""), node.inputs.size());
+}
+
+std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<ValueInfo>& in) {
+  require(in.size() == p.terms.size(), "internal error: Einsum got ", in.size(), " inputs for ", p.terms.size(),
+          " terms");
+  for (size_t i = 0; i < in.size(); ++i) {
+    require_dtype(in, i, {DType::f32, DType::f64});
+    require(in[i].dtype == in[0].dtype, "input ", i, " is ", dtype_name(in[i].dtype), " but input 0 is ",
+            dtype_name(in[0].dtype));
+  }
+  for (const ValueInfo& v : in)
+    if (!v.rank_known) return {ValueInfo::unknown(in[0].dtype)};
+  std::vector<Shape> shapes;
+  for (const ValueInfo& v : in) shapes.push_back(v.shape);
+  const Shape out = output_shape(p, collect_dims(p, shapes));
+  if (is_concrete(out)) checked_numel(out);
+  return {ValueInfo::of(in[0].dtype, out)};
+}
+
+void einsum_ref(const EinsumParams& p, const KernelIO& io) {
+  const size_t n = io.in.size();
+  std::vector<Shape> shapes;
+  for (const Tensor* t : io.in) shapes.push_back(t->shape());
+  const EinsumDims d = collect_dims(p, shapes);
+  Tensor& y = *io.out[0];
+  require(y.shape() == output_shape(p, d), "the output shape ", to_string(y.shape()), " is not ",
+          to_string(output_shape(p, d)));
+  // Loop axes: the ellipsis dims (ne of them), then labels 0..51 that occur. Axis id of a label: ne + slot.
+  const size_t ne = d.ellipsis.size();
+  std::array<int, 52> slot;
+  slot.fill(-1);
+  std::vector<int64_t> size(d.ellipsis.begin(), d.ellipsis.end());
+  for (int id = 0; id < 52; ++id)
+    if (d.size[size_t(id)] >= 0) {
+      slot[size_t(id)] = int(size.size());
+      size.push_back(d.size[size_t(id)]);
+    }
+  const size_t axes = size.size();
+  // Per operand and loop axis: the element stride (repeated labels add up: the diagonal; broadcast: 0).
+  std::vector<std::vector<int64_t>> stride(n, std::vector<int64_t>(axes, 0));
+  for (size_t t = 0; t < n; ++t) {
+    const Shape& s = shapes[t];
+    std::vector<int64_t> st(s.size(), 1);
+    for (size_t k = s.size(); k-- > 1;) st[k - 1] = st[k] * s[k];
+    const std::vector<int>& term = p.terms[t];
+    const bool has_ellipsis = std::count(term.begin(), term.end(), kEinsumEllipsis) > 0;
+    const size_t te = s.size() - (term.size() - (has_ellipsis ? 1 : 0));
+    size_t k = 0;
+    for (int label : term) {
+      if (label == kEinsumEllipsis) {
+        for (size_t e = 0; e < te; ++e, ++k)
+          if (s[k] != 1) stride[t][ne - te + e] += st[k];
+      } else {
+        stride[t][size_t(slot[size_t(label)])] += st[k++];
+      }
+    }
+  }
+  // Output axes in output order, then the summed axes.
+  std::vector<size_t> order;
+  std::vector<bool> in_out(axes, false);
+  for (int label : p.output) {
+    if (label == kEinsumEllipsis) {
+      for (size_t e = 0; e < ne; ++e) order.push_back(e);
+    } else {
+      order.push_back(size_t(slot[size_t(label)]));
+    }
+  }
+  for (size_t a : order) in_out[a] = true;
+  const size_t n_out = order.size();
+  for (size_t a = 0; a < axes; ++a)
+    if (!in_out[a]) order.push_back(a);
+  int64_t out_count = 1, sum_count = 1;
+  for (size_t i = 0; i < order.size(); ++i) (i < n_out ? out_count : sum_count) *= size[order[i]];
+  visit_dtype(y.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_floating_point_v<T>) {
+      fail("element type ", dtype_name(y.dtype()), " is not supported");
+    } else {
+      std::vector<const T*> src(n);
+      for (size_t t = 0; t < n; ++t) src[t] = io.in[t]->template data<T>();
+      T* dst = y.template data<T>();
+      std::vector<int64_t> base(n), off(n), idx(order.size());
+      for (int64_t o = 0; o < out_count; ++o) {
+        // Decompose o over the output axes (last fastest).
+        std::fill(base.begin(), base.end(), 0);
+        int64_t rest = o;
+        for (size_t i = n_out; i-- > 0;) {
+          const int64_t v = rest % size[order[i]];
+          rest /= size[order[i]];
+          for (size_t t = 0; t < n; ++t) base[t] += v * stride[t][order[i]];
+        }
+        double acc = 0;
+        off = base;
+        std::fill(idx.begin(), idx.end(), 0);
+        for (int64_t s = 0; s < sum_count; ++s) {
+          double prod = 1;
+          for (size_t t = 0; t < n; ++t) prod *= double(src[t][off[t]]);
+          acc += prod;
+          // Odometer over the summed axes, last fastest.
+          for (size_t i = order.size(); i-- > n_out;) {
+            const size_t a = order[i];
+            if (++idx[i] < size[a]) {
+              for (size_t t = 0; t < n; ++t) off[t] += stride[t][a];
+              break;
+            }
+            idx[i] = 0;
+            for (size_t t = 0; t < n; ++t) off[t] -= stride[t][a] * (size[a] - 1);
+          }
+        }
+        dst[o] = T(acc);
+      }
+    }
+  });
+}
+
+}  // namespace cnnx
