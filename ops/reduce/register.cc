@@ -1,5 +1,6 @@
 #include "ops/families.h"
 #include "ops/reduce/arg_reduce.h"
+#include "ops/reduce/cumsum.h"
 #include "ops/reduce/reduce.h"
 
 namespace cnnx {
@@ -34,6 +35,7 @@ void register_reduce_ops(OpRegistry& r) {
   using AP = OpSpec<ArgReduceParams>;
   r.add(AP{"ArgMax", 1, arg_reducer(true), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
   r.add(AP{"ArgMin", 1, arg_reducer(false), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
+  r.add(OpSpec<CumSumParams>{"CumSum", 11, parse_cumsum, infer_cumsum, kCumSumTolerance, {ref_kernel<CumSumParams>(cumsum_ref)}});
 }
 
 }  // namespace cnnx

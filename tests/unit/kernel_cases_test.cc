@@ -1327,13 +1327,29 @@ std::vector<KernelCase> einsum_cases() {
   return cases;
 }
 
+// CumSum: the reference only; every exclusive/reverse setting, a negative axis, int32 axis, int64 data.
+std::vector<KernelCase> cumsum_cases() {
+  std::vector<KernelCase> cases;
+  for (int ex = 0; ex < 2; ++ex)
+    for (int rev = 0; rev < 2; ++rev)
+      cases.push_back(KernelCase("CumSum", 14, "exclusive " + std::to_string(ex) + ", reverse " + std::to_string(rev))
+                          .attr("exclusive", int_attr(ex)).attr("reverse", int_attr(rev))
+                          .in(random_in({3, 4, 5})).in(given(make_int_tensor({}, {1}))));
+  Tensor axis32(DType::i32, {1});
+  axis32.data<int32_t>()[0] = -1;
+  cases.push_back(KernelCase("CumSum", 11, "axis -1 (int32)").in(random_in({3, 7})).in(given(axis32)));
+  cases.push_back(KernelCase("CumSum", 11, "int64 data").in(given(make_int_tensor({2, 3}, {1, -2, 3, 4, 5, -6})))
+                      .in(given(make_int_tensor({}, {0}))));
+  return cases;
+}
+
 using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  not_cases, prelu_cases,        clip_cases,       binary_cases,     pow_mod_cases,
                              compare_logic_cases,                                   conv_cases,  conv_transpose_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     log_softmax_hardmax_cases, lrn_cases, pool_cases, global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, reduce_cases, arg_reduce_cases, shape_cases, data_cases,
-                             layer_group_norm_cases, einsum_cases};
+                             layer_group_norm_cases, einsum_cases, cumsum_cases};
 
 }  // namespace
 
@@ -1361,6 +1377,7 @@ TEST_CASE("kernel cases: BatchNormalization, LRN, Softmax") {
   check_kernel_cases(softmax_cases());
 }
 TEST_CASE("kernel cases: Einsum") { check_kernel_cases(einsum_cases()); }
+TEST_CASE("kernel cases: CumSum") { check_kernel_cases(cumsum_cases()); }
 TEST_CASE("kernel cases: LogSoftmax, Hardmax") { check_kernel_cases(log_softmax_hardmax_cases()); }
 TEST_CASE("kernel cases: LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization") {
   check_kernel_cases(layer_group_norm_cases());

@@ -282,3 +282,24 @@ TEST_CASE("ArgMax and ArgMin: ties, NaN, refusals") {
     CHECK_THROWS_AS(run_op("ArgMax", c.attrs, {c.x}, c.opset), Error);
   }
 }
+
+TEST_CASE("CumSum: exclusive, reverse, refusals") {
+  auto attrs = [](int64_t ex, int64_t rev) {
+    Attributes a;
+    a.set("exclusive", int_attr(ex));
+    a.set("reverse", int_attr(rev));
+    return a;
+  };
+  auto floats = [](const Tensor& t) { return std::vector<float>(t.data<float>(), t.data<float>() + t.numel()); };
+  const Tensor x = make_tensor({2, 3}, {1, 2, 3, 4, 5, 6});
+  const Tensor ax1 = make_int_tensor({}, {1}), ax0 = make_int_tensor({1}, {-2});
+  CHECK(floats(run_op("CumSum", attrs(0, 0), {x, ax1}, 14)[0]) == std::vector<float>{1, 3, 6, 4, 9, 15});
+  CHECK(floats(run_op("CumSum", attrs(1, 0), {x, ax1}, 14)[0]) == std::vector<float>{0, 1, 3, 0, 4, 9});
+  CHECK(floats(run_op("CumSum", attrs(0, 1), {x, ax1}, 14)[0]) == std::vector<float>{6, 5, 3, 15, 11, 6});
+  CHECK(floats(run_op("CumSum", attrs(1, 1), {x, ax1}, 14)[0]) == std::vector<float>{5, 3, 0, 11, 6, 0});
+  CHECK(floats(run_op("CumSum", attrs(0, 0), {x, ax0}, 11)[0]) == std::vector<float>{1, 2, 3, 5, 7, 9});
+  CHECK_THROWS_AS(run_op("CumSum", attrs(0, 0), {x, make_int_tensor({}, {2})}, 14), Error);       // axis out of range
+  CHECK_THROWS_AS(run_op("CumSum", attrs(0, 0), {x, make_int_tensor({2}, {0, 1})}, 14), Error);   // two axes
+  CHECK_THROWS_AS(run_op("CumSum", attrs(2, 0), {x, ax1}, 14), Error);                            // exclusive 2
+  CHECK_THROWS_AS(run_op("CumSum", attrs(0, 0), {make_tensor({}, {1.f}), ax1}, 14), Error);       // scalar
+}

@@ -1,0 +1,91 @@
+#include "ops/reduce/cumsum.h"
+
+#include <type_traits>
+
+#include "ops/shape/common.h"
+
+namespace cnnx {
+
+namespace {
+
+template <class T, bool = std::is_floating_point_v<T>>
+struct AccOf { using type = double; };
+template <class T>
+struct AccOf<T, false> { using type = std::make_unsigned_t<T>; };
+
+int64_t read_axis(const Tensor* t, int64_t rank) {
+  require(t != nullptr, "input 1 (axis) is required");
+  require(t->rank() == 0 || (t->rank() == 1 && t->shape()[0] == 1), "input 1 (axis) must be a scalar or hold one value, got shape ",
+          to_string(t->shape()));
+  const std::vector<int64_t> v = ints_of(t, "axis");
+  return normalize_axis(v[0], std::max<int64_t>(rank, 1), "axis");
+}
+
+}  // namespace
+
+CumSumParams parse_cumsum(const Node& node) {
+  require_inputs(node, 2, 2);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"exclusive", "reverse"});
+  CumSumParams p;
+  const int64_t ex = node.attrs.get_int("exclusive", 0), rev = node.attrs.get_int("reverse", 0);
+  require(ex == 0 || ex == 1, "attribute 'exclusive' is ", ex, "; expected 0 or 1");
+  require(rev == 0 || rev == 1, "attribute 'reverse' is ", rev, "; expected 0 or 1");
+  p.exclusive = ex == 1;
+  p.reverse = rev == 1;
+  return p;
+}
+
+std::vector<ValueInfo> infer_cumsum(const CumSumParams&, const std::vector<ValueInfo>& in) {
+  require_dtype(in, 0, {DType::f32, DType::f64, DType::i32, DType::i64});
+  require_dtype(in, 1, {DType::i32, DType::i64}, "input");
+  const ValueInfo& x = in[0];
+  const ValueInfo& a = in[1];
+  require(!x.rank_known || x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
+  require(!a.rank_known || a.rank() == 0 || (a.rank() == 1 && (a.shape[0] == 1 || a.shape[0] == kUnknownDim)),
+          "input 1 (axis) must be a scalar or hold one value, got shape ", to_string(a.shape));
+  std::vector<int64_t> axis;
+  if (x.rank_known && constant_ints(in, 1, axis) && !axis.empty()) normalize_axis(axis[0], x.rank(), "axis");
+  return {same_as_input(in)};
+}
+
+void cumsum_ref(const CumSumParams& p, const KernelIO& io) {
+  const Tensor& x = *io.in[0];
+  Tensor& y = *io.out[0];
+  require(x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
+  const int64_t axis = read_axis(io.in[1], x.rank());
+  const Shape& s = x.shape();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= s[size_t(d)];
+  for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= s[size_t(d)];
+  const int64_t n = s[size_t(axis)];
+  visit_dtype(x.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
+                  std::is_same_v<T, int64_t>) {
+      // Floats sum in double; integers in the unsigned type of their width (wrap-around, no UB).
+      using Acc = typename AccOf<T>::type;
+      const T* src = x.data<T>();
+      T* dst = y.data<T>();
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          const int64_t base = o * n * inner + i;
+          Acc acc = 0;
+          for (int64_t k = 0; k < n; ++k) {
+            const int64_t at = base + (p.reverse ? n - 1 - k : k) * inner;
+            if (p.exclusive) {
+              dst[at] = T(acc);
+              acc = Acc(acc + Acc(src[at]));
+            } else {
+              acc = Acc(acc + Acc(src[at]));
+              dst[at] = T(acc);
+            }
+          }
+        }
+    } else {
+      fail("element type ", dtype_name(x.dtype()), " is not supported");
+    }
+  });
+}
+
+}  // namespace cnnx
