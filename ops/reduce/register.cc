@@ -2,6 +2,7 @@
 #include "ops/reduce/arg_reduce.h"
 #include "ops/reduce/cumsum.h"
 #include "ops/reduce/reduce.h"
+#include "ops/reduce/top_k.h"
 
 namespace cnnx {
 
@@ -36,6 +37,7 @@ void register_reduce_ops(OpRegistry& r) {
   r.add(AP{"ArgMax", 1, arg_reducer(true), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
   r.add(AP{"ArgMin", 1, arg_reducer(false), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
   r.add(OpSpec<CumSumParams>{"CumSum", 11, parse_cumsum, infer_cumsum, kCumSumTolerance, {ref_kernel<CumSumParams>(cumsum_ref)}});
+  r.add(OpSpec<TopKParams>{"TopK", 1, parse_top_k, infer_top_k, kExact, {ref_kernel<TopKParams>(top_k_ref)}});
 }
 
 }  // namespace cnnx

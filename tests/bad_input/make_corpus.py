@@ -782,6 +782,11 @@ def einsum_cases(c):
     m = make_model([n("Einsum", ["a", "b"], ["y"], name="einsum", equation="ij,jk,kl->il")], two, [vi("y", None)],
                    opset=12)
     c.add("einsum_too_many_operands", m, feeds, contains=["node 'einsum' (Einsum)", "3 input terms"])
+    # TopK's K fed at run time, larger than the axis.
+    m = make_model([n("TopK", ["x", "k"], ["v", "i"], name="topk")], [vi("x", [2, 4]), vi("k", [1], I64)],
+                   [vi("v", None), vi("i", None, I64)], opset=11)
+    c.add("top_k_k_larger_than_axis", m, [np.ones((2, 4), np.float32), np.array([5], np.int64)],
+          contains=["node 'topk' (TopK)", "k is 5"])
 
 
 # ---------------------------------------------------------------------------------------------- fuzzer findings

@@ -1343,13 +1343,30 @@ std::vector<KernelCase> cumsum_cases() {
   return cases;
 }
 
+// TopK: the reference only; opset 1's attribute k, opset 10's K input, largest/smallest, ties.
+std::vector<KernelCase> top_k_cases() {
+  std::vector<KernelCase> cases;
+  cases.push_back(KernelCase("TopK", 1, "opset 1, k 3, default axis").attr("k", int_attr(3)).outputs(2)
+                      .in(random_in({3, 4, 5})));
+  cases.push_back(KernelCase("TopK", 10, "opset 10, K input, axis 1").attr("axis", int_attr(1)).outputs(2)
+                      .in(random_in({3, 4, 5})).in(ints_in({2})));
+  for (int largest = 0; largest < 2; ++largest)
+    cases.push_back(KernelCase("TopK", 11, "largest " + std::to_string(largest) + ", axis -2")
+                        .attr("axis", int_attr(-2)).attr("largest", int_attr(largest)).attr("sorted", int_attr(1))
+                        .outputs(2).in(random_in({2, 6, 3})).in(ints_in({4})));
+  cases.push_back(KernelCase("TopK", 11, "ties pick the lower index").outputs(2)
+                      .in(given(make_tensor({2, 4}, {1, 2, 2, 1, 3, 3, 3, 3}))).in(ints_in({3})));
+  cases.push_back(KernelCase("TopK", 11, "k 0").outputs(2).in(random_in({2, 4})).in(ints_in({0})));
+  return cases;
+}
+
 using CaseTable = std::vector<KernelCase> (*)();
 const CaseTable kTables[] = {activation_cases,  not_cases, prelu_cases,        clip_cases,       binary_cases,     pow_mod_cases,
                              compare_logic_cases,                                   conv_cases,  conv_transpose_cases,
                              fused_conv_cases,  gemm_cases,       matmul_cases,     batch_norm_cases,
                              softmax_cases,     log_softmax_hardmax_cases, lrn_cases, pool_cases, global_pool_cases,
                              adaptive_pool_cases, reduce_mean_cases, reduce_cases, arg_reduce_cases, shape_cases, data_cases,
-                             layer_group_norm_cases, einsum_cases, cumsum_cases};
+                             layer_group_norm_cases, einsum_cases, cumsum_cases, top_k_cases};
 
 }  // namespace
 
@@ -1378,6 +1395,7 @@ TEST_CASE("kernel cases: BatchNormalization, LRN, Softmax") {
 }
 TEST_CASE("kernel cases: Einsum") { check_kernel_cases(einsum_cases()); }
 TEST_CASE("kernel cases: CumSum") { check_kernel_cases(cumsum_cases()); }
+TEST_CASE("kernel cases: TopK") { check_kernel_cases(top_k_cases()); }
 TEST_CASE("kernel cases: LogSoftmax, Hardmax") { check_kernel_cases(log_softmax_hardmax_cases()); }
 TEST_CASE("kernel cases: LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization") {
   check_kernel_cases(layer_group_norm_cases());

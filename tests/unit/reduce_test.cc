@@ -303,3 +303,51 @@ TEST_CASE("CumSum: exclusive, reverse, refusals") {
   CHECK_THROWS_AS(run_op("CumSum", attrs(2, 0), {x, ax1}, 14), Error);                            // exclusive 2
   CHECK_THROWS_AS(run_op("CumSum", attrs(0, 0), {make_tensor({}, {1.f}), ax1}, 14), Error);       // scalar
 }
+
+TEST_CASE("TopK: order, ties, NaN, refusals") {
+  auto ints_of = [](const Tensor& t) { return std::vector<int64_t>(t.data<int64_t>(), t.data<int64_t>() + t.numel()); };
+  auto floats = [](const Tensor& t) { return std::vector<float>(t.data<float>(), t.data<float>() + t.numel()); };
+  auto a = [](std::initializer_list<std::pair<const char*, int64_t>> kv) {
+    Attributes at;
+    for (auto [k, v] : kv) at.set(k, int_attr(v));
+    return at;
+  };
+  const Tensor x = make_tensor({2, 4}, {1, 3, 3, 2, 5, std::nanf(""), 0, 5});
+  const Tensor k2 = make_int_tensor({1}, {2});
+  std::vector<Tensor> y = run_op("TopK", {}, {x, k2}, 11, 2);
+  CHECK(y[0].shape() == Shape{2, 2});
+  CHECK(ints_of(y[1]) == std::vector<int64_t>{1, 2, 1, 0});  // ties: lower index first; NaN above all
+  CHECK(floats(y[0])[0] == 3.f);
+  y = run_op("TopK", a({{"largest", 0}}), {x, k2}, 11, 2);
+  CHECK(ints_of(y[1]) == std::vector<int64_t>{0, 3, 2, 0});
+  CHECK(floats(y[0]) == std::vector<float>{1, 2, 0, 5});
+  y = run_op("TopK", a({{"k", 1}, {"axis", 0}}), {x}, 1, 2);
+  CHECK(ints_of(y[1]) == std::vector<int64_t>{1, 1, 0, 1});
+
+  struct Bad {
+    const char* name;
+    int opset;
+    Attributes attrs;
+    std::vector<Tensor> in;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {"k larger than the axis", 11, {}, {x, make_int_tensor({1}, {5})}, "k is 5 but axis -1 has only 4 elements"},
+      {"negative k", 11, {}, {x, make_int_tensor({1}, {-1})}, "must not be negative"},
+      {"two values of K", 11, {}, {x, make_int_tensor({2}, {1, 2})}, "one value"},
+      {"opset 1 without k", 1, {}, {x}, "'k' is required"},
+      {"opset 1 k too large", 1, a({{"k", 9}}), {x}, "k is 9"},
+      {"largest before opset 11", 10, a({{"largest", 0}}), {x, k2}, "largest"},
+      {"axis out of range", 11, a({{"axis", 2}}), {x, k2}, "axis"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(std::string(b.name));
+    std::string msg;
+    try {
+      run_op("TopK", b.attrs, b.in, b.opset, 2);  // K constant: infer checks it (the kernel too: bad_input corpus)
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+    CHECK_MESSAGE(msg.find(b.says) != std::string::npos, msg);
+  }
+}
