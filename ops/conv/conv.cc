@@ -104,7 +104,7 @@ ConvWindow parse_conv_window(const Node& node, std::vector<std::pair<const char*
   return p;
 }
 
-size_t check_conv_window(const ConvWindow& p, const Shape& x, const Shape& w) {
+WindowAxes window_axes(const ConvWindow& p, const Shape& x, const Shape& w) {
   require(x.size() >= 3 && x.size() <= 5, "input X must be [N, C, D1..Dk] with 1 to 3 spatial axes, got shape ",
           to_string(x));
   require(w.size() == x.size(), "weight W must have the rank of X (", x.size(), "), got shape ", to_string(w));
@@ -115,7 +115,22 @@ size_t check_conv_window(const ConvWindow& p, const Shape& x, const Shape& w) {
                                           {"pads", p.pads, 2}})
     require(v.empty() || v.size() == k * per_axis, "attribute ", name, " has ", v.size(), " values; X has ", k,
             " spatial axes, so it needs ", k * per_axis);
-  return k;
+  WindowAxes a;
+  a.in.assign(x.begin() + 2, x.end());
+  a.stride.assign(k, 1);
+  a.dilation.assign(k, 1);
+  for (size_t i = 0; i < k; ++i) {
+    a.kernel.push_back(w[2 + i]);
+    if (!p.kernel_shape.empty()) {
+      require(!known(w[2 + i]) || w[2 + i] == p.kernel_shape[i], "attribute kernel_shape ", list_string(p.kernel_shape),
+              " disagrees with the spatial dims of weight W ", to_string(w));
+      a.kernel[i] = p.kernel_shape[i];
+    }
+    require(!known(a.kernel[i]) || a.kernel[i] >= 1, "weight W has an empty kernel: shape ", to_string(w));
+    if (!p.strides.empty()) a.stride[i] = p.strides[i];
+    if (!p.dilations.empty()) a.dilation[i] = p.dilations[i];
+  }
+  return a;
 }
 
 ConvParams parse_conv(const Node& node) {
@@ -130,7 +145,8 @@ ConvParams parse_conv(const Node& node) {
 ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueInfo>& in) {
   const Shape& x = input(in, 0).shape;
   const Shape& w = input(in, 1).shape;
-  const size_t k = check_conv_window(p, x, w);
+  WindowAxes axes = window_axes(p, x, w);
+  const size_t k = axes.in.size();
 
   ConvGeometry g;
   g.N = x[0];
@@ -161,23 +177,14 @@ ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueI
             " output channels");
   }
 
-  g.in.assign(x.begin() + 2, x.end());
-  g.kernel.resize(k);
-  g.stride.assign(k, 1);
-  g.dilation.assign(k, 1);
+  g.in = std::move(axes.in);
+  g.kernel = std::move(axes.kernel);
+  g.stride = std::move(axes.stride);
+  g.dilation = std::move(axes.dilation);
   g.pad_begin.assign(k, 0);
   g.pad_end.assign(k, 0);
   g.out.resize(k);
   for (size_t i = 0; i < k; ++i) {
-    g.kernel[i] = w[2 + i];
-    if (!p.kernel_shape.empty()) {
-      require(!known(w[2 + i]) || w[2 + i] == p.kernel_shape[i], "attribute kernel_shape ", list_string(p.kernel_shape),
-              " disagrees with the spatial dims of weight W ", to_string(w));
-      g.kernel[i] = p.kernel_shape[i];
-    }
-    require(!known(g.kernel[i]) || g.kernel[i] >= 1, "weight W has an empty kernel: shape ", to_string(w));
-    if (!p.strides.empty()) g.stride[i] = p.strides[i];
-    if (!p.dilations.empty()) g.dilation[i] = p.dilations[i];
     if (!p.pads.empty()) {
       g.pad_begin[i] = p.pads[i];
       g.pad_end[i] = p.pads[k + i];

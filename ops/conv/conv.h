@@ -33,8 +33,13 @@ struct ConvParams : OpParams, ConvWindow {};
 // (two per axis, none with auto_pad), group >= 1, and every per-axis attribute (with `more_axes`: other
 // attributes' names and axis counts) describing one number of spatial axes.
 ConvWindow parse_conv_window(const Node& node, std::vector<std::pair<const char*, size_t>> more_axes = {});
-// Checks X [N, C, D1..Dk] (k = 1..3) and W of X's rank against the window's per-axis attributes; returns k.
-size_t check_conv_window(const ConvWindow& p, const Shape& x, const Shape& w);
+// Per spatial axis of X [N, C, D1..Dk] (k = 1..3): its size, the kernel (W's dims 2.., which kernel_shape must
+// agree with), stride and dilation (default 1). Checks W has X's rank and the attributes' lengths; dims may be
+// kUnknownDim.
+struct WindowAxes {
+  std::vector<int64_t> in, kernel, stride, dilation;
+};
+WindowAxes window_axes(const ConvWindow& p, const Shape& x, const Shape& w);
 
 // Everything a kernel needs, per spatial dim i (0..k-1). Pads are explicit whatever auto_pad said:
 // output position o reads input positions o * stride - pad_begin + j * dilation, j = 0..kernel-1; positions

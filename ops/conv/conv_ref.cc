@@ -3,44 +3,17 @@
 // positions whose tap lands inside the input are precomputed per axis and tap, so the innermost loop is a
 // plain multiply-add streaming along an output row.
 #include <algorithm>
-#include <array>
 
 #include "ops/conv/conv.h"
+#include "ops/conv/window_3d.h"
 
 namespace cnnx {
 
 namespace {
 
-
-// Output positions [lo, hi) along one axis whose tap reads inside [0, in).
-struct Span {
-  int64_t lo = 0, hi = 0;
-};
-
 class ConvRef : public CompiledKernel {
  public:
-  explicit ConvRef(const ConvGeometry& g) : g_(g) {
-    const size_t lift = 3 - g.spatial_rank();
-    for (size_t a = 0; a < 3; ++a) {
-      const bool real = a >= lift;
-      const size_t i = a - lift;
-      in_[a] = real ? g.in[i] : 1;
-      k_[a] = real ? g.kernel[i] : 1;
-      s_[a] = real ? g.stride[i] : 1;
-      d_[a] = real ? g.dilation[i] : 1;
-      p_[a] = real ? g.pad_begin[i] : 0;
-      out_[a] = real ? g.out[i] : 1;
-      // Output o, tap j reads o * s - p + j * d; keep o with 0 <= that < in.
-      for (int64_t j = 0; j < k_[a]; ++j) {
-        const int64_t shift = p_[a] - j * d_[a];
-        Span sp;
-        sp.lo = std::max<int64_t>(0, -floor_div(-shift, s_[a]));
-        sp.hi = std::min<int64_t>(out_[a], floor_div(in_[a] - 1 + shift, s_[a]) + 1);
-        sp.hi = std::max(sp.hi, sp.lo);
-        spans_[a].push_back(sp);
-      }
-    }
-  }
+  explicit ConvRef(const ConvGeometry& g) : g_(g), w_(g, false) {}
 
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];
@@ -52,12 +25,12 @@ class ConvRef : public CompiledKernel {
     const float* b = B ? B->data<float>() : nullptr;
     float* y = io.out[0]->data<float>();
 
-    const auto [ID, IH, IW] = in_;
-    const auto [KD, KH, KW] = k_;
-    const auto [SD, SH, SW] = s_;
-    const auto [DD, DH, DW] = d_;
-    const auto [PD, PH, PW] = p_;
-    const auto [OD, OH, OW] = out_;
+    const auto [ID, IH, IW] = w_.in;
+    const auto [KD, KH, KW] = w_.k;
+    const auto [SD, SH, SW] = w_.s;
+    const auto [DD, DH, DW] = w_.d;
+    const auto [PD, PH, PW] = w_.p;
+    const auto [OD, OH, OW] = w_.out;
     const int64_t in_plane = ID * IH * IW, out_plane = OD * OH * OW, taps = KD * KH * KW;
     const int64_t Cg = g_.C_per_group, Mg = g_.M_per_group;
     // Rows of a tap with full width, unit W-stride and equal row lengths are contiguous in X and Y: one run.
@@ -72,11 +45,11 @@ class ConvRef : public CompiledKernel {
           const float* xc = x + (n * g_.C + group * Cg + c) * in_plane;
           const float* wc = w + (m * Cg + c) * taps;
           for (int64_t kd = 0; kd < KD; ++kd) {
-            const Span sd = spans_[0][size_t(kd)];
+            const TapSpan sd = w_.spans[0][size_t(kd)];
             for (int64_t kh = 0; kh < KH; ++kh) {
-              const Span sh = spans_[1][size_t(kh)];
+              const TapSpan sh = w_.spans[1][size_t(kh)];
               for (int64_t kw = 0; kw < KW; ++kw) {
-                const Span sw = spans_[2][size_t(kw)];
+                const TapSpan sw = w_.spans[2][size_t(kw)];
                 const int64_t len = sw.hi - sw.lo;
                 if (len <= 0 || sh.hi <= sh.lo) continue;
                 const double wv = wc[(kd * KH + kh) * KW + kw];
@@ -114,8 +87,7 @@ class ConvRef : public CompiledKernel {
 
  private:
   ConvGeometry g_;
-  std::array<int64_t, 3> in_{}, k_{}, s_{}, d_{}, p_{}, out_{};
-  std::array<std::vector<Span>, 3> spans_;
+  Window3D w_;
 };
 
 }  // namespace

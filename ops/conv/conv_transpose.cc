@@ -36,7 +36,8 @@ ConvTransposeParams parse_conv_transpose(const Node& node) {
 ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams& p, const std::vector<ValueInfo>& in) {
   const Shape& x = input(in, 0).shape;
   const Shape& w = input(in, 1).shape;
-  const size_t k = check_conv_window(p, x, w);
+  WindowAxes axes = window_axes(p, x, w);
+  const size_t k = axes.in.size();
   require(p.output_padding.empty() || p.output_padding.size() == k, "attribute output_padding has ",
           p.output_padding.size(), " values; X has ", k, " spatial axes, so it needs ", k);
   // output_shape: the spatial sizes, or (as some exporters write) the whole [N, M, spatial...] shape.
@@ -66,23 +67,14 @@ ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams&
             " channels (W dim 1 * group)");
   }
 
-  g.in.assign(x.begin() + 2, x.end());
-  g.kernel.resize(k);
-  g.stride.assign(k, 1);
-  g.dilation.assign(k, 1);
+  g.in = std::move(axes.in);
+  g.kernel = std::move(axes.kernel);
+  g.stride = std::move(axes.stride);
+  g.dilation = std::move(axes.dilation);
   g.pad_begin.assign(k, 0);
   g.pad_end.assign(k, 0);
   g.out.assign(k, kUnknownDim);
   for (size_t i = 0; i < k; ++i) {
-    g.kernel[i] = w[2 + i];
-    if (!p.kernel_shape.empty()) {
-      require(!known(w[2 + i]) || w[2 + i] == p.kernel_shape[i], "attribute kernel_shape ", list_string(p.kernel_shape),
-              " disagrees with the spatial dims of weight W ", to_string(w));
-      g.kernel[i] = p.kernel_shape[i];
-    }
-    require(!known(g.kernel[i]) || g.kernel[i] >= 1, "weight W has an empty kernel: shape ", to_string(w));
-    if (!p.strides.empty()) g.stride[i] = p.strides[i];
-    if (!p.dilations.empty()) g.dilation[i] = p.dilations[i];
     const int64_t out_pad = p.output_padding.empty() ? 0 : p.output_padding[i];
     require(out_pad < g.stride[i] || out_pad < g.dilation[i], "attribute output_padding ",
             list_string(p.output_padding), " must be less than the stride or the dilation of its axis");

@@ -3,41 +3,17 @@
 // w * x at o = i * stride - pad_begin + tap * dilation for the input positions i whose o lands inside the
 // output (precomputed per axis and tap). One rounding per output.
 #include <algorithm>
-#include <array>
 
 #include "ops/conv/conv_transpose.h"
+#include "ops/conv/window_3d.h"
 
 namespace cnnx {
 
 namespace {
 
-struct Span {
-  int64_t lo = 0, hi = 0;  // input positions [lo, hi) whose tap lands inside the output
-};
-
 class ConvTransposeRef : public CompiledKernel {
  public:
-  explicit ConvTransposeRef(const ConvTransposeGeometry& g) : g_(g) {
-    const size_t lift = 3 - g.spatial_rank();
-    for (size_t a = 0; a < 3; ++a) {
-      const bool real = a >= lift;
-      const size_t i = a - lift;
-      in_[a] = real ? g.in[i] : 1;
-      k_[a] = real ? g.kernel[i] : 1;
-      s_[a] = real ? g.stride[i] : 1;
-      d_[a] = real ? g.dilation[i] : 1;
-      p_[a] = real ? g.pad_begin[i] : 0;
-      out_[a] = real ? g.out[i] : 1;
-      for (int64_t j = 0; j < k_[a]; ++j) {
-        const int64_t shift = p_[a] - j * d_[a];  // o = i * s - shift
-        Span sp;
-        sp.lo = std::max<int64_t>(0, ceil_div(shift, s_[a]));
-        sp.hi = std::min<int64_t>(in_[a], floor_div(out_[a] - 1 + shift, s_[a]) + 1);
-        sp.hi = std::max(sp.hi, sp.lo);
-        spans_[a].push_back(sp);
-      }
-    }
-  }
+  explicit ConvTransposeRef(const ConvTransposeGeometry& g) : g_(g), w_(g, true) {}
 
   void run(const KernelIO& io) const override {
     const float* x = io.in[0]->data<float>();
@@ -45,12 +21,12 @@ class ConvTransposeRef : public CompiledKernel {
     const Tensor* B = io.in.size() > 2 ? io.in[2] : nullptr;
     const float* b = B ? B->data<float>() : nullptr;
     float* y = io.out[0]->data<float>();
-    const auto [ID, IH, IW] = in_;
-    const auto [KD, KH, KW] = k_;
-    const auto [SD, SH, SW] = s_;
-    const auto [DD, DH, DW] = d_;
-    const auto [PD, PH, PW] = p_;
-    const auto [OD, OH, OW] = out_;
+    const auto [ID, IH, IW] = w_.in;
+    const auto [KD, KH, KW] = w_.k;
+    const auto [SD, SH, SW] = w_.s;
+    const auto [DD, DH, DW] = w_.d;
+    const auto [PD, PH, PW] = w_.p;
+    const auto [OD, OH, OW] = w_.out;
     const int64_t in_plane = ID * IH * IW, out_plane = OD * OH * OW, taps = KD * KH * KW;
     const int64_t Cg = g_.C_per_group, Mg = g_.M_per_group;
     std::vector<double> acc(static_cast<size_t>(out_plane));
@@ -63,11 +39,11 @@ class ConvTransposeRef : public CompiledKernel {
           const float* xc = x + (n * g_.C + ci) * in_plane;
           const float* wc = w + (ci * Mg + ml) * taps;  // W [C, M/group, K...]
           for (int64_t kd = 0; kd < KD; ++kd) {
-            const Span sd = spans_[0][size_t(kd)];
+            const TapSpan sd = w_.spans[0][size_t(kd)];
             for (int64_t kh = 0; kh < KH; ++kh) {
-              const Span sh = spans_[1][size_t(kh)];
+              const TapSpan sh = w_.spans[1][size_t(kh)];
               for (int64_t kw = 0; kw < KW; ++kw) {
-                const Span sw = spans_[2][size_t(kw)];
+                const TapSpan sw = w_.spans[2][size_t(kw)];
                 if (sw.hi <= sw.lo || sh.hi <= sh.lo) continue;
                 const double wv = wc[(kd * KH + kh) * KW + kw];
                 for (int64_t id = sd.lo; id < sd.hi; ++id) {
@@ -91,8 +67,7 @@ class ConvTransposeRef : public CompiledKernel {
 
  private:
   ConvTransposeGeometry g_;
-  std::array<int64_t, 3> in_{}, k_{}, s_{}, d_{}, p_{}, out_{};
-  std::array<std::vector<Span>, 3> spans_;
+  Window3D w_;
 };
 
 }  // namespace
