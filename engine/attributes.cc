@@ -34,6 +34,12 @@ int64_t Attributes::get_int(const std::string& name, int64_t fallback) const {
   return a ? a->i : fallback;
 }
 
+bool Attributes::get_flag(const std::string& name, bool fallback) const {
+  const int64_t v = get_int(name, fallback ? 1 : 0);
+  require(v == 0 || v == 1, "attribute '", name, "' is ", v, "; expected 0 or 1");
+  return v == 1;
+}
+
 float Attributes::get_float(const std::string& name, float fallback) const {
   const Attribute* a = find(name, Attribute::Kind::f);
   return a ? a->f : fallback;

@@ -31,6 +31,8 @@ class Attributes {
   const std::map<std::string, Attribute>& all() const { return map_; }
 
   int64_t get_int(const std::string& name, int64_t fallback) const;
+  // An int attribute that must be 0 or 1 (throws naming it otherwise).
+  bool get_flag(const std::string& name, bool fallback) const;
   float get_float(const std::string& name, float fallback) const;
   std::string get_string(const std::string& name, const std::string& fallback) const;
   std::vector<int64_t> get_ints(const std::string& name, std::vector<int64_t> fallback = {}) const;

@@ -23,12 +23,6 @@ void allow_attributes(const Node& node, std::initializer_list<AttributeSince> kn
   }
 }
 
-bool read_flag(const Attributes& attrs, const char* name) {
-  const int64_t v = attrs.get_int(name, 0);
-  require(v == 0 || v == 1, "attribute '", name, "' is ", v, "; expected 0 or 1");
-  return v == 1;
-}
-
 // [N, C, 1, ..., 1]; every spatial dim must be non-empty (the max or mean of nothing is undefined).
 std::vector<ValueInfo> infer_global_pool(const std::vector<ValueInfo>& in, bool is_max) {
   if (is_max) require_dtype(in, 0, {DType::f32, DType::f64, DType::i8, DType::u8});
@@ -51,14 +45,14 @@ PoolParams parse_pool(const Node& node, PoolKind kind) {
     require_outputs(node, 1, 1);
     allow_attributes(node, {{"kernel_shape", 1}, {"strides", 1}, {"pads", 1}, {"auto_pad", 1},
                             {"count_include_pad", 7}, {"ceil_mode", 10}, {"dilations", 19}});
-    p.count_include_pad = read_flag(node.attrs, "count_include_pad");
+    p.count_include_pad = node.attrs.get_flag("count_include_pad", false);
   } else {
     require(node.opset >= 8 || node.outputs.size() <= 1, "the Indices output needs opset 8 or newer; the model imports opset ",
             node.opset);
     require_outputs(node, 1, 2);
     allow_attributes(node, {{"kernel_shape", 1}, {"strides", 1}, {"pads", 1}, {"auto_pad", 1},
                             {"storage_order", 8}, {"ceil_mode", 10}, {"dilations", 10}});
-    p.column_major_indices = read_flag(node.attrs, "storage_order");
+    p.column_major_indices = node.attrs.get_flag("storage_order", false);
     p.wants_indices = node.outputs.size() > 1 && node.outputs[1] >= 0;
   }
   p.window = parse_pool_window(node.attrs);

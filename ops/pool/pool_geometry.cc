@@ -75,9 +75,7 @@ PoolWindow parse_pool_window(const Attributes& attrs) {
     for (int64_t p : w.pads)
       require(p == 0, "attribute 'pads' cannot be used together with auto_pad ", auto_pad);
 
-  const int64_t ceil_mode = attrs.get_int("ceil_mode", 0);
-  require(ceil_mode == 0 || ceil_mode == 1, "attribute 'ceil_mode' is ", ceil_mode, "; expected 0 or 1");
-  w.ceil_mode = ceil_mode == 1;
+  w.ceil_mode = attrs.get_flag("ceil_mode", false);
   return w;
 }
 

@@ -51,12 +51,8 @@ ArgReduceParams parse_arg_reduce(bool is_max, const Node& node) {
   }
   p.negative_axis = node.opset >= 11;
   p.axis = node.attrs.get_int("axis", 0);
-  const int64_t keep = node.attrs.get_int("keepdims", 1);
-  require(keep == 0 || keep == 1, "attribute 'keepdims' is ", keep, "; expected 0 or 1");
-  p.keepdims = keep == 1;
-  const int64_t last = node.attrs.get_int("select_last_index", 0);
-  require(last == 0 || last == 1, "attribute 'select_last_index' is ", last, "; expected 0 or 1");
-  p.select_last_index = last == 1;
+  p.keepdims = node.attrs.get_flag("keepdims", true);
+  p.select_last_index = node.attrs.get_flag("select_last_index", false);
   return p;
 }
 

@@ -28,11 +28,8 @@ CumSumParams parse_cumsum(const Node& node) {
   require_outputs(node, 1, 1);
   node.attrs.allow_only({"exclusive", "reverse"});
   CumSumParams p;
-  const int64_t ex = node.attrs.get_int("exclusive", 0), rev = node.attrs.get_int("reverse", 0);
-  require(ex == 0 || ex == 1, "attribute 'exclusive' is ", ex, "; expected 0 or 1");
-  require(rev == 0 || rev == 1, "attribute 'reverse' is ", rev, "; expected 0 or 1");
-  p.exclusive = ex == 1;
-  p.reverse = rev == 1;
+  p.exclusive = node.attrs.get_flag("exclusive", false);
+  p.reverse = node.attrs.get_flag("reverse", false);
   return p;
 }
 

@@ -11,12 +11,6 @@ namespace cnnx {
 
 namespace {
 
-bool read_flag(const Attributes& attrs, const char* name, int64_t fallback) {
-  const int64_t v = attrs.get_int(name, fallback);
-  require(v == 0 || v == 1, "attribute '", name, "' is ", v, "; expected 0 or 1");
-  return v == 1;
-}
-
 // The axes a kernel run uses: input 1's values when given (opset 18), else the attribute's.
 std::vector<int64_t> axes_of_run(const ReduceParams& p, const KernelIO& io) {
   if (!p.axes_from_input || io.in.size() < 2 || !io.in[1]) return p.axes;
@@ -146,8 +140,8 @@ ReduceParams parse_reduce(ReduceKind kind, const Node& node) {
   if (!p.axes_from_input) require(node.inputs.size() <= 1, "input 1 (axes) needs opset ", input_opset, " or newer; the model imports opset ", node.opset);
   require_inputs(node, 1, p.axes_from_input ? 2 : 1);
   p.axes = node.attrs.get_ints("axes");
-  p.keepdims = read_flag(node.attrs, "keepdims", 1);
-  p.noop_with_empty_axes = read_flag(node.attrs, "noop_with_empty_axes", 0);
+  p.keepdims = node.attrs.get_flag("keepdims", true);
+  p.noop_with_empty_axes = node.attrs.get_flag("noop_with_empty_axes", false);
   return p;
 }
 

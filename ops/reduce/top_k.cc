@@ -46,10 +46,8 @@ TopKParams parse_top_k(const Node& node) {
     else node.attrs.allow_only({"axis", "largest", "sorted"});
   }
   p.axis = node.attrs.get_int("axis", -1);
-  const int64_t largest = node.attrs.get_int("largest", 1), sorted = node.attrs.get_int("sorted", 1);
-  require(largest == 0 || largest == 1, "attribute 'largest' is ", largest, "; expected 0 or 1");
-  require(sorted == 0 || sorted == 1, "attribute 'sorted' is ", sorted, "; expected 0 or 1");
-  p.largest = largest == 1;
+  p.largest = node.attrs.get_flag("largest", true);
+  node.attrs.get_flag("sorted", true);  // validated only: the output is always sorted (ONNX leaves the order open)
   return p;
 }
 
