@@ -65,11 +65,11 @@ void tile_ref(const TileParams& p, const KernelIO& io) {
   if (n == 0) return;
   const size_t rank = out.size();
   const std::vector<int64_t> xs = strides_of(x.shape());
+  std::vector<int64_t> idx(rank, 0), src(rank, 0);  // output index and its input index (idx % dim)
   visit_bits(x.dtype(), [&](auto bits) {
     using U = decltype(bits);
     const U* s = static_cast<const U*>(x.raw());
     U* d = static_cast<U*>(y.raw());
-    std::vector<int64_t> idx(rank, 0), src(rank, 0);  // output index and its input index (idx % dim)
     int64_t off = 0;
     for (int64_t k = 0; k < n; ++k) {
       d[k] = s[off];

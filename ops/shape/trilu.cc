@@ -40,7 +40,7 @@ void trilu_ref(const TriluParams& p, const KernelIO& io) {
     k = io.in[1]->int_at(0);
   }
   const int64_t rank = x.rank(), rows = x.dim(rank - 2), cols = x.dim(rank - 1);
-  const int64_t mats = rows * cols ? x.numel() / (rows * cols) : 0;
+  const int64_t mats = rows * cols != 0 ? x.numel() / (rows * cols) : 0;
   const size_t elem = dtype_size(x.dtype());
   const char* s = static_cast<const char*>(x.raw());
   char* d = static_cast<char*>(y.raw());
