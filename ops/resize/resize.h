@@ -20,8 +20,9 @@
 // (with sizes). Modes of other opsets are refused by name (tf_half_pixel_for_nn is 11 only, half_pixel_symmetric
 // 19+).
 //
-// Output size per axis: floor(in * scale) for scales (in exact arithmetic on the float32 scale; with
-// tf_crop_and_resize times roi_end - roi_start), or sizes; with a keep_aspect_ratio_policy the one scale
+// Output size per axis: floor(in * scale) for scales (with tf_crop_and_resize times roi_end - roi_start; the
+// product rounded to float32 first, as onnxruntime does, so a scale written as size / in gives that size), or
+// sizes; with a keep_aspect_ratio_policy the one scale
 // min (not_larger) or max (not_smaller) of sizes / in over the listed axes, and out = round_half_up(in * scale).
 // Given sizes, scale = out / in. The arguments must be known when the plan is made (initializers, constants,
 // or graph inputs, whose data the plan then carries); the output must fit the tensor limit before anything is

@@ -14,7 +14,8 @@
 //   - linear: ONNX maps the axis the same way: half_pixel; pytorch_half_pixel with more than one output cell
 //     (its one-cell coordinate is 0); half_pixel_symmetric (its offset is 0 where in * scale = out); and ONNX's
 //     scale is oneDNN's size ratio out / in (scales 0.6 on 5 cells make 3 cells, but ONNX then maps by 1 / 0.6
-//     and oneDNN by 5 / 3); and no antialias if the axis shrinks (antialias widens the filter there);
+//     and oneDNN by 5 / 3); no antialias if the axis shrinks (antialias widens the filter there); and at
+//     most kMaxLinearCells input cells (below);
 //   - or the axis keeps its size with scale 1: every mode but tf_crop_and_resize maps cell o to o.
 // Everything else declines with the reason: cubic (oneDNN has none), tf_crop_and_resize (its extrapolation),
 // linear with align_corners / asymmetric / tf_half_pixel_for_nn coordinates (Upsample and Resize-10 map
@@ -29,6 +30,12 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
+
+// oneDNN's float32 coordinate (o + 0.5) * ID / OD - 0.5 is off by up to 2 roundings of its size, ~ID * 2^-23
+// cells, and a linear output by that fraction of the difference of its two cells. kResizeTolerance allows 2e-5
+// for differences up to 2 (activations of O(1)): ID * 2^-23 * 2 <= 2e-5 holds to ID = 83; beyond 64 cells the
+// kernel declines (measured: 100 cells 1.9e-5, 1000 cells 9.4e-5 on N(0, 1) data).
+constexpr int64_t kMaxLinearCells = 64;
 
 const char* coordinates_name(ResizeCoordinates c) {
   switch (c) {
@@ -81,6 +88,9 @@ std::string declines_axis(const ResizeParams& p, const ResizeAxis& a, size_t axi
     return "scale " + std::to_string(a.scale) + " on " + where +
            " is not the size ratio: ONNX maps coordinates by the scale, oneDNN by the size ratio";
   if (p.antialias && a.scale < 1) return "antialias on shrinking " + where + " (oneDNN's linear filter has 2 taps)";
+  if (a.in > kMaxLinearCells)
+    return where + " has more than " + std::to_string(kMaxLinearCells) +
+           " input cells: oneDNN's float32 coordinates would move linear outputs beyond the op's tolerance";
   return "";
 }
 

@@ -122,12 +122,12 @@ bool resolve_resize(const ResizeParams& p, const std::vector<ValueInfo>& in, Res
       require(std::isfinite(s) && s > 0, "scales ", doubles_text(scales), " must be finite and > 0");
       require(!p.scales_at_least_one || s >= 1, "scales ", doubles_text(scales), " must be >= 1 for Upsample");
       ax.scale = s;
-      // Exact: a float32 scale times an integer below 2^52 is a double product the cases below keep exact
-      // enough to floor (ONNX: floor(in * (roi_end - roi_start) * scale)).
       ax.length = double(ax.in) * s * (ax.roi_end - ax.roi_start);
       require(ax.length >= 0 && ax.length < double(kMaxSize), "output axis ", axes[i], " would have ", ax.length,
               " cells (input ", ax.in, ", scale ", s, ")");
-      ax.out = int64_t(std::floor(ax.length));
+      // The product rounded to float32 before the floor, as onnxruntime computes it: exporters write size / in
+      // as a float32 scale (PyTorch at opsets 9 and 10: 9 / 5 = 1.79999995f, times 5 = 8.99999976, 9.0f).
+      ax.out = int64_t(std::floor(float(ax.length)));
     }
   } else {
     for (size_t i = 0; i < n; ++i) {

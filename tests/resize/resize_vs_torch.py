@@ -63,7 +63,7 @@ def export(module, x, path, opset):
 def kernel_of(cnnx, model_path, op):
     """The kernel `cnnx inspect` names for the first `op` node, with its reasons (a line of text)."""
     r = subprocess.run([cnnx, "inspect", model_path], capture_output=True, text=True)
-    lines = [line.strip() for line in r.stdout.splitlines() if op in line]
+    lines = [" ".join(line.split()) for line in r.stdout.splitlines() if op in line and " kernel " in line]
     return lines[0] if lines else "?"
 
 

@@ -1412,7 +1412,9 @@ std::vector<KernelCase> resize_cases() {
   cases.push_back(resize_sizes("linear 5x7 -> 9x4", {1, 3, 5, 7}, {1, 3, 9, 4}).attr("mode", linear));
   cases.push_back(resize_sizes("linear 56 -> 224 (float32 coordinates)", {1, 2, 56, 56}, {1, 2, 224, 224})
                       .attr("mode", linear));
-  cases.push_back(resize_sizes("linear 100 -> 333", {1, 1, 100, 100}, {1, 1, 333, 7}).attr("mode", linear));
+  cases.push_back(resize_sizes("linear 64 -> 333", {1, 1, 64, 64}, {1, 1, 333, 7}).attr("mode", linear));
+  cases.push_back(resize_sizes("linear 65 -> 130", {1, 1, 65, 8}, {1, 1, 130, 16}).attr("mode", linear)
+                      .declines("dnnl", "more than 64 input cells"));
   cases.push_back(resize_sizes("linear 1-D", {2, 3, 9}, {2, 3, 4}).attr("mode", linear));
   cases.push_back(resize_scales("linear 3-D", {1, 2, 3, 4, 5}, {1, 1, 2, 1.5f, 0.6f}).attr("mode", linear)
                       .declines("dnnl", "not the size ratio"));
