@@ -128,6 +128,9 @@ struct OpSpec {
   // "" or a warning for settings where engines are known to disagree (run at load, when the inputs' shapes
   // may still be partly unknown; see Graph::warnings).
   std::function<std::string(const P& params, const std::vector<ValueInfo>& in)> caution = {};
+  // Floating-point inputs whose data sets the output's shape (Resize's scales and roi). A plan needs that
+  // data: a graph input feeding one is planned with its data, as integer graph inputs always are.
+  std::vector<size_t> float_shape_inputs = {};
 };
 
 // ---- what the registry keeps: an OpSpec with its params type erased (made only by OpRegistry::add) ----
@@ -148,6 +151,7 @@ struct OpDef {
   bool output_views_input = false;
   std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
+  std::vector<size_t> float_shape_inputs;
 
   const KernelDef& reference() const { return kernels.back(); }
 };
@@ -171,6 +175,7 @@ OpDef erase_params(OpSpec<P> spec) {
   d.since = typed->since;
   d.tolerance = typed->tolerance;
   d.output_views_input = typed->output_views_input;
+  d.float_shape_inputs = typed->float_shape_inputs;
   d.parse = [typed](const Node& node) -> ParamsPtr { return std::make_shared<const P>(typed->parse(node)); };
   d.infer = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
     return typed->infer(params_as<P>(p, typed->type), in);

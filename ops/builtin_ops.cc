@@ -15,6 +15,7 @@ void register_builtin_ops(OpRegistry& r) {
   register_norm_ops(r);
   register_softmax_ops(r);
   register_shape_ops(r);
+  register_resize_ops(r);
 }
 
 }  // namespace

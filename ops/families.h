@@ -15,6 +15,7 @@ void register_eltwise_ops(OpRegistry& r);  // one op per activation-table row (o
 void register_norm_ops(OpRegistry& r);     // BatchNormalization, LRN, LayerNormalization,
                                            // InstanceNormalization, GroupNormalization
 void register_softmax_ops(OpRegistry& r);  // Softmax
+void register_resize_ops(OpRegistry& r);   // Resize, Upsample
 void register_shape_ops(OpRegistry& r);    // Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Slice,
                                            // Gather, Shape, Cast, Constant, Identity, Dropout, Pad
 

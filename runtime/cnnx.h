@@ -5,9 +5,10 @@
 //   cnnx::Tensor y = model.run({x})[0];                          // safe to call from many threads at once
 //
 // Loading parses and validates the whole model; every problem is a cnnx::Error whose message names the
-// node ("node 'conv1' (Conv): ...") or tensor. The first run for a set of input shapes makes a plan for
-// them (shapes inferred, constants folded, kernels chosen); plans are cached, immutable and shared by all
-// threads, while each run keeps its own buffers. A Model is a cheap handle: copies share the same model.
+// node ("node 'conv1' (Conv): ...") or tensor. The first run for a set of input shapes (and data of the
+// inputs that set shapes: integer ones, Resize's scales) makes a plan for them (shapes inferred, constants
+// folded, kernels chosen); plans are cached, immutable and shared by all threads, while each run keeps its
+// own buffers. A Model is a cheap handle: copies share the same model.
 #pragma once
 
 #include <cstddef>

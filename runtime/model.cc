@@ -11,16 +11,31 @@ namespace cnnx {
 namespace {
 constexpr size_t kMaxCachedPlans = 8;
 
-// What identifies a plan: each input's type and shape, and the data of integer inputs (shape arguments).
-std::string plan_key(const std::vector<Tensor>& inputs) {
+// What identifies a plan: each input's type and shape, and the data of those planned with their data.
+std::string plan_key(const std::vector<Tensor>& inputs, const std::vector<bool>& with_data) {
   std::string key;
-  for (const Tensor& t : inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& t = inputs[i];
     key += std::to_string(int(t.dtype())) + ":" + to_string(t.shape());
-    if (t.dtype() != DType::f32 && t.dtype() != DType::f64)
-      key.append(static_cast<const char*>(t.raw()), t.bytes());
+    if (with_data[i]) key.append(static_cast<const char*>(t.raw()), t.bytes());
     key += ";";
   }
   return key;
+}
+
+// Per graph input: planned with its data, being integer (a shape argument, perhaps) or feeding a node's
+// float shape argument (OpDef::float_shape_inputs: Resize's scales).
+std::vector<bool> planned_with_data(const Graph& g) {
+  std::vector<bool> with_data;
+  for (int id : g.inputs) {
+    const DType t = g.value(id).info.dtype;
+    bool shape_argument = t != DType::f32 && t != DType::f64;
+    for (const Node& node : g.nodes)
+      for (size_t k : node.def->float_shape_inputs)
+        shape_argument = shape_argument || (k < node.inputs.size() && node.inputs[k] == id);
+    with_data.push_back(shape_argument);
+  }
+  return with_data;
 }
 
 std::vector<TensorSpec> specs(const Graph& g, const std::vector<int>& ids) {
@@ -37,12 +52,14 @@ struct Model::State {
   Options options;
   std::shared_ptr<const Graph> graph;
   std::vector<TensorSpec> inputs, outputs;
+  std::vector<bool> inputs_with_data;  // per input: planned with its data (planned_with_data)
   std::mutex mutex;
   std::list<std::pair<std::string, std::shared_ptr<const Plan>>> plans;  // most recent first
 
   State(Graph g, const Options& o) : options(o), graph(std::make_shared<const Graph>(std::move(g))) {
     inputs = specs(*graph, graph->inputs);
     outputs = specs(*graph, graph->outputs);
+    inputs_with_data = planned_with_data(*graph);
   }
 };
 
@@ -89,10 +106,9 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
       for (size_t d = 0; fits && d < s.shape.size(); ++d) fits = s.shape[d] < 0 || s.shape[d] == t.shape()[d];
       if (!fits) fail("input '", s.name, "' must have shape ", to_string(s.shape), ", got ", to_string(t.shape()));
     }
-    bool is_float = t.dtype() == DType::f32 || t.dtype() == DType::f64;
-    infos.push_back(is_float ? ValueInfo::of(t.dtype(), t.shape()) : ValueInfo::of(t.clone()));
+    infos.push_back(state_->inputs_with_data[i] ? ValueInfo::of(t.clone()) : ValueInfo::of(t.dtype(), t.shape()));
   }
-  std::string key = plan_key(inputs);
+  std::string key = plan_key(inputs, state_->inputs_with_data);
   {
     std::lock_guard<std::mutex> lock(state_->mutex);
     for (auto it = state_->plans.begin(); it != state_->plans.end(); ++it)

@@ -61,8 +61,8 @@ class Plan {
  public:
   Plan();
   ~Plan();
-  // Plans `graph` for inputs with these infos (concrete shapes; integer inputs carry their data, which
-  // the plan treats as constant), skipping the graph passes named in `disabled_passes`. Throws cnnx::Error
+  // Plans `graph` for inputs with these infos (concrete shapes; integer inputs and those feeding a float
+  // shape argument (OpDef::float_shape_inputs) carry their data, which the plan treats as constant), skipping the graph passes named in `disabled_passes`. Throws cnnx::Error
   // naming the node whose shapes or attributes do not fit, or the value that would pass `limits`.
   static std::shared_ptr<const Plan> build(std::shared_ptr<const Graph> graph, const std::vector<ValueInfo>& inputs,
                                            Backend backend, const std::vector<std::string>& disabled_passes = {},

@@ -789,6 +789,82 @@ def einsum_cases(c):
           contains=["node 'topk' (TopK)", "k is 5"])
 
 
+def resize_cases(c):
+    """Resize / Upsample: every bad scale, size and roi, both or neither of scales and sizes, wrong lengths and
+    unknown mode strings are errors naming the node; an output beyond the tensor limit is refused before it is
+    allocated; scales fed at run time (the plan carries their data) run."""
+    n = helper.make_node
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+
+    def resize(name, inputs, inits, opset=13, x_shape=(1, 1, 4, 4), **attrs):
+        return make_model([n("Resize", inputs, ["y"], name="resize", **attrs)], [vi("x", list(x_shape))],
+                          [vi("y", None)], initializers=inits, opset=opset)
+
+    def scales(values):
+        return helper.make_tensor("scales", F, [len(values)], values)
+
+    def sizes(values):
+        return helper.make_tensor("sizes", I64, [len(values)], values)
+
+    bad_scales = {"zero": [1, 1, 0, 2], "negative": [1, 1, -2, 2], "nan": [1, 1, float("nan"), 2],
+                  "inf": [1, 1, float("inf"), 2]}
+    for what, values in bad_scales.items():
+        c.add(f"resize_{what}_scale", resize("r", ["x", "", "scales"], [scales(values)]), [x],
+              contains=["node 'resize' (Resize)", "must be finite and > 0"])
+    c.add("resize_huge_scale", resize("r", ["x", "", "scales"], [scales([1, 1, 1e30, 1])]), [x],
+          contains=["node 'resize' (Resize)", "output axis 2 would have"])
+    # 4 x 40000 x 40000 float32 = 6.4 GB, beyond the default 4 GiB limit: refused when planned, never allocated.
+    m = make_model([n("Resize", ["x", "", "scales"], ["big"], name="resize", mode="nearest"),
+                    n("ReduceMax", ["big"], ["y"], name="max", keepdims=0)],
+                   [vi("x", [1, 1, 4, 4])], [vi("y", None)], initializers=[scales([1, 1, 1e4, 1e4])], opset=13)
+    c.add("resize_beyond_tensor_limit", m, [x], contains=["value 'big'", "beyond the tensor limit"])
+    c.add("resize_negative_size", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, -3, 4])]), [x],
+          contains=["node 'resize' (Resize)", "sizes", "must be >= 0"])
+    c.add("resize_huge_size", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, 1 << 60, 4])]), [x],
+          contains=["node 'resize' (Resize)", "sizes", "below 2^52"])
+    c.add("resize_size_from_empty_axis", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, 3, 4])],
+                                                x_shape=(1, 1, 0, 4)),
+          [np.zeros((1, 1, 0, 4), np.float32)], contains=["node 'resize' (Resize)", "empty"])
+    c.add("resize_scales_and_sizes", resize("r", ["x", "", "scales", "sizes"], [scales([1, 1, 2, 2]),
+                                                                              sizes([1, 1, 8, 8])]), [x],
+          contains=["node 'resize' (Resize)", "both given"])
+    c.add("resize_neither_scales_nor_sizes", resize("r", ["x"], []), [x],
+          contains=["node 'resize' (Resize)", "neither input 2 (scales) nor input 3 (sizes)"])
+    c.add("resize_scales_wrong_length", resize("r", ["x", "", "scales"], [scales([2, 2])]), [x],
+          contains=["node 'resize' (Resize)", "scales has 2 values; expected 4"])
+    c.add("resize_sizes_wrong_length", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, 8, 8, 8])]), [x],
+          contains=["node 'resize' (Resize)", "sizes has 5 values; expected 4"])
+    roi = helper.make_tensor("roi", F, [4], [0, 0, 1, 1])
+    c.add("resize_roi_wrong_length", resize("r", ["x", "roi", "", "sizes"], [roi, sizes([1, 1, 3, 3])],
+                                            coordinate_transformation_mode="tf_crop_and_resize"), [x],
+          contains=["node 'resize' (Resize)", "roi", "expected 8"])
+    c.add("resize_unknown_mode", resize("r", ["x", "", "scales"], [scales([1, 1, 2, 2])], mode="bicubic"), [x],
+          contains=["node 'resize' (Resize)", "attribute 'mode' is 'bicubic'"])
+    c.add("resize_unknown_coordinate_mode", resize("r", ["x", "", "scales"], [scales([1, 1, 2, 2])],
+                                                   coordinate_transformation_mode="centre"), [x],
+          contains=["node 'resize' (Resize)", "'coordinate_transformation_mode' is 'centre'"])
+    c.add("resize_unknown_nearest_mode", resize("r", ["x", "", "scales"], [scales([1, 1, 2, 2])],
+                                                nearest_mode="round"), [x],
+          contains=["node 'resize' (Resize)", "'nearest_mode' is 'round'"])
+    c.add("resize_antialias_nearest", resize("r", ["x", "", "scales"], [scales([1, 1, 0.5, 0.5])], opset=18,
+                                             antialias=1), [x],
+          contains=["node 'resize' (Resize)", "antialias"])
+    c.add("resize_axes_twice", resize("r", ["x", "", "scales"], [scales([2, 2])], opset=18, axes=[2, -2]), [x],
+          contains=["node 'resize' (Resize)", "names axis 2 twice"])
+    m = make_model([n("Resize", ["x", "", "s"], ["y"], name="resize")], [vi("x", [1, 1, 4, 4]), vi("s", [4])],
+                   [vi("y", None)], opset=13)
+    c.add("resize_runtime_nan_scale", m, [x, np.array([1, 1, np.nan, 2], np.float32)],
+          contains=["node 'resize' (Resize)", "must be finite and > 0"])
+    c.add("resize_runtime_scales", m, [x, np.array([1, 1, 0.5, 0.5], np.float32)], expect="ok",
+          outputs={"y": np.array([[[[0, 2], [8, 10]]]], np.float32)})
+    m = make_model([n("Upsample", ["x", "s"], ["y"], name="up")], [vi("x", [1, 1, 4, 4])], [vi("y", None)],
+                   initializers=[helper.make_tensor("s", F, [4], [1, 1, 0.5, 2])], opset=9)
+    c.add("upsample_scale_below_one", m, [x], contains=["node 'up' (Upsample)", "must be >= 1"])
+    m = make_model([n("Upsample", ["x", "s"], ["y"], name="up")], [vi("x", [1, 1, 4, 4])], [vi("y", None)],
+                   initializers=[helper.make_tensor("s", F, [4], [1, 1, 2, 2])], opset=10)
+    c.add("upsample_deprecated_opset_10", m, [x], contains=["node 'up' (Upsample)", "deprecated"])
+
+
 # ---------------------------------------------------------------------------------------------- fuzzer findings
 
 def fuzz_cases(c):
@@ -829,7 +905,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 fuzz_cases):
+                 resize_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

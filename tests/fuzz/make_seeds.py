@@ -69,8 +69,9 @@ def run_model_seeds(folder):
 
 def tiny_cnn():
     """Conv, BatchNormalization, Relu, MaxPool (ceil_mode), grouped dilated Conv, Add, AveragePool (pads,
-    ceil_mode, count_include_pad=0), Clip, GlobalAveragePool, Flatten, Gemm, Softmax, ReduceMean, and a
-    Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain computed from the run-time shape."""
+    ceil_mode, count_include_pad=0), Clip, GlobalAveragePool, Flatten, Gemm, Softmax, ReduceMean, a
+    Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain computed from the run-time shape, and Resizes (linear
+    x1.5 by scales, cubic to sizes computed from the run-time shape)."""
     rng = np.random.default_rng(7)
     w = lambda name, *shape: numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
     n = helper.make_node
@@ -94,6 +95,11 @@ def tiny_cnn():
         n("Unsqueeze", ["batch", "axes0"], ["batch1"], name="unsqueeze"),
         n("Concat", ["batch1", "minus1"], ["shape2"], name="concat", axis=0),
         n("Reshape", ["p1", "shape2"], ["y3"], name="reshape"),
+        n("Resize", ["p1", "", "rs_scales"], ["up"], name="resize_linear", mode="linear"),
+        n("Slice", ["s", "two", "four"], ["hw"], name="slice_hw"),
+        n("Concat", ["s2", "hw"], ["sizes"], name="concat_sizes", axis=0),
+        n("Resize", ["up", "", "", "sizes"], ["y4"], name="resize_cubic", mode="cubic",
+          coordinate_transformation_mode="align_corners"),
     ]
     i64 = lambda name, values: numpy_helper.from_array(np.array(values, np.int64), name)
     inits = [w("W1", 4, 3, 3, 3), w("B1", 4), w("W2", 4, 2, 3, 3), w("Wg", 5, 4), w("Bg", 5),
@@ -101,11 +107,17 @@ def tiny_cnn():
              numpy_helper.from_array(rng.uniform(0.5, 2, 4).astype(np.float32), "bn_v"),
              numpy_helper.from_array(np.array(0.1, np.float32), "lo"),
              numpy_helper.from_array(np.array(0.9, np.float32), "hi"),
-             numpy_helper.from_array(np.array(0, np.int64), "zero"), i64("axes0", [0]), i64("minus1", [-1])]
+             numpy_helper.from_array(np.array(0, np.int64), "zero"), i64("axes0", [0]), i64("minus1", [-1]),
+             numpy_helper.from_array(np.array([1, 1, 1.5, 1.5], np.float32), "rs_scales"), i64("two", [2]),
+             i64("four", [4])]
+    # The cubic Resize goes back to p1's plane: its sizes are p1's shape (first two dims of `s`, then H and W).
+    nodes.insert(len(nodes) - 2, n("Slice", ["s", "zero1", "two"], ["s2"], name="slice_nc"))
+    inits.append(i64("zero1", [0]))
     f = TensorProto.FLOAT
     graph = helper.make_graph(nodes, "tiny_cnn", [helper.make_tensor_value_info("x", f, ["N", 3, "H", "W"])],
                               [helper.make_tensor_value_info("y", f, ["N", 5]), helper.make_tensor_value_info("y2", f, ["N", 4]),
-                               helper.make_tensor_value_info("y3", f, ["N", "K"])], initializer=inits)
+                               helper.make_tensor_value_info("y3", f, ["N", "K"]),
+                               helper.make_tensor_value_info("y4", f, ["N", 4, "H2", "W2"])], initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="cnnx-fuzz")
     onnx.checker.check_model(model)
     return model

@@ -1,0 +1,6 @@
+# Resize and Upsample against PyTorch: F.interpolate exported at opsets 9 to 13, run on both backends.
+# ctest -L resize. Included from tests/CMakeLists.txt. (Kernel cases: tests/unit/kernel_cases_test.cc.)
+add_test(NAME resize_vs_torch
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/resize_vs_torch.py $<TARGET_FILE:cnnx_tool>
+                 ${CMAKE_CURRENT_BINARY_DIR}/resize_vs_torch)
+set_tests_properties(resize_vs_torch PROPERTIES LABELS resize TIMEOUT 600)
