@@ -1,15 +1,12 @@
 // cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
 #include <algorithm>
-#include <cmath>
-#include <fstream>
 #include <iomanip>
-#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <numeric>
 
+#include "classify/classify.h"
 #include "engine/npy.h"
 #include "tools/commands.h"
 
@@ -31,62 +28,6 @@ struct RunOptions {
   bool json = false;
   std::vector<std::string> disabled_passes;
 };
-
-// Class names: --labels FILE (one per line), else the model's "cnnx.labels" metadata (newline-separated).
-std::vector<std::string> class_labels(const Model& model, const std::string& file) {
-  std::string text;
-  if (!file.empty()) {
-    std::ifstream f(file);
-    require(bool(f), "cannot read labels file '", file, "'");
-    text.assign(std::istreambuf_iterator<char>(f), {});
-  } else {
-    text = model.metadata("cnnx.labels");
-  }
-  std::vector<std::string> labels;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    labels.push_back(line);
-  }
-  while (!labels.empty() && labels.back().empty()) labels.pop_back();
-  return labels;
-}
-
-// Scores shaped [N, C] (or [N, C, 1, 1]) are shown as top-K classes per batch item.
-bool looks_like_scores(const Tensor& t) {
-  if (t.dtype() != DType::f32 || t.rank() < 2 || t.dim(1) < 2) return false;
-  for (int64_t d = 2; d < t.rank(); ++d)
-    if (t.dim(d) != 1) return false;
-  return true;
-}
-
-// Softmax of one row, in double so large logits neither overflow nor lose the small probabilities.
-std::vector<double> softmax(const float* scores, int64_t classes) {
-  double hi = -INFINITY;
-  for (int64_t i = 0; i < classes; ++i) hi = std::max(hi, double(scores[i]));
-  std::vector<double> p(static_cast<size_t>(classes));
-  double sum = 0;
-  for (int64_t i = 0; i < classes; ++i) sum += p[size_t(i)] = std::exp(double(scores[i]) - hi);
-  for (double& v : p) v /= sum;
-  return p;
-}
-
-std::vector<std::pair<int64_t, float>> top_k(const float* scores, int64_t classes, int k) {
-  std::vector<int64_t> idx(static_cast<size_t>(classes));
-  std::iota(idx.begin(), idx.end(), 0);
-  size_t kk = std::min<size_t>(size_t(std::max(k, 0)), idx.size());
-  // NaN sorts last so it never hides a real score.
-  auto greater = [&](int64_t a, int64_t b) {
-    float x = scores[a], y = scores[b];
-    if (x != x) return false;
-    if (y != y) return true;
-    return x > y || (x == y && a < b);
-  };
-  std::partial_sort(idx.begin(), idx.begin() + long(kk), idx.end(), greater);
-  std::vector<std::pair<int64_t, float>> out;
-  for (size_t i = 0; i < kk; ++i) out.emplace_back(idx[i], scores[idx[i]]);
-  return out;
-}
 
 nlohmann::json summary(const Tensor& t) {
   nlohmann::json j;
@@ -143,20 +84,12 @@ int run(const RunOptions& o) {
     const Tensor& t = outputs[i];
     nlohmann::json out = summary(t);
     out["name"] = names[i];
-    if (looks_like_scores(t)) {
+    if (is_class_scores(t)) {
       int64_t classes = t.dim(1);
       require(labels.empty() || int64_t(labels.size()) >= classes, "the labels list has ", labels.size(),
               " entries but output '", names[i], "' has ", classes, " classes");
       for (int64_t n = 0; n < t.dim(0); ++n) {
-        const float* row = t.data<float>() + n * classes;
-        std::vector<double> prob = softmax(row, classes);
-        nlohmann::json items = nlohmann::json::array();
-        for (auto [cls, score] : top_k(row, classes, o.top)) {
-          nlohmann::json item{{"class", cls}, {"score", score}, {"probability", prob[size_t(cls)]}};
-          if (!labels.empty()) item["label"] = labels[size_t(cls)];
-          items.push_back(item);
-        }
-        out["top"].push_back(items);
+        out["top"].push_back(top_classes(t.data<float>() + n * classes, classes, o.top, false, labels));
       }
     }
     report["outputs"].push_back(out);
