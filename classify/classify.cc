@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "classify/image_files.h"
+#include "engine/graph.h"
+#include "ops/softmax/softmax.h"
 
 namespace cnnx {
 
@@ -26,6 +28,24 @@ std::vector<double> softmax(const float* scores, int64_t classes) {
   for (int64_t i = 0; i < classes; ++i) sum += p[size_t(i)] = std::exp(double(scores[i]) - hi);
   for (double& v : p) v /= sum;
   return p;
+}
+
+// Values per batch item (the product of the dims past the first), or -1 when one is unknown.
+int64_t values_per_item(const ValueInfo& v) {
+  if (!v.rank_known || v.rank() < 1) return -1;
+  int64_t n = 1;
+  for (size_t d = 1; d < v.shape.size(); ++d) {
+    if (v.shape[d] < 0) return -1;
+    n *= v.shape[d];
+  }
+  return n;
+}
+
+// Nodes whose first output is their first input's values in the same order.
+bool passes_values_through(const Node& n, int output) {
+  static const char* const ops[] = {"Identity", "Dropout", "Reshape", "Flatten", "Squeeze", "Unsqueeze"};
+  return n.domain.empty() && !n.inputs.empty() && n.inputs[0] >= 0 && !n.outputs.empty() && n.outputs[0] == output &&
+         std::any_of(std::begin(ops), std::end(ops), [&](const char* op) { return n.op_type == op; });
 }
 
 // The first output holding class scores, found on a run's outputs.
@@ -74,6 +94,10 @@ void to_json(nlohmann::json& j, const ClassRecord& r) {
     j["error"] = r.error;
 }
 
+std::string json_line(const ClassRecord& r) {
+  return nlohmann::json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<std::string> class_labels(const Model& model, const std::string& file) {
   std::string text;
   if (!file.empty()) {
@@ -98,6 +122,32 @@ bool is_class_scores(const Tensor& t) {
   for (int64_t d = 2; d < t.rank(); ++d)
     if (t.dim(d) != 1) return false;
   return true;
+}
+
+bool output_is_probability(const Model& model, size_t output) {
+  const Graph& g = model.graph();
+  int id = g.outputs.at(output);
+  const int64_t per_item = values_per_item(g.value(id).info);
+  for (;;) {
+    const Value& v = g.value(id);
+    if (v.producer < 0 || per_item < 0) return false;
+    const Node& n = g.nodes[size_t(v.producer)];
+    if (passes_values_through(n, id)) {
+      id = n.inputs[0];
+      continue;
+    }
+    if (n.op_type != "Softmax" || !n.domain.empty()) return false;
+    const auto& p = params_as<SoftmaxParams>(*n.params, n.op_type);
+    const ValueInfo& x = g.value(n.inputs[0]).info;
+    if (values_per_item(x) != per_item || x.rank() < 2) return false;
+    const int64_t axis = p.axis < 0 ? p.axis + x.rank() : p.axis;
+    if (axis < 1) return false;  // normalized across the batch
+    for (int64_t d = 1; d < x.rank(); ++d) {
+      const bool normalized = p.coerce_2d ? d >= axis : d == axis;
+      if (!normalized && x.shape[size_t(d)] != 1) return false;
+    }
+    return true;
+  }
 }
 
 std::vector<ClassScore> top_classes(const float* row, int64_t classes, int k, bool probabilities,
@@ -162,13 +212,15 @@ void classify_files(const Model& model, const std::vector<std::string>& paths, c
       const int64_t fed = fixed ? batch : good;
       Tensor view = Tensor::borrow(DType::f32, {fed, 3, p.height, p.width}, x.raw());
       const std::vector<Tensor> outputs = model.run({view});
-      const Tensor& scores = outputs[scores_output(model, outputs)];
-      require(scores.dim(0) == fed, "output '", model.outputs()[scores_output(model, outputs)].name, "' has ",
-              scores.dim(0), " rows for a batch of ", fed, " images");
+      const size_t out = scores_output(model, outputs);
+      const Tensor& scores = outputs[out];
+      require(scores.dim(0) == fed, "output '", model.outputs()[out].name, "' has ", scores.dim(0),
+              " rows for a batch of ", fed, " images");
       const int64_t classes = scores.dim(1);
+      const bool probabilities = output_is_probability(model, out);
       int64_t row = 0;
       for (ClassRecord& r : records)
-        if (r.ok()) r.top = top_classes(scores.data<float>() + row++ * classes, classes, o.top, false, labels);
+        if (r.ok()) r.top = top_classes(scores.data<float>() + row++ * classes, classes, o.top, probabilities, labels);
     }
     for (const ClassRecord& r : records) emit(r);
   }

@@ -42,6 +42,9 @@ struct ClassRecord {
 // "label" only when there is one. For nlohmann::json's conversions (`nlohmann::json j = record;`).
 void to_json(nlohmann::json& j, const ClassScore& s);
 void to_json(nlohmann::json& j, const ClassRecord& r);
+// The record as one line of JSON Lines (no newline), the form `cnnx run` folder mode writes. Bytes of a file
+// name that are not UTF-8 become U+FFFD.
+std::string json_line(const ClassRecord& r);
 
 // Class names: the lines of `file` when given (a file that cannot be read is a cnnx::Error), else the model's
 // "cnnx.labels" metadata (newline-separated); trailing empty lines dropped; empty when there are none.
@@ -49,6 +52,17 @@ std::vector<std::string> class_labels(const Model& model, const std::string& fil
 
 // True for classifier outputs: float32 [N, C] or [N, C, 1, ...] with C >= 2.
 bool is_class_scores(const Tensor& t);
+
+// Whether the model's output number `output` already is a probability distribution over the classes, so
+// it is reported as it is and never softmaxed a second time. Decided from the graph, once per model: the
+// output is computed by a Softmax (ONNX domain) through only Identity, Dropout, Reshape, Flatten, Squeeze
+// and Unsqueeze, each batch item's values are one normalized group of that Softmax (its axis, or its axes
+// from `axis` on before opset 13, cover every dim past the batch that is not 1) and the output keeps each
+// item's count of values (so the reshapes keep the batch axis in place). False when a shape this needs is
+// unknown at load, and for LogSoftmax (the softmax of its output is exp of it: the same probabilities).
+// The values are not consulted: a row of logits may happen to be non-negative and sum to 1, and the same
+// model must report the same kind of number for every image.
+bool output_is_probability(const Model& model, size_t output);
 
 // The best `k` of the `classes` scores in `row` (ties: the lower class first; NaN last), named from `labels`
 // (empty, or at least `classes` names). `probabilities`: the row already holds probabilities (reported as

@@ -1,5 +1,7 @@
 // cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
+// cnnx run MODEL DIR_OR_FILES... [--batch N] [--jsonl FILE]: folder mode, one JSON line per image file.
 #include <algorithm>
+#include <fstream>
 #include <iomanip>
 #include <filesystem>
 #include <iostream>
@@ -8,7 +10,9 @@
 
 #include "classify/classify.h"
 #include "engine/npy.h"
+#include "classify/image_files.h"
 #include "tools/commands.h"
+#include "tools/progress_bar.h"
 
 namespace cnnx::tools {
 
@@ -27,7 +31,50 @@ struct RunOptions {
   ImageOverrides image;
   bool json = false;
   std::vector<std::string> disabled_passes;
+  int64_t batch = 0;   // folder mode: images per run (0: the model's fixed batch, else 8)
+  std::string jsonl;   // folder mode: where the JSON lines go ("" or "-": stdout)
 };
+
+// Folder mode: asked for with --batch or --jsonl, or implied by a folder among the inputs.
+bool folder_mode(const RunOptions& o) {
+  if (o.batch > 0 || !o.jsonl.empty()) return true;
+  std::error_code ec;
+  return std::any_of(o.inputs.begin(), o.inputs.end(),
+                     [&](const std::string& in) { return std::filesystem::is_directory(in, ec); });
+}
+
+// Every file under the inputs, classified in batches: one JSON line each (classify/classify.h), a progress
+// bar on stderr when it is a terminal, a summary line on stderr at the end. A file that cannot be classified
+// is reported on its line and the run goes on; the exit code is 0 once every file has its line.
+int run_folder(const RunOptions& o, const Model& model) {
+  ClassifyOptions co;
+  co.top = o.top;
+  co.batch = o.batch;
+  co.image = o.image;
+  co.labels = class_labels(model, o.labels_file);
+  std::ofstream file;
+  const bool to_file = !o.jsonl.empty() && o.jsonl != "-";
+  if (to_file) {
+    file.open(o.jsonl);
+    require(bool(file), "cannot write '", o.jsonl, "'");
+  }
+  std::ostream& out = to_file ? file : std::cout;
+  const std::vector<std::string> files = collect_files(o.inputs);
+  ProgressBar bar(files.size());
+  size_t errors = 0;
+  classify_files(model, files, co, [&](const ClassRecord& r) {
+    out << json_line(r) << "\n" << std::flush;
+    require(bool(out), "cannot write '", to_file ? o.jsonl : "stdout", "'");
+    errors += r.ok() ? 0 : 1;
+    bar.advance();
+  });
+  bar.finish();
+  std::cerr << "cnnx: " << files.size() << " file" << (files.size() == 1 ? "" : "s") << ", "
+            << files.size() - errors << " classified, " << errors << " error" << (errors == 1 ? "" : "s") << ", "
+            << std::fixed << std::setprecision(1) << bar.rate() << " img/s (batch "
+            << (o.batch > 0 ? o.batch : default_batch(model)) << ")\n";
+  return 0;
+}
 
 nlohmann::json summary(const Tensor& t) {
   nlohmann::json j;
@@ -58,6 +105,7 @@ int run(const RunOptions& o) {
   mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
   print_warnings(model);
+  if (folder_mode(o)) return run_folder(o, model);
   std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs, o.image);
   std::vector<std::string> labels = class_labels(model, o.labels_file);
   std::vector<Tensor> outputs = model.run(inputs);
@@ -88,9 +136,9 @@ int run(const RunOptions& o) {
       int64_t classes = t.dim(1);
       require(labels.empty() || int64_t(labels.size()) >= classes, "the labels list has ", labels.size(),
               " entries but output '", names[i], "' has ", classes, " classes");
-      for (int64_t n = 0; n < t.dim(0); ++n) {
-        out["top"].push_back(top_classes(t.data<float>() + n * classes, classes, o.top, false, labels));
-      }
+      const bool probabilities = output_is_probability(model, i);
+      for (int64_t n = 0; n < t.dim(0); ++n)
+        out["top"].push_back(top_classes(t.data<float>() + n * classes, classes, o.top, probabilities, labels));
     }
     report["outputs"].push_back(out);
   }
@@ -125,7 +173,7 @@ Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a model on input files and print its outputs");
   sub->add_option("model", o->model, "ONNX model file")->required();
-  sub->add_option("inputs", o->inputs, "Input files (.npy or .pb), bound to the graph inputs in order");
+  sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
@@ -138,7 +186,17 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--mean", o->image.mean, "Per-channel mean after scaling, e.g. 0.485,0.456,0.406")->delimiter(',');
   sub->add_option("--std", o->image.std, "Per-channel std, e.g. 0.229,0.224,0.225")->delimiter(',');
   sub->add_flag("--json", o->json, "Print one JSON object");
-  return {sub, [o] { return run(*o); }};
+  sub->add_option("--batch", o->batch, "Folder mode: images per run (default: the model's fixed batch, else 8)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--jsonl", o->jsonl, "Folder mode: write the JSON lines to FILE ('-': stdout, the default)");
+  return {sub, [o] {
+            if (folder_mode(*o) && (o->json || !o->save_dir.empty() || !o->named_inputs.empty())) {
+              std::cerr << "cnnx: error: --json, --save and --input do not apply to folder mode (a folder among "
+                           "the inputs, --batch or --jsonl); it writes JSON lines\n";
+              return 2;
+            }
+            return run(*o);
+          }};
 }
 
 }  // namespace cnnx::tools
