@@ -9,7 +9,6 @@
 #include <numeric>
 #include <sstream>
 
-#include "classify/image_files.h"
 #include "engine/graph.h"
 #include "ops/softmax/softmax.h"
 
@@ -95,7 +94,9 @@ void to_json(nlohmann::json& j, const ClassRecord& r) {
 }
 
 std::string json_line(const ClassRecord& r) {
-  return nlohmann::json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  auto dump = [](const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+  // "file" first, for people reading the lines (a json object would sort "error" before it).
+  return "{\"file\":" + dump(r.file) + (r.ok() ? ",\"top\":" + dump(r.top) : ",\"error\":" + dump(r.error)) + "}";
 }
 
 std::vector<std::string> class_labels(const Model& model, const std::string& file) {
@@ -185,7 +186,7 @@ int64_t default_batch(const Model& model) {
   return kDefaultBatch;
 }
 
-void classify_files(const Model& model, const std::vector<std::string>& paths, const ClassifyOptions& o,
+void classify_files(const Model& model, const std::vector<std::string>& files, const ClassifyOptions& o,
                     const std::function<void(const ClassRecord&)>& emit) {
   const std::vector<TensorSpec>& inputs = model.inputs();
   require(inputs.size() == 1, "classifying images needs a model with one input; this one takes ", inputs.size());
@@ -199,7 +200,6 @@ void classify_files(const Model& model, const std::vector<std::string>& paths, c
   require(batch <= model.options().max_tensor_bytes / image_bytes, "a batch of ", batch, " images of ", p.height,
           "x", p.width, " is over the limit of ", model.options().max_tensor_bytes, " bytes per tensor");
   const std::vector<std::string> labels = o.labels.empty() ? class_labels(model) : o.labels;
-  const std::vector<std::string> files = collect_files(paths);
 
   Tensor x(DType::f32, {batch, 3, p.height, p.width});
   for (size_t start = 0; start < files.size(); start += size_t(batch)) {

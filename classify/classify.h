@@ -3,8 +3,8 @@
 // so the three agree.
 //
 //   cnnx::Model model = cnnx::Model::load("shapes.onnx");
-//   for (const cnnx::ClassRecord& r : cnnx::classify_files(model, cnnx::collect_files({"photos/"}), {}))
-//     std::cout << nlohmann::json(r).dump() << "\n";   // {"file": ..., "top": [{"class": 3, ...}, ...]}
+//   for (const cnnx::ClassRecord& r : cnnx::classify_files(model, cnnx::collect_files({"photos/"})))
+//     std::cout << cnnx::json_line(r) << "\n";   // {"file": ..., "top": [{"class": 3, ...}, ...]}
 //
 // A record's "probability" is the model's own value when the output already is a probability distribution
 // (see output_is_probability), else the softmax of the scores; "score" is always the raw output value.
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "classify/image_files.h"
 #include "classify/image_input.h"
 #include "engine/tensor.h"
 #include "runtime/cnnx.h"
@@ -42,8 +43,8 @@ struct ClassRecord {
 // "label" only when there is one. For nlohmann::json's conversions (`nlohmann::json j = record;`).
 void to_json(nlohmann::json& j, const ClassScore& s);
 void to_json(nlohmann::json& j, const ClassRecord& r);
-// The record as one line of JSON Lines (no newline), the form `cnnx run` folder mode writes. Bytes of a file
-// name that are not UTF-8 become U+FFFD.
+// The record as one line of JSON Lines (no newline), the form `cnnx run` folder mode writes: "file" first,
+// then "top" or "error". Bytes of a file name that are not UTF-8 become U+FFFD.
 std::string json_line(const ClassRecord& r);
 
 // Class names: the lines of `file` when given (a file that cannot be read is a cnnx::Error), else the model's
@@ -85,8 +86,10 @@ struct ClassifyOptions {
 int64_t default_batch(const Model& model);
 
 // Classifies `files` in batches of options.batch: each file is decoded on its own, so an unreadable, corrupt,
-// empty or oversized image (or a file that is not an image) gets a record with its error and the rest of its
-// batch still runs. `emit` is called once per file, in the order of `files`, as each batch completes. The
+// empty or oversized image (or a folder, or a file that is not an image: see not_an_image) gets a record with
+// its error and the rest of its batch still runs. `emit` is called once per file, in the order of `files`, as
+// each batch completes. Folders are not expanded here: pass collect_files(dirs_or_files) (image_files.h) to
+// classify what `cnnx run MODEL DIR_OR_FILES...` does. The
 // model must take one image input and have a class-scores output (the first one is used); otherwise, or when
 // a run fails, or the labels are fewer than the classes, a cnnx::Error is thrown.
 void classify_files(const Model& model, const std::vector<std::string>& files, const ClassifyOptions& options,
