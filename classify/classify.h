@@ -85,13 +85,13 @@ struct ClassifyOptions {
 // The model's fixed batch size when its input declares one, else 8.
 int64_t default_batch(const Model& model);
 
-// Classifies `files` in batches of options.batch: each file is decoded on its own, so an unreadable, corrupt,
-// empty or oversized image (or a folder, or a file that is not an image: see not_an_image) gets a record with
-// its error and the rest of its batch still runs. `emit` is called once per file, in the order of `files`, as
-// each batch completes. Folders are not expanded here: pass collect_files(dirs_or_files) (image_files.h) to
-// classify what `cnnx run MODEL DIR_OR_FILES...` does. The
-// model must take one image input and have a class-scores output (the first one is used); otherwise, or when
-// a run fails, or the labels are fewer than the classes, a cnnx::Error is thrown.
+// Classifies `files` in batches of options.batch: each file is decoded on its own (a batch's files in
+// parallel), so an unreadable, corrupt, empty or oversized image (or a folder, or a file that is not an image:
+// see not_an_image) gets a record with its error and the rest of its batch still runs. `emit` is called once
+// per file, in the order of `files`, as each batch completes. Folders are not expanded here: pass
+// collect_files(dirs_or_files) to classify what `cnnx run MODEL DIR_OR_FILES...` does. The model must take
+// one image input and have a class-scores output (the first one is used); otherwise, or when a run fails, or
+// the labels are fewer than the classes, a cnnx::Error is thrown (records already emitted stay emitted).
 void classify_files(const Model& model, const std::vector<std::string>& files, const ClassifyOptions& options,
                     const std::function<void(const ClassRecord&)>& emit);
 // The same, returned together: one record per file, in order.

@@ -24,7 +24,9 @@ std::string minutes_seconds(double seconds) {
 
 ProgressBar::ProgressBar(size_t total)
     : total_(total), enabled_(isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()),
-      last_draw_(start_ - kRedraw) {}
+      last_draw_(start_) {
+  if (enabled_ && total_ > 0) draw();  // shown during the first batch (and planning) already
+}
 
 double ProgressBar::rate() const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -33,12 +35,19 @@ double ProgressBar::rate() const {
 
 void ProgressBar::advance(size_t n) {
   done_ += n;
-  if (enabled_ && std::chrono::steady_clock::now() - last_draw_ >= kRedraw) draw();
+  if (enabled_ && (!shown_ || std::chrono::steady_clock::now() - last_draw_ >= kRedraw)) draw();
+}
+
+void ProgressBar::clear() {
+  if (!shown_) return;
+  std::fprintf(stderr, "\r%*s\r", kWidth + 60, "");
+  std::fflush(stderr);
+  shown_ = false;
 }
 
 void ProgressBar::finish() {
   if (!enabled_ || total_ == 0) return;
-  draw();
+  if (!shown_ || drawn_done_ != done_) draw();
   std::fputc('\n', stderr);
 }
 
@@ -50,6 +59,8 @@ void ProgressBar::draw() {
   std::fprintf(stderr, "\r[%s%s]  %zu/%zu  %.1f img/s  ETA %s   ", std::string(size_t(filled), '#').c_str(),
                std::string(size_t(kWidth - filled), '-').c_str(), done_, total_, per_second, eta.c_str());
   std::fflush(stderr);
+  shown_ = true;
+  drawn_done_ = done_;
 }
 
 }  // namespace cnnx::tools

@@ -11,8 +11,10 @@ namespace cnnx::tools {
 class ProgressBar {
  public:
   explicit ProgressBar(size_t total);
-  // `n` more done; redraws when due.
+  // `n` more done; redraws when due, or at once after clear().
   void advance(size_t n = 1);
+  // Erases the bar, so a line written to the same terminal (stdout) does not land on it.
+  void clear();
   // Draws the final state and ends the line (nothing when nothing was drawn).
   void finish();
   // Items per second since construction.
@@ -20,8 +22,8 @@ class ProgressBar {
 
  private:
   void draw();
-  size_t total_, done_ = 0;
-  bool enabled_;
+  size_t total_, done_ = 0, drawn_done_ = 0;
+  bool enabled_, shown_ = false;
   std::chrono::steady_clock::time_point start_, last_draw_;
 };
 

@@ -1,5 +1,7 @@
 // cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
 // cnnx run MODEL DIR_OR_FILES... [--batch N] [--jsonl FILE]: folder mode, one JSON line per image file.
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -62,7 +64,9 @@ int run_folder(const RunOptions& o, const Model& model) {
   const std::vector<std::string> files = collect_files(o.inputs);
   ProgressBar bar(files.size());
   size_t errors = 0;
+  const bool lines_on_terminal = !to_file && isatty(STDOUT_FILENO) == 1;
   classify_files(model, files, co, [&](const ClassRecord& r) {
+    if (lines_on_terminal) bar.clear();
     out << json_line(r) << "\n" << std::flush;
     require(bool(out), "cannot write '", to_file ? o.jsonl : "stdout", "'");
     errors += r.ok() ? 0 : 1;

@@ -99,6 +99,24 @@ def make_folder(tmp, samples):
     return root, expect
 
 
+def on_terminal(cmd, lines_too):
+    """Runs cmd with stderr (and stdout when lines_too) on a pseudo-terminal; returns (exit code, what it showed)."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdout=slave if lines_too else subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    shown = b""
+    while True:  # read while it runs: a full terminal buffer would block it
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the other side closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return p.wait(timeout=300), shown.decode(errors="replace")
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, **kw)
 
@@ -189,24 +207,16 @@ def main():
         r = run([cnnx, "run", model, root, *extra])
         check(r.returncode == 2 and "folder mode" in r.stderr, f"{extra} in folder mode: {r.returncode} {r.stderr}")
 
-    # On a terminal, a progress bar with the rate and the time left.
-    master, slave = pty.openpty()
-    p = subprocess.run([cnnx, "run", model, root, "--batch", "2"], stdout=subprocess.DEVNULL, stderr=slave,
-                       timeout=300)
-    os.close(slave)
-    shown = b""
-    try:
-        while True:
-            chunk = os.read(master, 65536)
-            if not chunk:
-                break
-            shown += chunk
-    except OSError:
-        pass
-    os.close(master)
-    text = shown.decode(errors="replace")
-    check(p.returncode == 0 and "\r[" in text and "img/s" in text and "ETA" in text and
-          f"{len(expect)}/{len(expect)}" in text, f"progress bar on a terminal: {text!r}")
+    # On a terminal, a progress bar with the rate and the time left; with the lines on the same terminal, the
+    # bar is erased before each line, so every line is whole.
+    for lines_too in (False, True):
+        code, text = on_terminal([cnnx, "run", model, root, "--batch", "2", "--top", "3"], lines_too)
+        check(code == 0 and "\r[" in text and "img/s" in text and "ETA" in text and
+              f"{len(expect)}/{len(expect)}" in text, f"progress bar on a terminal: {text!r}")
+        if lines_too:
+            lines = [line.split("\r")[-1] for line in text.splitlines() if '{"file"' in line]
+            check([json.loads(line[line.index("{"):]) for line in lines] == records,
+                  f"lines shared a terminal with the bar: {text!r}")
 
     os.chmod(os.path.join(root, "nested", "locked.png"), 0o600)
     shutil.rmtree(tmp)
