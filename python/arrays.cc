@@ -21,8 +21,10 @@ std::string onnx_type_name(DType dtype) {
 }
 
 namespace {
-const py::module_& numpy() {
-  static const py::module_ np = py::module_::import("numpy");  // imported under the GIL on first use
+// numpy, imported under the GIL on first use and never released (a static py::object would be released after
+// the interpreter is gone, at exit).
+py::handle numpy() {
+  static py::handle np = py::module_::import("numpy").release();
   return np;
 }
 
