@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "classify/image_input.h"
 #include "runtime/cnnx.h"
 #include "engine/graph.h"
 #include "runtime/plan.h"
@@ -27,15 +28,9 @@ Command add_pool_command(CLI::App& app);
 // Prints the model's load-time warnings (Graph::warnings) on stderr, one "cnnx: warning: ..." line each.
 void print_warnings(const Model& model);
 
-// Command-line overrides of the image preprocessing a model asks for.
-struct ImageOverrides {
-  std::vector<int64_t> size;  // {H, W} or {S}
-  std::vector<float> mean, std;
-};
-
 // Inputs for `model` from files: positional files bind to the inputs in order, "NAME=FILE" pairs by name.
 // .npy and .pb (ONNX TensorProto) are read as they are; consecutive images (.png .jpg .bmp) form one
-// batch for one input, preprocessed as the model's metadata says (see image_input.h).
+// batch for one input, preprocessed as the model's metadata says (see classify/image_input.h).
 std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::string>& files,
                                 const std::vector<std::string>& named, const ImageOverrides& overrides = {});
 

@@ -1,9 +1,9 @@
 #include <filesystem>
 
+#include "classify/image_input.h"
 #include "engine/npy.h"
 #include "runtime/onnx_import.h"
 #include "tools/commands.h"
-#include "tools/image_input.h"
 
 namespace cnnx::tools {
 
@@ -15,23 +15,6 @@ Tensor read_tensor_file(const std::string& path) {
   if (ext == ".npy") return read_npy(path);
   if (ext == ".pb") return import_tensor_file(path);
   fail("input '", path, "': unsupported file type '", ext, "' (expected .npy, .pb, .png, .jpg or .bmp)");
-}
-
-Tensor read_images(const Model& model, size_t input, const std::vector<std::string>& paths,
-                   const ImageOverrides& o) {
-  const Graph& g = model.graph();
-  ImagePreprocess p = image_preprocess_for(g, g.inputs[input]);
-  if (!o.size.empty()) {
-    require(o.size.size() <= 2 && o.size[0] > 0 && o.size.back() > 0, "--size takes S or H,W");
-    p.height = o.size[0];
-    p.width = o.size.back();
-    p.resize_shorter = std::max(p.resize_shorter, std::min(p.height, p.width));
-  }
-  if (!o.mean.empty()) p.mean = o.mean;
-  if (!o.std.empty()) p.std = o.std;
-  require(p.mean.size() == 3, "mean needs 3 values (one per channel), got ", p.mean.size());
-  require(p.std.size() == 3, "std needs 3 values (one per channel), got ", p.std.size());
-  return load_images(paths, p);
 }
 
 }  // namespace
@@ -48,7 +31,7 @@ std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::strin
     if (is_image_file(files[i])) {
       std::vector<std::string> batch;
       while (i < files.size() && is_image_file(files[i])) batch.push_back(files[i++]);
-      inputs[next] = read_images(model, next, batch, overrides);
+      inputs[next] = load_images(batch, image_preprocess_for(model, next, overrides));
     } else {
       inputs[next] = read_tensor_file(files[i++]);
     }
@@ -62,7 +45,8 @@ std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::strin
     while (i < names.size() && names[i] != name) ++i;
     require(i < names.size(), "--input: the model has no input named '", name, "'");
     require(!inputs[i].defined(), "input '", name, "' is given twice");
-    inputs[i] = is_image_file(file) ? read_images(model, i, {file}, overrides) : read_tensor_file(file);
+    inputs[i] = is_image_file(file) ? load_images({file}, image_preprocess_for(model, i, overrides))
+                                    : read_tensor_file(file);
   }
   for (size_t i = 0; i < names.size(); ++i)
     require(inputs[i].defined(), "input '", names[i], "' is not given (pass a file for each input, in order, or --input ",

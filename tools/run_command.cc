@@ -1,17 +1,18 @@
 // cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
+// cnnx run MODEL DIR_OR_FILES... [--batch N] [--jsonl FILE]: folder mode, one JSON line per image file.
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <iomanip>
-#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <numeric>
 
+#include "classify/classify.h"
 #include "engine/npy.h"
+#include "classify/image_files.h"
 #include "tools/commands.h"
+#include "tools/progress_bar.h"
 
 namespace cnnx::tools {
 
@@ -30,62 +31,49 @@ struct RunOptions {
   ImageOverrides image;
   bool json = false;
   std::vector<std::string> disabled_passes;
+  int64_t batch = 0;   // folder mode: images per run (0: the model's fixed batch, else 8)
+  std::string jsonl;   // folder mode: where the JSON lines go ("" or "-": stdout)
 };
 
-// Class names: --labels FILE (one per line), else the model's "cnnx.labels" metadata (newline-separated).
-std::vector<std::string> class_labels(const Model& model, const std::string& file) {
-  std::string text;
-  if (!file.empty()) {
-    std::ifstream f(file);
-    require(bool(f), "cannot read labels file '", file, "'");
-    text.assign(std::istreambuf_iterator<char>(f), {});
-  } else {
-    text = model.metadata("cnnx.labels");
+// Folder mode: asked for with --batch or --jsonl, or implied by a folder among the inputs.
+bool folder_mode(const RunOptions& o) {
+  if (o.batch > 0 || !o.jsonl.empty()) return true;
+  std::error_code ec;
+  return std::any_of(o.inputs.begin(), o.inputs.end(),
+                     [&](const std::string& in) { return std::filesystem::is_directory(in, ec); });
+}
+
+// Every file under the inputs, classified in batches: one JSON line each (classify/classify.h), a progress
+// bar on stderr when it is a terminal, a summary line on stderr at the end. A file that cannot be classified
+// is reported on its line and the run goes on; the exit code is 0 once every file has its line.
+int run_folder(const RunOptions& o, const Model& model) {
+  ClassifyOptions co;
+  co.top = o.top;
+  co.batch = o.batch;
+  co.image = o.image;
+  co.labels = class_labels(model, o.labels_file);
+  std::ofstream file;
+  const bool to_file = !o.jsonl.empty() && o.jsonl != "-";
+  if (to_file) {
+    file.open(o.jsonl);
+    require(bool(file), "cannot write '", o.jsonl, "'");
   }
-  std::vector<std::string> labels;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    labels.push_back(line);
-  }
-  while (!labels.empty() && labels.back().empty()) labels.pop_back();
-  return labels;
-}
-
-// Scores shaped [N, C] (or [N, C, 1, 1]) are shown as top-K classes per batch item.
-bool looks_like_scores(const Tensor& t) {
-  if (t.dtype() != DType::f32 || t.rank() < 2 || t.dim(1) < 2) return false;
-  for (int64_t d = 2; d < t.rank(); ++d)
-    if (t.dim(d) != 1) return false;
-  return true;
-}
-
-// Softmax of one row, in double so large logits neither overflow nor lose the small probabilities.
-std::vector<double> softmax(const float* scores, int64_t classes) {
-  double hi = -INFINITY;
-  for (int64_t i = 0; i < classes; ++i) hi = std::max(hi, double(scores[i]));
-  std::vector<double> p(static_cast<size_t>(classes));
-  double sum = 0;
-  for (int64_t i = 0; i < classes; ++i) sum += p[size_t(i)] = std::exp(double(scores[i]) - hi);
-  for (double& v : p) v /= sum;
-  return p;
-}
-
-std::vector<std::pair<int64_t, float>> top_k(const float* scores, int64_t classes, int k) {
-  std::vector<int64_t> idx(static_cast<size_t>(classes));
-  std::iota(idx.begin(), idx.end(), 0);
-  size_t kk = std::min<size_t>(size_t(std::max(k, 0)), idx.size());
-  // NaN sorts last so it never hides a real score.
-  auto greater = [&](int64_t a, int64_t b) {
-    float x = scores[a], y = scores[b];
-    if (x != x) return false;
-    if (y != y) return true;
-    return x > y || (x == y && a < b);
-  };
-  std::partial_sort(idx.begin(), idx.begin() + long(kk), idx.end(), greater);
-  std::vector<std::pair<int64_t, float>> out;
-  for (size_t i = 0; i < kk; ++i) out.emplace_back(idx[i], scores[idx[i]]);
-  return out;
+  std::ostream& out = to_file ? file : std::cout;
+  const std::vector<std::string> files = collect_files(o.inputs);
+  ProgressBar bar(files.size());
+  size_t errors = 0;
+  classify_files(model, files, co, [&](const ClassRecord& r) {
+    out << json_line(r) << "\n" << std::flush;
+    require(bool(out), "cannot write '", to_file ? o.jsonl : "stdout", "'");
+    errors += r.ok() ? 0 : 1;
+    bar.advance();
+  });
+  bar.finish();
+  std::cerr << "cnnx: " << files.size() << " file" << (files.size() == 1 ? "" : "s") << ", "
+            << files.size() - errors << " classified, " << errors << " error" << (errors == 1 ? "" : "s") << ", "
+            << std::fixed << std::setprecision(1) << bar.rate() << " img/s (batch "
+            << (o.batch > 0 ? o.batch : default_batch(model)) << ")\n";
+  return 0;
 }
 
 nlohmann::json summary(const Tensor& t) {
@@ -117,6 +105,7 @@ int run(const RunOptions& o) {
   mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
   print_warnings(model);
+  if (folder_mode(o)) return run_folder(o, model);
   std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs, o.image);
   std::vector<std::string> labels = class_labels(model, o.labels_file);
   std::vector<Tensor> outputs = model.run(inputs);
@@ -143,21 +132,13 @@ int run(const RunOptions& o) {
     const Tensor& t = outputs[i];
     nlohmann::json out = summary(t);
     out["name"] = names[i];
-    if (looks_like_scores(t)) {
+    if (is_class_scores(t)) {
       int64_t classes = t.dim(1);
       require(labels.empty() || int64_t(labels.size()) >= classes, "the labels list has ", labels.size(),
               " entries but output '", names[i], "' has ", classes, " classes");
-      for (int64_t n = 0; n < t.dim(0); ++n) {
-        const float* row = t.data<float>() + n * classes;
-        std::vector<double> prob = softmax(row, classes);
-        nlohmann::json items = nlohmann::json::array();
-        for (auto [cls, score] : top_k(row, classes, o.top)) {
-          nlohmann::json item{{"class", cls}, {"score", score}, {"probability", prob[size_t(cls)]}};
-          if (!labels.empty()) item["label"] = labels[size_t(cls)];
-          items.push_back(item);
-        }
-        out["top"].push_back(items);
-      }
+      const bool probabilities = output_is_probability(model, i);
+      for (int64_t n = 0; n < t.dim(0); ++n)
+        out["top"].push_back(top_classes(t.data<float>() + n * classes, classes, o.top, probabilities, labels));
     }
     report["outputs"].push_back(out);
   }
@@ -192,7 +173,7 @@ Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a model on input files and print its outputs");
   sub->add_option("model", o->model, "ONNX model file")->required();
-  sub->add_option("inputs", o->inputs, "Input files (.npy or .pb), bound to the graph inputs in order");
+  sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
@@ -205,7 +186,17 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--mean", o->image.mean, "Per-channel mean after scaling, e.g. 0.485,0.456,0.406")->delimiter(',');
   sub->add_option("--std", o->image.std, "Per-channel std, e.g. 0.229,0.224,0.225")->delimiter(',');
   sub->add_flag("--json", o->json, "Print one JSON object");
-  return {sub, [o] { return run(*o); }};
+  sub->add_option("--batch", o->batch, "Folder mode: images per run (default: the model's fixed batch, else 8)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--jsonl", o->jsonl, "Folder mode: write the JSON lines to FILE ('-': stdout, the default)");
+  return {sub, [o] {
+            if (folder_mode(*o) && (o->json || !o->save_dir.empty() || !o->named_inputs.empty())) {
+              std::cerr << "cnnx: error: --json, --save and --input do not apply to folder mode (a folder among "
+                           "the inputs, --batch or --jsonl); it writes JSON lines\n";
+              return 2;
+            }
+            return run(*o);
+          }};
 }
 
 }  // namespace cnnx::tools
