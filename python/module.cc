@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "classify/classify.h"
 #include "engine/graph.h"
 #include "python/arrays.h"
 #include "runtime/plan.h"
@@ -155,6 +156,30 @@ class PyModel {
   Model model_;
 };
 
+// The batch the cnnx program feeds `model` for these image files.
+py::array preprocess_images(const PyModel& model, const std::vector<std::string>& paths) {
+  Tensor batch;
+  {
+    py::gil_scoped_release release;
+    batch = preprocess(model.model(), paths);
+  }
+  return output_array(std::move(batch));
+}
+
+// The records of `cnnx run MODEL FILES... --jsonl`, as the JSON text it writes: one line per file, in order.
+std::vector<std::string> classify_json(const PyModel& model, const std::vector<std::string>& files, int top,
+                                       int64_t batch) {
+  require(top >= 1, "top must be at least 1, got ", top);
+  require(batch >= 0, "batch must be >= 0, got ", batch);
+  ClassifyOptions options;
+  options.top = top;
+  options.batch = batch;
+  std::vector<std::string> lines;
+  py::gil_scoped_release release;
+  classify_files(model.model(), files, options, [&](const ClassRecord& r) { lines.push_back(json_line(r)); });
+  return lines;
+}
+
 std::string repr(const TensorInfo& t) {
   return "TensorInfo(name=" + py::repr(py::str(t.name)).cast<std::string>() +
          ", shape=" + py::repr(t.shape).cast<std::string>() + ", type='" + t.type + "')";
@@ -226,4 +251,14 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False)
       .def("check", &PyModel::check, "inputs"_a,
            "Runs the model and the reference kernel beside every node that did not run it (a dict of inputs, "
            "or one array for a one-input model); returns one NodeCheck per such node, as `cnnx check` prints");
+
+  m.def("collect_files", &cnnx::collect_files, "paths"_a,
+        "The files `cnnx run MODEL DIR_OR_FILES...` classifies: folders replaced by every file below them "
+        "(sorted by name, recursively), other paths kept as given");
+  m.def("preprocess", &preprocess_images, "model"_a, "paths"_a,
+        "The float32 batch the cnnx program feeds the model for these image files (resize, crop, normalize as "
+        "the model's metadata says); the first bad file is a cnnx.Error naming it");
+  m.def("classify_json", &classify_json, "model"_a, "files"_a, "top"_a = 5, "batch"_a = 0,
+        "The JSON lines `cnnx run MODEL FILES... --jsonl` writes, one per file in order (folders are not "
+        "expanded); batch 0: the model's fixed batch, else 8");
 }
