@@ -7,7 +7,10 @@
 
 overhead  cnnx.Model.run in Python against `cnnx bench` (Model::run in C++) on the same model, batch 1, one
           thread per run, in alternating rounds; prints each round's medians and the median ratio.
-threads   one Model (threads=1) run by one Python thread, then by two at once: runs per second and the ratio.
+threads   one Model (threads=1) run by one Python thread, then by two at once: runs per second and the ratio,
+          with the process's CPU use and CPU time per run (on a busy machine the ratio is capped by the CPU
+          the process gets; 2 / the CPU-per-run ratio is what two free cores give) and the share of the time
+          both threads were inside a run (0 if runs were serialized).
 dask      cnnx.dask.classify on a local cluster of 1, then 2, single-threaded worker processes on the same
           files: images per second (cluster start excluded) and the ratio; the records must be identical.
 
@@ -46,50 +49,108 @@ def python_median_ms(model, feeds, iters, warmup):
     return statistics.median(times)
 
 
+def cpp_median_ms(cnnx_tool, model_path, iters, warmup):
+    out = subprocess.run([cnnx_tool, "bench", model_path, "--threads", "1", "--iters", str(iters),
+                          "--warmup", str(warmup), "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)["median_ms"]
+
+
+def passthrough_model(path, model):
+    """A model that does almost nothing with `model`'s input and output shapes (Flatten, then a Slice as large
+    as the output), so that timing it measures what a run costs around the kernels."""
+    import onnx
+    import onnx.helper as oh
+    (x,), (y,) = model.inputs, model.outputs
+    n = int(np.prod(y.shape))
+    starts, ends, axes = (oh.make_tensor(name, onnx.TensorProto.INT64, [1], [v])
+                          for name, v in (("starts", 0), ("ends", n), ("axes", 1)))
+    graph = oh.make_graph(
+        [oh.make_node("Flatten", ["x"], ["flat"]), oh.make_node("Slice", ["flat", "starts", "ends", "axes"], ["y"])],
+        "passthrough", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, x.shape)],
+        [oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [x.shape[0], n])], [starts, ends, axes])
+    onnx.save(oh.make_model(graph, opset_imports=[oh.make_opsetid("", 13)]), path)
+    return path
+
+
 def overhead(args):
     model = cnnx.Model(args.model, threads=1)
     feeds = feeds_for(model)
-    ratios = []
+    ratios, cpp_times = [], []
     for r in range(args.rounds):
-        out = subprocess.run([args.cnnx, "bench", args.model, "--threads", "1", "--iters", str(args.iters),
-                              "--warmup", str(args.warmup), "--json"], check=True, capture_output=True, text=True)
-        cpp = json.loads(out.stdout)["median_ms"]
+        cpp = cpp_median_ms(args.cnnx, args.model, args.iters, args.warmup)
         py = python_median_ms(model, feeds, args.iters, args.warmup)
         ratios.append(py / cpp)
+        cpp_times.append(cpp)
         print(f"round {r + 1}: C++ Model::run {cpp:.3f} ms, Python Model.run {py:.3f} ms, ratio {py / cpp:.4f}")
-    print(f"Python / C++: median of {args.rounds} rounds {statistics.median(ratios):.4f} "
+    print(f"Python / C++ on the model: median of {args.rounds} rounds {statistics.median(ratios):.4f} "
           f"(min {min(ratios):.4f}, max {max(ratios):.4f})")
+    # What Python adds to a run, measured where the kernels cost next to nothing (same input and output
+    # sizes), then taken as a share of the model's C++ time.
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = passthrough_model(os.path.join(tmp, "passthrough.onnx"), model)
+        small = cnnx.Model(path, threads=1)
+        added = []
+        for r in range(args.rounds):
+            cpp = cpp_median_ms(args.cnnx, path, 20 * args.iters, args.warmup)
+            py = python_median_ms(small, {"x": feeds[model.inputs[0].name]}, 20 * args.iters, args.warmup)
+            added.append((py - cpp) * 1e3)
+            print(f"round {r + 1}: pass-through model: C++ {cpp * 1e3:.1f} us, Python {py * 1e3:.1f} us")
+    us = statistics.median(added)
+    print(f"Python adds {us:.1f} us per run (median of {args.rounds} rounds), "
+          f"{us / 10 / statistics.median(cpp_times):.2f}% of the model's C++ run")
+
+
+def overlap(intervals):
+    """The share of the time from the first start to the last end during which two runs were under way."""
+    events = sorted([(a, 1) for a, _ in intervals] + [(b, -1) for _, b in intervals])
+    inside, both, last = 0, 0.0, events[0][0]
+    for t, step in events:
+        if inside >= 2:
+            both += t - last
+        inside, last = inside + step, t
+    return both / (events[-1][0] - events[0][0])
 
 
 def runs_per_second(model, feeds, threads, seconds):
-    counts = [0] * threads
+    """Runs per second, the process's CPU seconds per wall second and per run, and the share of the time two
+    runs were under way at once."""
+    intervals = [[] for _ in range(threads)]
     stop = time.perf_counter() + seconds
 
     def worker(i):
         while time.perf_counter() < stop:
+            start = time.perf_counter()
             model.run(feeds)
-            counts[i] += 1
+            intervals[i].append((start, time.perf_counter()))
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
     for t in pool:
         t.start()
     for t in pool:
         t.join()
-    return sum(counts) / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    runs = sum(len(i) for i in intervals)
+    return runs / wall, cpu / wall, cpu / runs * 1e3, overlap([r for i in intervals for r in i])
 
 
 def threads(args):
     model = cnnx.Model(args.model, threads=1)
     feeds = feeds_for(model)
     python_median_ms(model, feeds, 3, 3)
-    ratios = []
+    ratios, cost = [], []
     for r in range(args.rounds):
-        one = runs_per_second(model, feeds, 1, args.seconds)
-        two = runs_per_second(model, feeds, 2, args.seconds)
+        one, cpu1, ms1, _ = runs_per_second(model, feeds, 1, args.seconds)
+        two, cpu2, ms2, both = runs_per_second(model, feeds, 2, args.seconds)
         ratios.append(two / one)
-        print(f"round {r + 1}: 1 thread {one:.1f} runs/s, 2 threads {two:.1f} runs/s, ratio {two / one:.3f}")
-    print(f"2 threads / 1 thread: median of {args.rounds} rounds {statistics.median(ratios):.3f}")
+        cost.append(ms2 / ms1)
+        print(f"round {r + 1}: 1 thread {one:.1f} runs/s ({cpu1:.2f} CPU, {ms1:.2f} CPU ms/run), 2 threads "
+              f"{two:.1f} runs/s ({cpu2:.2f} CPU, {ms2:.2f} CPU ms/run, both running {100 * both:.0f}% of the "
+              f"time), ratio {two / one:.3f}")
+    print(f"2 threads / 1 thread: median of {args.rounds} rounds {statistics.median(ratios):.3f}; CPU per run "
+          f"2 threads / 1 thread {statistics.median(cost):.3f} (the ratio two free cores give: "
+          f"{2 / statistics.median(cost):.2f})")
 
 
 def dask(args):
@@ -100,7 +161,7 @@ def dask(args):
     for workers in (1, 2):
         with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                       dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-            client.run(cnnx.dask._model, os.path.abspath(args.model))  # each worker loads the model first
+            cnnx.dask.preload(client, os.path.abspath(args.model))
             start = time.perf_counter()
             records = cnnx.dask.classify_json(files, os.path.abspath(args.model), client, args.batch)
             seconds = time.perf_counter() - start

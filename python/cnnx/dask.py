@@ -5,7 +5,7 @@ in the order of the files, computed by batches on the cluster's workers.
     records = cnnx.dask.classify(["/data/photos"], "/models/resnet50.onnx", client=Client("tcp://sched:8786"))
 
 Every worker process loads the model once (a per-process cache, shared by the process's threads) and runs
-each batch on one core: give a worker as many threads, or a machine as many single-threaded worker
+each batch on one core (in one run, or in runs of the model's own batch size when its input fixes one): give a worker as many threads, or a machine as many single-threaded worker
 processes, as it has cores. The model file and the images must be reachable under the same paths by every
 worker (a shared or copied folder; give absolute paths). Without a client, the current default client is
 used, else a local cluster of single-threaded worker processes, one per core, made for the call (a script
@@ -34,9 +34,21 @@ def _model(path):
         return _models[path]
 
 
+def _load(model_path):
+    _model(model_path)
+
+
+def preload(client, model_path):
+    """Loads the model in every worker process of the client's cluster now, not with the first batches."""
+    client.run(_load, os.fspath(model_path))
+
+
 def _classify_batch(files, model_path, top):
-    """The JSON records of `files`, classified in one batch on a worker."""
-    return cnnx.classify_json(_model(model_path), files, top=top, batch=len(files))
+    """The JSON records of `files`, classified on a worker: in one run, or in runs of the model's batch size
+    when its input fixes one."""
+    model = _model(model_path)
+    fixed = isinstance(model.inputs[0].shape[0], int)
+    return cnnx.classify_json(model, files, top=top, batch=0 if fixed else len(files))
 
 
 def _default_client():

@@ -71,6 +71,18 @@ def test_records_equal_the_cli(client, shapes_model, folder, cnnx_tool, tmp_path
     assert len(set(pids.values())) == 2 and all(paths == [shapes_model] for paths in loaded.values())
 
 
+def test_a_model_with_a_fixed_batch(client, shapes_model, folder, cnnx_tool, tmp_path):
+    """Tasks of 3 files on a model whose input fixes a batch of 2: each task runs in batches of 2."""
+    import onnx
+    model = onnx.load(shapes_model)
+    for value in (model.graph.input[0], model.graph.output[0]):
+        value.type.tensor_type.shape.dim[0].dim_value = 2
+    fixed = str(tmp_path / "fixed.onnx")
+    onnx.save(model, fixed)
+    expected = cli_lines(cnnx_tool, fixed, [folder], 2, tmp_path / "cli.jsonl")
+    assert cnnx.dask.classify_json([folder], fixed, client, batch=3) == expected
+
+
 def test_a_killed_worker_loses_no_file(client, shapes_model, big_folder, cnnx_tool, tmp_path):
     files = cnnx.collect_files([str(big_folder)])
     expected = cli_lines(cnnx_tool, shapes_model, [big_folder], 2, tmp_path / "cli.jsonl")
