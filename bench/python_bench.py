@@ -11,8 +11,9 @@ threads   one Model (threads=1) run by one Python thread, then by two at once: r
           with the process's CPU use and CPU time per run (on a busy machine the ratio is capped by the CPU
           the process gets; 2 / the CPU-per-run ratio is what two free cores give) and the share of the time
           both threads were inside a run (0 if runs were serialized).
-dask      cnnx.dask.classify on a local cluster of 1, then 2, single-threaded worker processes on the same
-          files: images per second (cluster start excluded) and the ratio; the records must be identical.
+dask      cnnx.dask.classify on local clusters of 1 and of 2 single-threaded worker processes (the model
+          loaded in each first), in alternating rounds on the same files: images per second and the ratio;
+          the records must be identical.
 
 The machines here are shared: quote ratios measured in one run, not absolute times.
 """
@@ -154,22 +155,31 @@ def threads(args):
 
 
 def dask(args):
+    import contextlib
     import distributed
     import cnnx.dask
     files = cnnx.collect_files([args.images])
-    results = {}
-    for workers in (1, 2):
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-            cnnx.dask.preload(client, os.path.abspath(args.model))
-            start = time.perf_counter()
-            records = cnnx.dask.classify_json(files, os.path.abspath(args.model), client, args.batch)
-            seconds = time.perf_counter() - start
-        results[workers] = (len(files) / seconds, records)
-        print(f"{workers} worker{'s' if workers > 1 else ''}: {len(files)} images in {seconds:.2f} s, "
-              f"{len(files) / seconds:.1f} images/s")
-    assert results[1][1] == results[2][1], "the records differ between the runs"
-    print(f"2 workers / 1 worker: {results[2][0] / results[1][0]:.3f} (records identical)")
+    model_path = os.path.abspath(args.model)
+    with contextlib.ExitStack() as stack:
+        clients = {}
+        for workers in (1, 2):
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"))
+            clients[workers] = stack.enter_context(distributed.Client(cluster))
+            cnnx.dask.preload(clients[workers], model_path)
+        ratios, records = [], set()
+        for r in range(args.rounds):  # alternating, so both see the same machine
+            rate = {}
+            for workers, client in clients.items():
+                start = time.perf_counter()
+                records.add(tuple(cnnx.dask.classify_json(files, model_path, client, args.batch)))
+                rate[workers] = len(files) / (time.perf_counter() - start)
+            ratios.append(rate[2] / rate[1])
+            print(f"round {r + 1}: {len(files)} images, 1 worker {rate[1]:.1f} images/s, 2 workers "
+                  f"{rate[2]:.1f} images/s, ratio {ratios[-1]:.3f}")
+    assert len(records) == 1, "the records differ between runs"
+    print(f"2 workers / 1 worker: median of {args.rounds} rounds {statistics.median(ratios):.3f} "
+          f"(min {min(ratios):.3f}, max {max(ratios):.3f}); records identical in every run")
 
 
 def main():
@@ -189,6 +199,7 @@ def main():
     d.add_argument("model")
     d.add_argument("images", help="a folder of images")
     d.add_argument("--batch", type=int, default=16)
+    d.add_argument("--rounds", type=int, default=5)
     args = p.parse_args()
     {"overhead": overhead, "threads": threads, "dask": dask}[args.command](args)
 

@@ -43,7 +43,7 @@ def classify(args):
         cluster = None
     else:
         cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+                                           dashboard_address=":0")
         client = distributed.Client(cluster)
     try:
         lines = cnnx.dask.classify_json(args.paths, os.path.abspath(args.model), client, args.batch, args.top,

@@ -67,7 +67,7 @@ def classify_json(paths, model_path, client=None, batch=16, top=5, progress=Fals
     client = client or _default_client()
     if client is None:
         with distributed.LocalCluster(n_workers=os.cpu_count(), threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as local:
+                                      dashboard_address=":0") as cluster, distributed.Client(cluster) as local:
             return classify_json(files, model_path, local, batch, top, progress)
     futures = client.map(_classify_batch, batches, model_path=os.fspath(model_path), top=top, pure=False)
     if progress:

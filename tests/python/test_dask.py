@@ -55,7 +55,7 @@ def big_folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as c:
         yield c
 
 
@@ -69,6 +69,16 @@ def test_records_equal_the_cli(client, shapes_model, folder, cnnx_tool, tmp_path
     pids = client.run(os.getpid)
     loaded = client.run(lambda: list(cnnx.dask._models))
     assert len(set(pids.values())) == 2 and all(paths == [shapes_model] for paths in loaded.values())
+
+
+def test_without_a_client(shapes_model, folder, cnnx_tool, tmp_path):
+    """No client and no default one: a local cluster of worker processes is made for the call."""
+    script = "import json, sys, cnnx.dask; print(json.dumps(cnnx.dask.classify(sys.argv[2:], sys.argv[1], batch=4)))"
+    r = subprocess.run([sys.executable, "-c", script, shapes_model, str(folder)], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    expected = cli_lines(cnnx_tool, shapes_model, [folder], 4, tmp_path / "cli.jsonl")
+    assert json.loads(r.stdout) == [json.loads(line) for line in expected]
 
 
 def test_a_model_with_a_fixed_batch(client, shapes_model, folder, cnnx_tool, tmp_path):
