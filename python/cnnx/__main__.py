@@ -26,24 +26,23 @@ def parse_args(argv):
     c.add_argument("paths", nargs="+", metavar="DIR_OR_FILE", help="image folders (searched recursively) and files")
     c.add_argument("--out", required=True, help="the JSON lines file to write")
     c.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://10.0.0.1:8786")
-    c.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes of the local cluster")
+    c.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     c.add_argument("--batch", type=int, default=16, help="images per task (default 16)")
     c.add_argument("--top", type=int, default=5, help="classes per image (default 5)")
     args = p.parse_args(argv)
-    if args.workers < 1 or args.batch < 1 or args.top < 1:
+    if (args.workers is not None and args.workers < 1) or args.batch < 1 or args.top < 1:
         p.error("--workers, --batch and --top must be at least 1")
-    if args.scheduler and "--workers" in argv:
+    if args.scheduler and args.workers is not None:
         p.error("--workers is for the local cluster; a cluster given by --scheduler has its own workers")
     return args
 
 
-def classify(args):
+def classify(args, out):
     if args.scheduler:
-        client = distributed.Client(args.scheduler)
-        cluster = None
+        cluster, client = None, distributed.Client(args.scheduler)
     else:
-        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=":0")
+        cluster = distributed.LocalCluster(n_workers=args.workers or os.cpu_count(), threads_per_worker=1,
+                                           processes=True, dashboard_address=":0")
         client = distributed.Client(cluster)
     try:
         lines = cnnx.dask.classify_json(args.paths, os.path.abspath(args.model), client, args.batch, args.top,
@@ -52,22 +51,27 @@ def classify(args):
         client.close()
         if cluster is not None:
             cluster.close()
-    with open(args.out, "w") as f:
-        for line in lines:
-            f.write(line + "\n")
+    for line in lines:
+        out.write(line + "\n")
     errors = sum("error" in json.loads(line) for line in lines)
     print(f"\n{len(lines)} files, {errors} not classified (see their \"error\"), written to {args.out}",
           file=sys.stderr)
-    return 0
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return classify(args)
-    except cnnx.Error as e:
-        print(f"cnnx: error: {e}", file=sys.stderr)
+        out = open(args.out, "w")  # before the work: a path that cannot be written fails at once
+    except OSError as e:
+        print(f"cnnx: error: cannot write '{args.out}': {e.strerror}", file=sys.stderr)
         return 1
+    with out:
+        try:
+            classify(args, out)
+        except cnnx.Error as e:
+            print(f"cnnx: error: {e}", file=sys.stderr)
+            return 1
+    return 0
 
 
 if __name__ == "__main__":

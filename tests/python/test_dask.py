@@ -142,6 +142,8 @@ def test_module_command_errors(shapes_model, folder, tmp_path):
     assert r.returncode == 1 and "cnnx: error: " in r.stderr and "missing.onnx" in r.stderr, r.stderr
     r = run_module("classify", shapes_model, folder)
     assert r.returncode == 2 and "--out" in r.stderr
+    r = run_module("classify", shapes_model, folder, "--out", tmp_path / "no/such/folder/o.jsonl")
+    assert r.returncode == 1 and "cnnx: error: cannot write" in r.stderr, r.stderr
 
 
 def test_module_command_on_a_dask_scheduler(shapes_model, folder, cnnx_tool, tmp_path):
