@@ -7,6 +7,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <omp.h>
 #include <sstream>
 
 #include "engine/graph.h"
@@ -55,25 +56,33 @@ size_t scores_output(const Model& model, const std::vector<Tensor>& outputs) {
        "' ", to_string(outputs.at(0).shape()));
 }
 
-// Decodes each file into its slot of `x` (the good ones packed from slot 0); a file that fails gets its
-// record's error instead. Returns how many decoded.
-int64_t decode(const std::vector<std::string>& files, const ImagePreprocess& p, Tensor& x,
+// Decodes each file into its slot of `x`, the files in parallel (one image each; the pool of threads the
+// model runs on, which would otherwise spin idle through a serial decode), then packs the good ones from slot
+// 0 in order. A file that fails gets its record's error instead. Returns how many decoded.
+int64_t decode(const std::vector<std::string>& files, const ImagePreprocess& p, int threads, Tensor& x,
                std::vector<ClassRecord>& records) {
   const int64_t image_floats = 3 * p.height * p.width;
-  int64_t good = 0;
-  for (size_t i = 0; i < files.size(); ++i) {
-    ClassRecord& r = records[i];
-    r.file = files[i];
-    r.error = not_an_image(files[i]);
+  const int64_t n = int64_t(files.size());
+#pragma omp parallel for schedule(dynamic) num_threads(threads > 0 ? threads : omp_get_max_threads())
+  for (int64_t i = 0; i < n; ++i) {
+    ClassRecord& r = records[size_t(i)];
+    r.file = files[size_t(i)];
+    r.error = not_an_image(r.file);
     if (!r.ok()) continue;
     try {
-      load_image(files[i], p, x.data<float>() + good * image_floats);
-      ++good;
+      load_image(r.file, p, x.data<float>() + i * image_floats);
     } catch (const Error& e) {
       r.error = e.what();
     } catch (const std::bad_alloc&) {
-      r.error = "'" + files[i] + "': out of memory decoding it";
+      r.error = "'" + r.file + "': out of memory decoding it";
     }
+  }
+  int64_t good = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!records[size_t(i)].ok()) continue;
+    float* data = x.data<float>();
+    if (good != i) std::copy_n(data + i * image_floats, image_floats, data + good * image_floats);
+    ++good;
   }
   return good;
 }
@@ -206,7 +215,7 @@ void classify_files(const Model& model, const std::vector<std::string>& files, c
     const std::vector<std::string> chunk(files.begin() + long(start),
                                          files.begin() + long(std::min(files.size(), start + size_t(batch))));
     std::vector<ClassRecord> records(chunk.size());
-    const int64_t good = decode(chunk, p, x, records);
+    const int64_t good = decode(chunk, p, model.options().threads, x, records);
     if (good > 0) {
       // A fixed batch runs whole (the slots past `good` hold earlier images or zeros, and are ignored).
       const int64_t fed = fixed ? batch : good;

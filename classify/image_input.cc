@@ -133,6 +133,7 @@ ImagePreprocess image_preprocess_for(const Model& model, size_t input, const Ima
   if (!o.std.empty()) p.std = o.std;
   require(p.mean.size() == 3, "mean needs 3 values (one per channel), got ", p.mean.size());
   require(p.std.size() == 3, "std needs 3 values (one per channel), got ", p.std.size());
+  check_preprocess(p);
   return p;
 }
 

@@ -29,7 +29,8 @@ struct ImageOverrides {
 // The preprocessing for the model's image input number `input`: sizes from its shape, then the model's
 // metadata (cnnx.input_size, cnnx.resize_size, cnnx.mean, cnnx.std, cnnx.scale, cnnx.channel_order),
 // then ImageNet defaults (resize 256/224 of the crop, ImageNet mean/std); `overrides` last. A malformed
-// metadata value or override is a cnnx::Error naming it.
+// metadata value or override, or a result load_image cannot work with (a crop over 64 megapixels, a resize
+// under the crop or over 32768, a std of 0), is a cnnx::Error naming it.
 ImagePreprocess image_preprocess_for(const Model& model, size_t input, const ImageOverrides& overrides = {});
 
 // True for file names cnnx decodes as images (.png .jpg .jpeg .bmp, any case).

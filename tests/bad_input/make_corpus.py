@@ -18,7 +18,9 @@ import json
 import os
 import random
 import shutil
+import struct
 import sys
+import zlib
 
 import numpy as np
 import onnx
@@ -86,6 +88,15 @@ def vi(name, shape, elem=F):
 def relu_model(in_shape=(1, 3), **kw):
     return make_model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", list(in_shape))],
                       [vi("y", list(in_shape))], **kw)
+
+
+def tiny_png():
+    """A valid 2x2 RGB PNG."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes([200, 100, 50] * 2) for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def x13():
@@ -532,6 +543,14 @@ def input_cases(c):
     c.add("input_file_missing", m, ["input_file_missing/absent.npy"], contains=["absent.npy"])
     c.add("input_unsupported_extension", m, [c.write("input_unsupported_extension", "x.txt", b"1 2 3")],
           contains=["x.txt"])
+    # Folder mode (`cnnx run MODEL DIR`): the model's image input, then its output, are checked before any image
+    # is decoded or batched. The folder is the case's own (its model.onnx and one 2x2 PNG).
+    huge = relu_model(in_shape=["N", 3, 100000, 100000])
+    c.write("folder_input_too_large", "image.png", tiny_png())
+    c.add("folder_input_too_large", huge, ["folder_input_too_large"], contains=["image size 100000x100000"])
+    c.write("folder_output_not_scores", "image.png", tiny_png())
+    c.add("folder_output_not_scores", relu_model(in_shape=["N", 3, 8, 8]), ["folder_output_not_scores"],
+          contains=["no output of the model holds class scores", "'y'"])
 
     name = "npy_malformed"  # one folder: the model and every bad .npy
     model = c.write(name, "model.onnx", m.SerializeToString())
