@@ -4,6 +4,7 @@
     PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py overhead BUILD/cnnx MODEL [--rounds 5]
     PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py threads MODEL [--seconds 5]
     PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py dask MODEL IMAGE_DIR [--batch 16]
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py images IMAGE_DIR [--count 96]  # for `dask`
 
 overhead  cnnx.Model.run in Python against `cnnx bench` (Model::run in C++) on the same model, batch 1, one
           thread per run, in alternating rounds; prints each round's medians and the median ratio.
@@ -182,6 +183,15 @@ def dask(args):
           f"(min {min(ratios):.3f}, max {max(ratios):.3f}); records identical in every run")
 
 
+def images(args):
+    from PIL import Image
+    rng = np.random.default_rng(0)
+    os.makedirs(args.dir, exist_ok=True)
+    for i in range(args.count):  # smooth colour fields, photo-sized
+        small = Image.fromarray(rng.integers(0, 255, (26, 34, 3), np.uint8))
+        small.resize((500, 375), Image.BILINEAR).save(os.path.join(args.dir, f"img_{i:03d}.jpg"), quality=90)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -200,8 +210,11 @@ def main():
     d.add_argument("images", help="a folder of images")
     d.add_argument("--batch", type=int, default=16)
     d.add_argument("--rounds", type=int, default=5)
+    i = sub.add_parser("images")
+    i.add_argument("dir")
+    i.add_argument("--count", type=int, default=96)
     args = p.parse_args()
-    {"overhead": overhead, "threads": threads, "dask": dask}[args.command](args)
+    {"overhead": overhead, "threads": threads, "dask": dask, "images": images}[args.command](args)
 
 
 if __name__ == "__main__":
