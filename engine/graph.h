@@ -31,8 +31,14 @@ struct Graph {
   std::vector<int> outputs;
   std::map<std::string, int> opsets;   // domain -> version
   std::map<std::string, std::string> metadata;  // metadata_props
+  // Per graph input and output with a declared shape (by value id): the model's name of each dim ("batch"
+  // for a dim_param), "" for a dim it gives a value or no name.
+  std::map<int, std::vector<std::string>> dim_params;
   std::string name;
   std::string producer;
+  // What the model file says about itself (ModelProto and GraphProto fields), shown by the Python module.
+  std::string producer_version, domain, description, graph_description;
+  int64_t model_version = 0;
   // Settings the model uses where engines are known to disagree, one line each naming the node; found at
   // load by the ops' `caution` checks. The CLI prints them once on stderr; `cnnx inspect` lists them.
   std::vector<std::string> warnings;

@@ -50,6 +50,7 @@ struct TensorSpec {
   DType dtype = DType::undefined;
   Shape shape;
   bool shape_known = true;
+  std::vector<std::string> dim_names;  // per dim of `shape`: the model's symbolic name ("batch") or ""
 };
 
 // One node's result from a verified run: its output against the reference kernel's on the same inputs.

@@ -42,7 +42,10 @@ std::vector<TensorSpec> specs(const Graph& g, const std::vector<int>& ids) {
   std::vector<TensorSpec> out;
   for (int id : ids) {
     const Value& v = g.value(id);
-    out.push_back({v.name, v.info.dtype, v.info.shape, v.info.rank_known});
+    std::vector<std::string> dim_names(v.info.shape.size());
+    auto declared = g.dim_params.find(id);
+    if (declared != g.dim_params.end() && declared->second.size() == dim_names.size()) dim_names = declared->second;
+    out.push_back({v.name, v.info.dtype, v.info.shape, v.info.rank_known, dim_names});
   }
   return out;
 }

@@ -241,6 +241,15 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx
   return out;
 }
 
+// The dim_param names of a declared shape ("" where a dim has none); none past the rank limit.
+std::vector<std::string> dim_params_of(const onnx::ValueInfoProto& v) {
+  std::vector<std::string> names;
+  const auto& tt = v.type().tensor_type();
+  if (v.type().has_tensor_type() && tt.has_shape() && tt.shape().dim_size() <= kMaxRank)
+    for (const auto& d : tt.shape().dim()) names.push_back(d.has_dim_param() ? d.dim_param() : "");
+  return names;
+}
+
 ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
   require(v.type().has_tensor_type(), "tensor '", v.name(),
           "': only tensors are supported (not sequences, maps, optionals or sparse tensors)");
@@ -282,9 +291,14 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
   require(g.opsets.count(""), "the model does not import the default ONNX opset");
   for (const auto& p : m.metadata_props()) g.metadata[p.key()] = p.value();
   g.producer = m.producer_name();
+  g.producer_version = m.producer_version();
+  g.domain = m.domain();
+  g.description = m.doc_string();
+  g.model_version = m.model_version();
 
   const onnx::GraphProto& gp = m.graph();
   g.name = gp.name();
+  g.graph_description = gp.doc_string();
   require(gp.sparse_initializer_size() == 0, "sparse initializers are not supported");
   std::unordered_map<std::string, int> ids;
   auto value_id = [&](const std::string& name) {
@@ -307,6 +321,7 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
     if (g.values[size_t(id)].info.constant) continue;  // IR < 4 lists initializers as inputs: a constant
     require(listed.insert(id).second, "graph input '", in.name(), "' is listed twice");
     g.values[size_t(id)].info = info_from_type(in);
+    g.dim_params[id] = dim_params_of(in);
     g.inputs.push_back(id);
   }
   for (const auto& node_proto : gp.node()) {
@@ -337,6 +352,7 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
     g.outputs.push_back(it->second);
     Value& v = g.values[size_t(it->second)];
     if (v.info.dtype == DType::undefined && out.type().has_tensor_type()) v.info = info_from_type(out);
+    g.dim_params[it->second] = dim_params_of(out);
   }
   require(!g.outputs.empty(), "the graph has no outputs");
   return g;

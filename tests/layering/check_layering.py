@@ -7,7 +7,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["engine", "dnnl", "ops", "passes", "runtime", "classify", "lab", "tools"]  # bottom to top
+LAYERS = ["engine", "dnnl", "ops", "passes", "runtime", "classify", "lab", "tools", "python"]  # bottom to top
 ONEDNN = re.compile(r'#include [<"](oneapi/dnnl/|dnnl/dnnl_runtime\.h|ops/common/activation_dnnl\.h)')
 PROTOBUF = re.compile(r'#include [<"](google/protobuf/|onnx/)')
 STB = re.compile(r'#include [<"]stb/')

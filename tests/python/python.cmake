@@ -1,0 +1,12 @@
+# The Python module's tests (pytest, one ctest per file), run with the interpreter the module was built for
+# and the package from the build tree (included from tests/CMakeLists.txt). The session tests use torchvision
+# exports made by the model_export_* fixtures (tests/models/models.cmake).
+set(cnnx_python_tests model session classify dask)
+foreach(name IN LISTS cnnx_python_tests)
+  add_test(NAME python_${name}
+           COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR}/test_${name}.py)
+  set_tests_properties(python_${name} PROPERTIES TIMEOUT 600 LABELS python
+                       ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;CNNX_SOURCE_DIR=${PROJECT_SOURCE_DIR};CNNX_TOOL=$<TARGET_FILE:cnnx_tool>;CNNX_MODEL_DATA=${CNNX_MODEL_DATA}")
+endforeach()
+set_tests_properties(python_session PROPERTIES
+                     FIXTURES_REQUIRED "model_mobilenet_v2;model_mobilenet_v3_small_batch2_dynamic_opset17")
