@@ -172,7 +172,10 @@ void load_image(const std::string& path, const ImagePreprocess& p, float* chw) {
   const int rh = std::max<int>(int(H), int(std::lround(h * ratio)));
   std::vector<float> src(size_t(w) * size_t(h) * 3), resized(size_t(rw) * size_t(rh) * 3);
   for (size_t i = 0; i < src.size(); ++i) src[i] = float(bytes.get()[i]);
-  require(stbir_resize_float(src.data(), w, h, 0, resized.data(), rw, rh, 0, 3) == 1, "cannot resize '", path, "'");
+  // stb_image_resize filters even at scale 1 (its downsampling filter, Mitchell, is not interpolating): an
+  // image already at the size is taken as it is.
+  if (rw == w && rh == h) resized = src;
+  else require(stbir_resize_float(src.data(), w, h, 0, resized.data(), rw, rh, 0, 3) == 1, "cannot resize '", path, "'");
   const int64_t top = (rh - H) / 2, left = (rw - W) / 2;
   for (int64_t ch = 0; ch < 3; ++ch) {
     const int64_t src_ch = p.bgr ? 2 - ch : ch;

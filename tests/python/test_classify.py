@@ -60,6 +60,19 @@ def test_preprocess_normalizes_as_the_metadata_says(shapes_model, tmp_path):
     np.testing.assert_allclose(batch[0], np.broadcast_to(expected[:, None, None], (3, 64, 64)), rtol=1e-5)
 
 
+def test_preprocess_keeps_an_image_of_the_input_size(shapes_model, tmp_path):
+    """A noise image already 64x64 is not resized (a filter at scale 1 would blur it): each pixel is
+    (p * scale - mean) / std, as models/shapes/README.md promises."""
+    model = cnnx.Model(shapes_model)
+    mean = np.array([float(v) for v in model.metadata["cnnx.mean"].split(",")], np.float32)
+    std = np.array([float(v) for v in model.metadata["cnnx.std"].split(",")], np.float32)
+    pixels = np.random.default_rng(1).integers(0, 256, (64, 64, 3), np.uint8)
+    Image.fromarray(pixels).save(tmp_path / "noise.png")
+    batch = cnnx.preprocess(model, [tmp_path / "noise.png"])
+    expected = (pixels.astype(np.float32) * np.float32(1 / 255) - mean) / std
+    np.testing.assert_allclose(batch[0], expected.transpose(2, 0, 1), rtol=1e-6, atol=1e-6)
+
+
 def test_preprocess_names_the_bad_file(shapes_model, folder):
     with pytest.raises(cnnx.Error, match="corrupt.png"):
         cnnx.preprocess(shapes_model, [folder / "a" / "01.png", folder / "a" / "corrupt.png"])
