@@ -91,6 +91,10 @@ int64_t decode(const std::vector<std::string>& files, const ImagePreprocess& p, 
 
 void to_json(nlohmann::json& j, const ClassScore& s) {
   j = nlohmann::json{{"class", s.index}, {"score", s.score}, {"probability", s.probability}};
+  // A probability that is a float32 (the model's own) prints as that float, "0.5772" rather than its double
+  // widening 0.5771999955177307: the same value, read back exactly.
+  const float narrow = float(s.probability);
+  if (double(narrow) == s.probability) j["probability"] = narrow;
   if (!s.label.empty()) j["label"] = s.label;
 }
 
