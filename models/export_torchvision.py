@@ -75,6 +75,7 @@ MINI_MODELS = {
     "convnext_mini": "ConvNeXt, stages 32-64-128-256 with 1-1-2-1 blocks",
     "densenet_mini": "DenseNet, growth 16, blocks 2-2-2-2, 32 initial features",
     "efficientnet_v2_mini": "EfficientNet with V2 blocks: Fused-MBConv 24-24-48, MBConv 64-128, head 640",
+    "inception_mini": "Inception3 (inception_v3) with every convolution a quarter as wide",
     "maxvit_mini": "MaxVit, stem 16, blocks 32-64 of one layer each, head dim 16",
     "resnext_mini": "ResNet with Bottleneck blocks 1-1-1-1, 32 groups of width 4",
     "swin_mini": "SwinTransformer, embed dim 32, depths 2-2, heads 2-4, window 7",
@@ -90,7 +91,7 @@ DEFAULT_MODELS = [
     "resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "densenet121",
     "googlenet", "efficientnet_b0", "shufflenet_v2_x1_0", "mnasnet1_0", "regnet_y_400mf", "inception_v3",
     "alexnet", "vgg11", "convnext_tiny", "efficientnet_v2_s", "maxvit_t", "resnext50_32x4d", "swin_t",
-    "vit_b_16", "wide_resnet50_2", "regnet_x_400mf", "vgg11_bn",
+    "vit_b_16", "wide_resnet50_2", "regnet_x_400mf",
 ] + list(MINI_MODELS)
 
 IMAGENET_MEAN = [0.485, 0.456, 0.406]
@@ -98,12 +99,12 @@ IMAGENET_STD = [0.229, 0.224, 0.225]
 
 
 def input_size(name):
-    return 299 if name == "inception_v3" else 224
+    return 299 if name in ("inception_v3", "inception_mini") else 224
 
 
 def resize_size(name):
     # torchvision's ImageNet eval transforms: resize the shorter side, then center-crop to input_size.
-    return 342 if name == "inception_v3" else 256
+    return 342 if name in ("inception_v3", "inception_mini") else 256
 
 
 def build_mini(name):
@@ -119,6 +120,16 @@ def build_mini(name):
                    e.MBConvConfig(4, 3, 2, 48, 64, 1), e.MBConvConfig(6, 3, 2, 64, 128, 1)]
         return m.EfficientNet(setting, dropout=0.2, last_channel=640,
                               norm_layer=functools.partial(torch.nn.BatchNorm2d, eps=1e-3))
+    if name == "inception_mini":
+        i = m.inception
+
+        def narrow_conv(in_channels, out_channels, **kwargs):  # the image's 3 channels stay 3
+            return i.BasicConv2d(in_channels if in_channels == 3 else in_channels // 4, out_channels // 4, **kwargs)
+        blocks = [narrow_conv] + [functools.partial(block, conv_block=narrow_conv) for block in
+                                  (i.InceptionA, i.InceptionB, i.InceptionC, i.InceptionD, i.InceptionE, i.InceptionAux)]
+        model = m.Inception3(aux_logits=False, init_weights=True, inception_blocks=blocks)
+        model.fc = torch.nn.Linear(2048 // 4, 1000)
+        return model
     if name == "maxvit_mini":
         return m.MaxVit(input_size=(224, 224), stem_channels=16, partition_size=7, block_channels=[32, 64],
                         block_layers=[1, 1], head_dim=16, stochastic_depth_prob=0.0)
