@@ -72,10 +72,11 @@ foreach(backend ref dnnl)
                        LABELS models)
 endforeach()
 
-# Measured on the shared 2-core machine (other builds running, load 7-13), `time ctest --test-dir build -j2` from
-# an empty build/tests/torchvision_models: the whole default run (135 tests, every export included) took
-# 10 min 56 s wall and 4 min 42 s of CPU; later runs reuse the exports. Per model, seconds: export CPU (user,
-# /usr/bin/time -v) | export wall | parity ref, dnnl, cnnx check, model_sizes ref+dnnl (ctest wall, first run).
+# Measured on the shared 2-core machine (other builds running), `time ctest --test-dir build -j2` from an empty
+# build/tests/torchvision_models and onnx_node_data: the whole default run (139 tests, every export included)
+# took 7 min 15 s wall, 6 min 1 s of CPU at load 2-5, and 10 min 56 s at load 7-13 (without inception_mini);
+# later runs reuse the exports. Per model, seconds: export CPU (user, /usr/bin/time -v) | export wall | parity
+# ref, dnnl, cnnx check, model_sizes ref+dnnl (ctest wall of the load 7-13 run; inception_mini of the other).
 # Wall times follow the load more than the model (the first exports ran at load 13).
 #   fast set                 export CPU | wall | ref  dnnl check    slow set            export wall | ref dnnl check
 #   resnet18                      5 |  57 | 1.7  0.9  4.0          resnet50                   39 | 1.3  0.4  4.9
@@ -91,7 +92,7 @@ endforeach()
 #   convnext_mini                 6 |  26 | 0.8  1.6  4.0          regnet_x_400mf              3 | 0.3  0.2  1.0
 #   densenet_mini                 5 |  23 | 1.0  1.6  2.2          vit_b_16                   71 | 15.3 5.7 16.0
 #   efficientnet_v2_mini          5 |  19 | 1.1  1.3  2.0          (the slow set: 8 min wall, 7 min CPU)
-#   inception_mini               13 | 107 | 0.8  7.8   -
+#   inception_mini               13 |  28 | 1.2  5.7  5.3
 #   maxvit_mini                  10 |  30 | 2.5  7.9  9.2          variants                export wall | ref dnnl check sizes
 #   resnext_mini                  8 |  17 | 3.6  2.1  5.0          swin_mini_dynamic_hw_opset17    15 | 1.0 0.8 2.8  7.2
 #   swin_mini                     6 |  10 | 1.3  2.1  4.6          resnet18_dynamic_hw             24 | 3.0 1.5 2.5  7.5
