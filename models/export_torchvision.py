@@ -2,9 +2,11 @@
 """Export torchvision classifiers to ONNX, with a seeded input and PyTorch's output for it.
 
     /usr/bin/python3 models/export_torchvision.py NAME... --out DIR [--seed S] [--batch N]
-        [--dynamic-batch] [--opset 13] [--weights FILE.pth] [--no-calibrate] [--skip-existing]
+        [--dynamic-batch] [--dynamic-hw B,S] [--opset 13] [--weights FILE.pth] [--no-calibrate] [--skip-existing]
 
-NAME is a torchvision classifier (see DEFAULT_MODELS) or "default" for all of them. For each NAME this writes
+NAME is a torchvision classifier (any of torchvision.models' classification builders), one of the smaller
+stand-ins in MINI_MODELS (a family's own torchvision class with fewer and narrower layers, for the fast tests),
+or "default" for every model the tests use (DEFAULT_MODELS). For each NAME this writes
 
     DIR/NAME/model.onnx         the network in eval mode, constant-folded, input "input", output "logits"
     DIR/NAME/input.npy          float32 [N,3,S,S]: a seeded random image, normalized like ImageNet
@@ -12,6 +14,9 @@ NAME is a torchvision classifier (see DEFAULT_MODELS) or "default" for all of th
     DIR/NAME/expected_f64.npy   float64 [N,1000]: the same network run in float64, a near-exact reference that
                                 shows how far PyTorch's own float32 result is from the true value
     DIR/NAME/stamp.json         the export settings; --skip-existing reuses a model whose stamp matches
+
+--dynamic-hw B,S exports with symbolic batch, height and width, and also writes input_2.npy, expected_2.npy and
+expected_f64_2.npy for a second input of batch B and size SxS, to run one loaded model at two sizes.
 
 Weights are random (weights=None; no downloads are possible here), seeded with torch.manual_seed(seed), unless
 --weights gives a local state dict (only with a single NAME). The model's metadata_props record the
@@ -34,8 +39,16 @@ bias (the vanished case above), or logits that do not depend on the input (MIN_F
 torch.onnx.export folds each Conv+BatchNorm pair into the Conv, so the calibrated stats mostly show up as
 non-trivial conv weights and biases; densenet121's pre-activation BatchNorms stay BatchNormalization nodes.
 A refused model is reported and not exported; it is never silently rescaled or re-seeded.
+
+Parameters that torchvision initializes to an identity or to zero hide bugs the same way: every norm layer's
+affine weight 1 and bias 0 (a LayerNorm/BatchNorm that drops or transposes its scale and shift still matches),
+ConvNeXt's layer_scale 1e-6 (each residual block then adds a millionth of its output: the whole block is
+below the tolerance), ViT's zero classifier head (every logit exactly 0). randomize_identity_init() gives them
+seeded random values first (norm weights U(0.5, 1.5), biases U(-0.2, 0.2), layer scales U(0.5, 1.5), a zero
+classifier nn.Linear's default init); check_output() would refuse the zero head otherwise.
 """
 import argparse
+import functools
 import importlib.metadata
 import json
 import os
@@ -56,33 +69,120 @@ def load_frameworks():
     import torchvision
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
 
+# Smaller configurations of a family's own torchvision class, standing in for the family in the fast tests
+# (the named model runs with CNNX_SLOW_TESTS): the same blocks and ops, fewer and narrower layers.
+MINI_MODELS = {
+    "convnext_mini": "ConvNeXt, stages 32-64-128-256 with 1-1-2-1 blocks",
+    "densenet_mini": "DenseNet, growth 16, blocks 2-2-2-2, 32 initial features",
+    "efficientnet_v2_mini": "EfficientNet with V2 blocks: Fused-MBConv 24-24-48, MBConv 64-128, head 640",
+    "inception_mini": "Inception3 (inception_v3) with every convolution a quarter as wide",
+    "maxvit_mini": "MaxVit, stem 16, blocks 32-64 of one layer each, head dim 16",
+    "resnext_mini": "ResNet with Bottleneck blocks 1-1-1-1, 32 groups of width 4",
+    "swin_mini": "SwinTransformer, embed dim 32, depths 2-2, heads 2-4, window 7",
+    "vgg_mini": "VGG with batch norm, convs 16-32-64-64-64 and a 512-512-1000 classifier",
+    "vit_mini": "VisionTransformer, patch 32, 2 layers, 4 heads, hidden 64, MLP 128",
+    "wide_resnet_mini": "ResNet with Bottleneck blocks 1-1-1-1 of width 128 (wide_resnet's doubled width)",
+}
+
+# Every classification family of torchvision 0.14 has a model here, except swin_v2_*: torch 1.13's exporter
+# refuses them at every opset ("Exporting the operator 'aten::zero' ... is not supported", from the in-place
+# qkv_bias[...].zero_() of ShiftedWindowAttentionV2).
 DEFAULT_MODELS = [
     "resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "densenet121",
     "googlenet", "efficientnet_b0", "shufflenet_v2_x1_0", "mnasnet1_0", "regnet_y_400mf", "inception_v3",
-    "alexnet", "vgg11",
-]
+    "alexnet", "vgg11", "convnext_tiny", "efficientnet_v2_s", "maxvit_t", "resnext50_32x4d", "swin_t",
+    "vit_b_16", "wide_resnet50_2", "regnet_x_400mf",
+] + list(MINI_MODELS)
 
 IMAGENET_MEAN = [0.485, 0.456, 0.406]
 IMAGENET_STD = [0.229, 0.224, 0.225]
 
 
 def input_size(name):
-    return 299 if name == "inception_v3" else 224
+    return 299 if name in ("inception_v3", "inception_mini") else 224
 
 
 def resize_size(name):
     # torchvision's ImageNet eval transforms: resize the shorter side, then center-crop to input_size.
-    return 342 if name == "inception_v3" else 256
+    return 342 if name in ("inception_v3", "inception_mini") else 256
+
+
+def build_mini(name):
+    m = torchvision.models
+    if name == "convnext_mini":
+        config = m.convnext.CNBlockConfig
+        return m.ConvNeXt([config(32, 64, 1), config(64, 128, 1), config(128, 256, 2), config(256, None, 1)])
+    if name == "densenet_mini":
+        return m.DenseNet(growth_rate=16, block_config=(2, 2, 2, 2), num_init_features=32)
+    if name == "efficientnet_v2_mini":
+        e = m.efficientnet
+        setting = [e.FusedMBConvConfig(1, 3, 1, 24, 24, 1), e.FusedMBConvConfig(4, 3, 2, 24, 48, 1),
+                   e.MBConvConfig(4, 3, 2, 48, 64, 1), e.MBConvConfig(6, 3, 2, 64, 128, 1)]
+        return m.EfficientNet(setting, dropout=0.2, last_channel=640,
+                              norm_layer=functools.partial(torch.nn.BatchNorm2d, eps=1e-3))
+    if name == "inception_mini":
+        i = m.inception
+
+        def narrow_conv(in_channels, out_channels, **kwargs):  # the image's 3 channels stay 3
+            return i.BasicConv2d(in_channels if in_channels == 3 else in_channels // 4, out_channels // 4, **kwargs)
+        blocks = [narrow_conv] + [functools.partial(block, conv_block=narrow_conv) for block in
+                                  (i.InceptionA, i.InceptionB, i.InceptionC, i.InceptionD, i.InceptionE, i.InceptionAux)]
+        model = m.Inception3(aux_logits=False, init_weights=True, inception_blocks=blocks)
+        model.fc = torch.nn.Linear(2048 // 4, 1000)
+        return model
+    if name == "maxvit_mini":
+        return m.MaxVit(input_size=(224, 224), stem_channels=16, partition_size=7, block_channels=[32, 64],
+                        block_layers=[1, 1], head_dim=16, stochastic_depth_prob=0.0)
+    if name == "resnext_mini":
+        return m.ResNet(m.resnet.Bottleneck, [1, 1, 1, 1], groups=32, width_per_group=4)
+    if name == "swin_mini":
+        return m.SwinTransformer(patch_size=[4, 4], embed_dim=32, depths=[2, 2], num_heads=[2, 4],
+                                 window_size=[7, 7], stochastic_depth_prob=0.0)
+    if name == "vgg_mini":
+        model = m.VGG(m.vgg.make_layers([16, "M", 32, "M", 64, "M", 64, "M", 64, "M"], batch_norm=True))
+        # VGG's classifier is fixed at 512*7*7 -> 4096 -> 4096 -> 1000 (120M weights): the same layers, narrower.
+        model.classifier = torch.nn.Sequential(
+            torch.nn.Linear(64 * 7 * 7, 512), torch.nn.ReLU(True), torch.nn.Dropout(),
+            torch.nn.Linear(512, 512), torch.nn.ReLU(True), torch.nn.Dropout(), torch.nn.Linear(512, 1000))
+        return model
+    if name == "vit_mini":
+        return m.VisionTransformer(image_size=224, patch_size=32, num_layers=2, num_heads=4, hidden_dim=64,
+                                   mlp_dim=128)
+    if name == "wide_resnet_mini":
+        return m.ResNet(m.resnet.Bottleneck, [1, 1, 1, 1], width_per_group=128)
+    raise ValueError(name)
 
 
 def build(name):
     """The torchvision network NAME with random weights, in eval mode."""
+    if name in MINI_MODELS:
+        return build_mini(name).eval()
     kwargs = {"weights": None}
     if name in ("googlenet", "inception_v3"):
         # No auxiliary classifiers (they only run in training); init_weights=True keeps torchvision's
         # truncated-normal init explicit (it warns when left unset with weights=None).
         kwargs.update(aux_logits=False, init_weights=True)
     return getattr(torchvision.models, name)(**kwargs).eval()
+
+
+def classifier(model):
+    """The last Linear/Conv2d: torchvision classifiers end with one."""
+    return [m for m in model.modules() if isinstance(m, (torch.nn.Linear, torch.nn.Conv2d))][-1]
+
+
+def randomize_identity_init(model):
+    """Seeded random values for parameters initialized to an identity or to zero (see the module docstring)."""
+    norms = (torch.nn.modules.batchnorm._BatchNorm, torch.nn.LayerNorm, torch.nn.GroupNorm)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, norms) and m.weight is not None:
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.2, 0.2)
+            if isinstance(m, torchvision.models.convnext.CNBlock):
+                m.layer_scale.uniform_(0.5, 1.5)
+        head = classifier(model)
+        if not torch.any(head.weight):
+            head.reset_parameters()
 
 
 def make_input(seed, batch, size):
@@ -120,8 +220,8 @@ MIN_SENSITIVITY = 1e-3
 
 
 def classifier_bias(model):
-    """The bias of the last Linear/Conv2d (torchvision classifiers end with one), or 0."""
-    last = [m for m in model.modules() if isinstance(m, (torch.nn.Linear, torch.nn.Conv2d))][-1]
+    """The bias of the classifier, or 0."""
+    last = classifier(model)
     return 0.0 if last.bias is None else last.bias.detach().numpy()
 
 
@@ -174,18 +274,21 @@ def metadata(name, args):
 def stamp(name, args):
     version = importlib.metadata.version
     return {"name": name, "seed": args.seed, "batch": args.batch, "dynamic_batch": args.dynamic_batch,
-            "opset": args.opset, "calibrate": not args.weights and not args.no_calibrate,
+            "dynamic_hw": args.dynamic_hw, "opset": args.opset, "randomize_identity_init": not args.weights,
+            "calibrate": not args.weights and not args.no_calibrate,
             "weights": os.path.abspath(args.weights) if args.weights else None,
             "torch": version("torch"), "torchvision": version("torchvision")}
 
 
 FILES = ("model.onnx", "input.npy", "expected.npy", "expected_f64.npy", "stamp.json")
+SECOND_INPUT_FILES = ("input_2.npy", "expected_2.npy", "expected_f64_2.npy")
 
 
 def up_to_date(folder, name, args):
+    files = FILES + (SECOND_INPUT_FILES if args.dynamic_hw else ())
     try:
         with open(os.path.join(folder, "stamp.json")) as f:
-            return json.load(f) == stamp(name, args) and all(os.path.exists(os.path.join(folder, n)) for n in FILES)
+            return json.load(f) == stamp(name, args) and all(os.path.exists(os.path.join(folder, n)) for n in files)
     except (OSError, ValueError):
         return False
 
@@ -205,15 +308,26 @@ def export(name, args):
         # Pretrained googlenet/inception_v3 checkpoints carry the auxiliary classifiers built out above.
         state = {k: v for k, v in state.items() if not k.startswith(("aux1.", "aux2.", "AuxLogits."))}
         model.load_state_dict(state)
-    elif not args.no_calibrate:
-        calibrate_batchnorm(model, args.seed, input_size(name))
-    x = make_input(args.seed, args.batch, input_size(name))
-    with torch.no_grad():
-        expected = model(torch.from_numpy(x)).numpy()
-        other = model(torch.from_numpy(make_input(args.seed + 1, args.batch, input_size(name)))).numpy()
-        sensitivity = check_output(name, expected, other, classifier_bias(model))
-        expected_f64 = model.double()(torch.from_numpy(x).double()).numpy()
-        model.float()
+    else:
+        randomize_identity_init(model)
+        if not args.no_calibrate:
+            calibrate_batchnorm(model, args.seed, input_size(name))
+
+    def reference(seed, batch, size):
+        """A seeded input, PyTorch's float32 and float64 outputs for it, and the input sensitivity."""
+        x = make_input(seed, batch, size)
+        with torch.no_grad():
+            expected = model(torch.from_numpy(x)).numpy()
+            other = model(torch.from_numpy(make_input(seed + 1, batch, size))).numpy()
+            sensitivity = check_output(name, expected, other, classifier_bias(model))
+            expected_f64 = model.double()(torch.from_numpy(x).double()).numpy()
+            model.float()
+        return x, expected, expected_f64, sensitivity
+
+    x, expected, expected_f64, sensitivity = reference(args.seed, args.batch, input_size(name))
+    if args.dynamic_hw:
+        batch2, size2 = args.dynamic_hw
+        x2, expected2, expected2_f64, _ = reference(args.seed + 2, batch2, size2)
 
     # Write to temporaries and rename, so an interrupted export never looks complete; the stamp goes last.
     def publish(file, write):
@@ -223,7 +337,11 @@ def export(name, args):
         os.replace(tmp, os.path.join(folder, file))
 
     def write_onnx(path):
-        dynamic = {"input": {0: "batch"}, "logits": {0: "batch"}} if args.dynamic_batch else None
+        dynamic = None
+        if args.dynamic_batch or args.dynamic_hw:
+            dynamic = {"input": {0: "batch"}, "logits": {0: "batch"}}
+        if args.dynamic_hw:
+            dynamic["input"].update({2: "height", 3: "width"})
         torch.onnx.export(model, torch.from_numpy(x), path, opset_version=args.opset, do_constant_folding=True,
                           input_names=["input"], output_names=["logits"], dynamic_axes=dynamic)
         proto = onnx.load(path)
@@ -245,10 +363,23 @@ def export(name, args):
     publish("input.npy", write_npy(x))
     publish("expected.npy", write_npy(expected))
     publish("expected_f64.npy", write_npy(expected_f64))
+    if args.dynamic_hw:
+        for file, array in zip(SECOND_INPUT_FILES, (x2, expected2, expected2_f64)):
+            publish(file, write_npy(array))
     publish("stamp.json", write_stamp)
     err = np.max(np.abs(expected - expected_f64)) / np.max(np.abs(expected_f64))
     print(f"{name}: exported to {folder} (max|logits| {np.max(np.abs(expected)):.4g}, "
           f"input sensitivity {sensitivity:.2f}, PyTorch float32 vs float64: {err:.2e} of max)")
+
+
+def batch_and_size(text):
+    try:
+        batch, size = (int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected B,S (two integers), got '{text}'")
+    if batch < 1 or size < 1:
+        raise argparse.ArgumentTypeError(f"batch and size must be at least 1, got '{text}'")
+    return [batch, size]
 
 
 def main():
@@ -258,6 +389,9 @@ def main():
     p.add_argument("--seed", type=int, default=0, help="seed for the weights and the input (default 0)")
     p.add_argument("--batch", type=int, default=1, help="batch size of the saved input (default 1)")
     p.add_argument("--dynamic-batch", action="store_true", help="export with a symbolic batch dimension")
+    p.add_argument("--dynamic-hw", type=batch_and_size, metavar="B,S",
+                   help="export with symbolic batch, height and width; also write input_2.npy and expected_2.npy "
+                        "for batch B at size SxS")
     p.add_argument("--opset", type=int, default=13, help="ONNX opset (default 13)")
     p.add_argument("--weights", help="a local state dict (.pth) to load instead of random weights")
     p.add_argument("--labels", help="class names, one per line, stored as cnnx.labels (with --weights)")
@@ -267,7 +401,12 @@ def main():
     names = [n for name in args.names for n in (DEFAULT_MODELS if name == "default" else [name])]
     unknown = [n for n in names if n not in DEFAULT_MODELS]
     if unknown:
-        p.error(f"unknown model {' '.join(unknown)} (known: {' '.join(DEFAULT_MODELS)})")
+        load_frameworks()
+        known = torchvision.models.list_models(module=torchvision.models)
+        unknown = [n for n in unknown if n not in known]
+    if unknown:
+        p.error(f"unknown model {' '.join(unknown)} (known: {' '.join(DEFAULT_MODELS)} and torchvision's "
+                f"classifiers)")
     if args.batch < 1:
         p.error("--batch must be at least 1")
     if args.weights and len(names) != 1:

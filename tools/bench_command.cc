@@ -43,49 +43,19 @@ double peak_rss_mb() {
   return double(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
-Shape parse_shape(const std::string& text, const std::string& name) {
-  Shape shape;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v < 0) fail("--shape ", name, ": '", item, "' is not a non-negative integer");
-    shape.push_back(v);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  checked_numel(shape);
-  return shape;
-}
-
 std::vector<Tensor> bench_inputs(const Model& model, const BenchOptions& o) {
-  std::map<std::string, Shape> given;
-  for (const std::string& s : o.shapes) {
-    size_t eq = s.find('=');
-    require(eq != std::string::npos && eq > 0, "--shape takes NAME=D0,D1,..., got '", s, "'");
-    given[s.substr(0, eq)] = parse_shape(s.substr(eq + 1), s.substr(0, eq));
-  }
+  std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
   std::vector<Tensor> inputs;
-  for (const TensorSpec& spec : model.inputs()) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const TensorSpec& spec = model.inputs()[i];
     require(spec.dtype == DType::f32, "input '", spec.name, "' is ", dtype_name(spec.dtype),
             "; cnnx bench makes only float32 inputs");
-    Shape shape = spec.shape;
-    if (auto it = given.find(spec.name); it != given.end()) {
-      shape = it->second;
-      given.erase(it);
-    } else {
-      require(spec.shape_known, "input '", spec.name, "' has no declared shape; give --shape ", spec.name, "=...");
-      for (int64_t& d : shape) d = d < 0 ? o.batch : d;
-    }
-    Tensor t(DType::f32, shape);
-    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = uniform(rng);
+    Tensor t(DType::f32, shapes[i]);
+    for (int64_t j = 0; j < t.numel(); ++j) t.data<float>()[j] = uniform(rng);
     inputs.push_back(t);
   }
-  require(given.empty(), "--shape: the model has no input named '", given.empty() ? "" : given.begin()->first, "'");
   return inputs;
 }
 
@@ -192,7 +162,7 @@ Command add_bench_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("bench", "Time a model on random inputs");
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input");
-  sub->add_option("--batch", o->batch, "Value for unknown input dims")->check(CLI::NonNegativeNumber);
+  sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim")->check(CLI::NonNegativeNumber);
   sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
   sub->add_option("--iters", o->iters, "Timed runs")->check(CLI::PositiveNumber);
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);

@@ -1,7 +1,7 @@
 // cnnx check MODEL [INPUT ...]: runs the model with the chosen backend and the reference kernel beside every
 // node, prints a per-node table (op, kernel, max abs and rel error, tolerance) and exits 1 when any node is
 // beyond its op's tolerance. Without input files, float inputs are filled with seeded uniform [-1, 1) values
-// (unknown dims set to --batch).
+// (shapes from --shape, or the declared ones with the batch dim set to --batch).
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -17,22 +17,22 @@ struct CheckOptions {
   std::string model;
   std::vector<std::string> inputs;
   std::string backend = "dnnl";
+  std::vector<std::string> shapes;  // NAME=D0,D1,...
   int64_t batch = 1;
   unsigned seed = 1;
   std::vector<std::string> disabled_passes;
 };
 
-std::vector<Tensor> random_inputs(const Model& model, int64_t batch, unsigned seed) {
-  std::mt19937 rng(seed);
+std::vector<Tensor> random_inputs(const Model& model, const CheckOptions& o) {
+  std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
+  std::mt19937 rng(o.seed);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
   std::vector<Tensor> out;
-  for (const TensorSpec& s : model.inputs()) {
+  for (size_t n = 0; n < shapes.size(); ++n) {
+    const TensorSpec& s = model.inputs()[n];
     require(s.dtype == DType::f32, "input '", s.name, "' is ", dtype_name(s.dtype),
             "; cnnx check makes only float32 inputs, pass input files");
-    require(s.shape_known, "input '", s.name, "' has no declared shape; pass input files");
-    Shape shape = s.shape;
-    for (int64_t& d : shape) d = d < 0 ? batch : d;
-    Tensor t(DType::f32, shape);
+    Tensor t(DType::f32, shapes[n]);
     for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = uniform(rng);
     out.push_back(t);
   }
@@ -46,7 +46,7 @@ int check(const CheckOptions& o) {
   Model model = Model::load(o.model, mo);
   print_warnings(model);
   std::vector<Tensor> inputs =
-      o.inputs.empty() ? random_inputs(model, o.batch, o.seed) : load_inputs(model, o.inputs, {});
+      o.inputs.empty() ? random_inputs(model, o) : load_inputs(model, o.inputs, {});
   std::vector<NodeCheck> checks = model.check(inputs);
   std::cout << std::left << std::setw(32) << "node" << std::setw(20) << "op" << std::setw(8) << "kernel"
             << std::right << std::setw(12) << "max abs" << std::setw(12) << "max rel" << std::setw(20)
@@ -72,7 +72,8 @@ Command add_check_command(CLI::App& app) {
   sub->add_option("inputs", o->inputs, "Input files (default: seeded random float inputs)");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to check: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
-  sub->add_option("--batch", o->batch, "Value for unknown input dims of random inputs")->check(CLI::NonNegativeNumber);
+  sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of a random input");
+  sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim of random inputs")->check(CLI::NonNegativeNumber);
   sub->add_option("--seed", o->seed, "Seed for random inputs");
   return {sub, [o] { return check(*o); }};
 }

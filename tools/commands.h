@@ -34,4 +34,10 @@ void print_warnings(const Model& model);
 std::vector<Tensor> load_inputs(const Model& model, const std::vector<std::string>& files,
                                 const std::vector<std::string>& named, const ImageOverrides& overrides = {});
 
+// The shape of every input, in order, for planning without data (bench, inspect). "--shape NAME=D0,D1,..."
+// options give an input's shape; otherwise the declared shape with an unknown first (batch) dim set to
+// `batch`. An input with another unknown dim, or none declared, throws a cnnx::Error naming the input, its
+// dims and the --shape to give; so does a --shape for no input of the model.
+std::vector<Shape> planning_shapes(const Model& model, const std::vector<std::string>& shape_options, int64_t batch);
+
 }  // namespace cnnx::tools

@@ -1,6 +1,7 @@
 // cnnx inspect MODEL: inputs, outputs, opsets, op histogram, load-time warnings and the plan: per step the
 // kernel chosen (with the reasons the others declined), output shapes and layouts, fusions and reorders,
 // and the arena size.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -18,6 +19,7 @@ struct InspectOptions {
   std::string model;
   std::string backend = "dnnl";
   int64_t batch = 1;
+  std::vector<std::string> shapes;  // NAME=D0,D1,...
   std::vector<std::string> disabled_passes;
 };
 
@@ -92,28 +94,25 @@ int inspect(const InspectOptions& o) {
   for (const GraphPass& p : graph_passes()) std::cout << " " << p.name;
   std::cout << " (turn one off with --disable-pass NAME)\n";
 
-  // Plan for the declared input shapes, unknown dims set to --batch, to show kernels and concrete shapes.
-  std::vector<Tensor> probe;
+  // Plan for concrete input shapes (--shape, or the declared shape with the batch dim set to --batch) to show
+  // kernels and shapes; an input with other unknown dims is an error naming it (planning with 1 would fail
+  // inside some op). Without a declared rank or a --shape, kernels are chosen at run time.
   for (int id : g.inputs) {
-    const ValueInfo& v = g.value(id).info;
-    if (!v.rank_known) {
-      std::cout << "(input '" << g.value(id).name << "' has no declared shape: kernels are chosen at run time)\n";
-      probe.clear();
-      break;
+    const std::string& name = g.value(id).name;
+    auto names_it = [&](const std::string& shape) { return shape.rfind(name + "=", 0) == 0; };
+    bool given = std::any_of(o.shapes.begin(), o.shapes.end(), names_it);
+    if (!g.value(id).info.rank_known && !given) {
+      std::cout << "(input '" << name << "' has no declared shape: kernels are chosen at run time; give --shape "
+                << name << "=... to see them)\nnodes:\n";
+      for (const Node& node : g.nodes)
+        std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << "\n";
+      return 0;
     }
-    Shape s = v.shape;
-    for (int64_t& d : s)
-      if (d < 0) d = o.batch;
-    probe.emplace_back(v.dtype, s);
   }
-  std::shared_ptr<const Plan> plan;
-  if (probe.size() == g.inputs.size()) plan = model.plan_for(probe);
-  if (!plan) {
-    std::cout << "nodes:\n";
-    for (const Node& node : g.nodes)
-      std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << "\n";
-    return 0;
-  }
+  std::vector<Tensor> probe;
+  std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
+  for (size_t i = 0; i < shapes.size(); ++i) probe.emplace_back(model.inputs()[i].dtype, shapes[i]);
+  std::shared_ptr<const Plan> plan = model.plan_for(probe);
   print_plan(*plan);
   return 0;
 }
@@ -126,7 +125,8 @@ Command add_inspect_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--backend", o->backend, "Kernels to plan with: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
-  sub->add_option("--batch", o->batch, "Value for unknown input dims when planning")->check(CLI::PositiveNumber);
+  sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input to plan for");
+  sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim when planning")->check(CLI::PositiveNumber);
   return {sub, [o] { return inspect(*o); }};
 }
 
