@@ -114,6 +114,9 @@ int inspect(const InspectOptions& o) {
       std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << "\n";
     return 0;
   }
+  std::cout << "graph passes applied:\n";
+  for (const PassReport& r : plan->pass_reports())
+    std::cout << "  " << std::left << std::setw(20) << r.pass << " " << r.summary() << "\n";
   print_plan(*plan);
   return 0;
 }
