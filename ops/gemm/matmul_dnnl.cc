@@ -26,12 +26,13 @@ Shape operand(const Shape& batch, size_t rank, int64_t rows, int64_t cols) {
 }
 
 MatMulDesc describe(const MatMulGeometry& g, bool bias) {
-  const memory::dim M = g.M, N = g.N, K = g.K;
-  const size_t batch_rank = g.batch.size();
+  const bool fold_batch = g.b_batch.empty();
+  const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
+  const size_t batch_rank = fold_batch ? 0 : g.batch.size();
   MatMulDesc d;
-  d.src_md = plain_f32_desc(operand(g.a_batch, batch_rank, M, K));
+  d.src_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.a_batch, batch_rank, M, K));
   d.weights_md = plain_f32_desc(operand(g.b_batch, batch_rank, K, N));
-  d.dst_md = plain_f32_desc(operand(g.batch, batch_rank, M, N));
+  d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
   if (bias) {
     d.bias_md = plain_f32_desc(operand({}, batch_rank, 1, N));
     d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.bias_md, d.dst_md), dnnl_attr(), dnnl_engine());
