@@ -24,6 +24,20 @@ struct Attribute {
   std::string onnx_type;  // for `unsupported` (graphs, sparse tensors, type protos): the ONNX type name
 };
 
+// Attributes written in code (graph passes, the lab, tests).
+inline Attribute int_attr(int64_t v) {
+  Attribute a;
+  a.kind = Attribute::Kind::i;
+  a.i = v;
+  return a;
+}
+inline Attribute float_attr(float v) {
+  Attribute a;
+  a.kind = Attribute::Kind::f;
+  a.f = v;
+  return a;
+}
+
 class Attributes {
  public:
   void set(const std::string& name, Attribute a) { map_[name] = std::move(a); }

@@ -24,6 +24,8 @@ void resolve_ops(Graph& g, const OpRegistry& registry) {
     with_node_context(node, [&] {
       auto it = g.opsets.find(node.domain);
       require(it != g.opsets.end(), "domain '", node.domain, "' is not imported by the model");
+      require(node.domain != kInternalDomain, "ops of domain ", kInternalDomain,
+              " are made by cnnx's graph passes, not read from models");
       node.opset = it->second;
       node.def = &registry.find(node.domain, node.op_type, node.opset);
       node.params = node.def->parse(node);

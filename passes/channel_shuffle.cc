@@ -13,11 +13,6 @@ namespace cnnx {
 
 namespace {
 
-// The node reading `value` when it is the only reader (and `value` is no graph output), else nullptr.
-const Node* sole_reader(const Graph& g, const std::vector<std::vector<int>>& consumers, int value) {
-  return used_once(g, consumers, value) ? &g.nodes[size_t(consumers[size_t(value)][0])] : nullptr;
-}
-
 int64_t concat_axis(const Node& concat, int64_t rank) {
   const int64_t axis = params_as<ConcatParams>(*concat.params, concat.op_type).axis;
   return axis < 0 ? axis + rank : axis;

@@ -13,8 +13,8 @@ namespace {
 // The activation `node` computes on its input 0, from the activation table, or false when it is not one
 // FusedConv takes.
 bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
-  if (!node.domain.empty() || node.outputs.size() != 1) return false;
-  const ActivationDef* row = find_activation(node.op_type);
+  if (node.outputs.size() != 1) return false;
+  const ActivationDef* row = find_activation(node.op_type, node.domain);
   if (!row || !row->fusable) return false;
   ActivationArgs args;
   if (const auto* p = dynamic_cast<const ActivationParams*>(node.params.get())) {

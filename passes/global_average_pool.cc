@@ -80,17 +80,10 @@ bool match_average_pool(const Graph& g, const Node& node, Match& m) {
 
 // The axes a ReduceMean reduces, or false when they are not constant.
 bool reduce_axes(const Graph& g, const Node& node, std::vector<int64_t>& axes, std::string& how) {
-  const auto& p = params_as<ReduceMeanParams>(*node.params, node.op_type);
-  axes = p.axes;
-  how = "axes=" + list_string(axes);
-  if (p.axes_from_input && node.inputs.size() > 1 && node.inputs[1] >= 0) {
-    const ValueInfo& a = g.value(node.inputs[1]).info;
-    if (!a.constant || a.dtype != DType::i64) return false;
-    axes.assign(a.constant->data<int64_t>(), a.constant->data<int64_t>() + a.constant->numel());
-    how = "axes input " + list_string(axes);
-  } else if (p.axes_from_input) {
-    how = "no axes";
-  }
+  if (!constant_reduce_axes(g, node, axes)) return false;
+  const bool from_input = params_as<ReduceMeanParams>(*node.params, node.op_type).axes_from_input;
+  const bool given = node.inputs.size() > 1 && node.inputs[1] >= 0;
+  how = !from_input ? "axes=" + list_string(axes) : given ? "axes input " + list_string(axes) : "no axes";
   return true;
 }
 

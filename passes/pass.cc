@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/op_registry.h"
+#include "ops/reduce/reduce.h"
 #include "passes/passes.h"
 
 namespace cnnx {
@@ -11,18 +12,56 @@ namespace cnnx {
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
+      {"fuse-layer-norm", "LayerNorm spelled as ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div [, Mul, Add] as one LayerNormalization",
+       fuse_layer_norm},  // before global-average-pool, which would take its ReduceMean over [N, T, C]
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
       {"fold-batchnorm", "folds a BatchNormalization with constant statistics into the Conv before it",
        fold_batch_norm},
       {"channel-shuffle", "[Concat ->] Reshape [N, g, C/g, ...] -> Transpose -> Reshape [N, C, ...] as one ChannelShuffle that keeps channels-last",
        fuse_channel_shuffle},
+      {"fuse-gelu", "GELU spelled with Erf or Tanh (torch's nn.GELU below opset 20) as one Gelu (oneDNN gelu_erf, gelu_tanh)",
+       fuse_gelu},
+      {"fuse-matmul-bias", "MatMul with a constant B then Add of a per-column constant bias as one MatMul with bias",
+       fuse_matmul_bias},
       {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it; BatchNormalization with its Relu",
        fuse_conv},
   };
   return passes;
 }
 
-void run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled) {
+namespace {
+
+std::map<std::string, int> op_histogram(const Graph& graph) {
+  std::map<std::string, int> h;
+  for (const Node& n : graph.nodes) ++h[n.op_type];
+  return h;
+}
+
+std::string counts(const std::map<std::string, int>& h) {
+  std::string s;
+  for (const auto& [op, n] : h) s += (s.empty() ? "" : ", ") + op + " x" + std::to_string(n);
+  return s;
+}
+
+int total(const std::map<std::string, int>& h) {
+  int n = 0;
+  for (const auto& entry : h) n += entry.second;
+  return n;
+}
+
+}  // namespace
+
+std::string PassReport::summary() const {
+  if (disabled) return "disabled";
+  if (made.empty() && removed.empty()) return "no match";
+  const std::string from = std::to_string(total(removed)) + " nodes (" + counts(removed) + ")";
+  if (made.empty()) return "removed " + from;
+  std::string s;
+  for (const auto& [op, n] : made) s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + op;
+  return removed.empty() ? s + " added" : s + " from " + from;
+}
+
+std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled) {
   const auto& passes = graph_passes();
   for (const std::string& name : disabled) {
     bool known = std::any_of(passes.begin(), passes.end(), [&](const GraphPass& p) { return name == p.name; });
@@ -32,11 +71,25 @@ void run_graph_passes(Graph& graph, Backend backend, const std::vector<std::stri
       fail("unknown graph pass '", name, "' (known: ", names, ")");
     }
   }
+  std::vector<PassReport> reports;
   for (const GraphPass& p : passes) {
-    if (std::find(disabled.begin(), disabled.end(), p.name) != disabled.end()) continue;
+    PassReport& r = reports.emplace_back();
+    r.pass = p.name;
+    r.disabled = std::find(disabled.begin(), disabled.end(), p.name) != disabled.end();
+    if (r.disabled) continue;
+    const std::map<std::string, int> before = op_histogram(graph);
     p.run(graph, backend);
     remove_dead_nodes(graph);
+    std::map<std::string, int> after = op_histogram(graph);
+    for (const auto& [op, n] : before) {
+      const int now = after.count(op) ? after[op] : 0;
+      if (now < n) r.removed[op] = n - now;
+      if (now > n) r.made[op] = now - n;
+    }
+    for (const auto& [op, n] : after)
+      if (!before.count(op)) r.made[op] = n;
   }
+  return reports;
 }
 
 std::vector<std::vector<int>> consumers_of(const Graph& graph) {
@@ -58,6 +111,37 @@ bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumer
   return consumers[size_t(value)].size() == 1 && !is_graph_output(graph, value);
 }
 
+const Node* sole_reader(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value) {
+  return used_once(graph, consumers, value) ? &graph.nodes[size_t(consumers[size_t(value)][0])] : nullptr;
+}
+
+const Node* producer_of(const Graph& graph, int value) {
+  const int p = graph.value(value).producer;
+  return p >= 0 ? &graph.nodes[size_t(p)] : nullptr;
+}
+
+bool scalar_constant(const Graph& graph, int value, double& v) {
+  const ValueInfo& info = graph.value(value).info;
+  if (!info.constant || info.constant->numel() != 1) return false;
+  bool numeric = true;
+  visit_dtype(info.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) numeric = false;
+    else v = double(info.constant->data<T>()[0]);
+  });
+  return numeric;
+}
+
+bool constant_reduce_axes(const Graph& graph, const Node& reduce, std::vector<int64_t>& axes) {
+  const auto& p = params_as<ReduceParams>(*reduce.params, reduce.op_type);
+  axes = p.axes;
+  if (!p.axes_from_input || reduce.inputs.size() < 2 || reduce.inputs[1] < 0) return true;
+  const ValueInfo& a = graph.value(reduce.inputs[1]).info;
+  if (!a.constant || a.dtype != DType::i64) return false;
+  axes.assign(a.constant->data<int64_t>(), a.constant->data<int64_t>() + a.constant->numel());
+  return true;
+}
+
 int add_value(Graph& graph, const std::string& base, ValueInfo info) {
   std::string name = base;
   for (int i = 1; graph.find_value(name) >= 0; ++i) name = base + "_" + std::to_string(i);
@@ -66,7 +150,7 @@ int add_value(Graph& graph, const std::string& base, ValueInfo info) {
 }
 
 Node make_node(const Graph& graph, std::string name, const std::string& domain, const std::string& type,
-               std::vector<int> inputs, std::vector<int> outputs, Attributes attrs, std::string note) {
+               std::vector<int> inputs, std::vector<int> outputs, Attributes attrs, std::string note, int min_opset) {
   Node node;
   node.name = std::move(name);
   node.op_type = type;
@@ -76,7 +160,7 @@ Node make_node(const Graph& graph, std::string name, const std::string& domain, 
   node.attrs = std::move(attrs);
   node.note = std::move(note);
   auto it = graph.opsets.find(domain);
-  node.opset = it != graph.opsets.end() ? it->second : kMaxOpset;
+  node.opset = std::max(it != graph.opsets.end() ? it->second : kMaxOpset, min_opset);
   node.def = &builtin_ops().find(domain, type, node.opset);
   node.params = node.def->parse(node);
   return node;

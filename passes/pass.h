@@ -9,6 +9,7 @@
 // Nodes left without a use are removed after each pass.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,20 @@ struct GraphPass {
 // Every pass, in the order the planner runs them.
 const std::vector<GraphPass>& graph_passes();
 
-// Runs the passes not named in `disabled` (unknown names are an error listing the known ones).
-void run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled);
+// What one pass changed, from the graph's op histogram before and after it (the rewrite itself is in each
+// new node's Node::note).
+struct PassReport {
+  std::string pass;
+  bool disabled = false;
+  std::map<std::string, int> made, removed;  // op type -> how many more / fewer nodes of it
+  // "12 LayerNormalization from 96 nodes (Add x24, Div x12, ...)", "removed 3 nodes (Relu x3)", "no match",
+  // "disabled".
+  std::string summary() const;
+};
+
+// Runs the passes not named in `disabled` (unknown names are an error listing the known ones); one report
+// per pass, in order.
+std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled);
 
 // ---- helpers for writing passes ----
 
@@ -39,12 +52,23 @@ bool is_op(const Node& node, const char* type);
 // True when the value is read by exactly one node and is not a graph output: a pass may then absorb the
 // node reading it.
 bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
+// The node reading `value` when it is the only reader (and `value` is no graph output), else nullptr.
+const Node* sole_reader(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
+// The node writing `value`, or nullptr (graph inputs, initializers, folded constants).
+const Node* producer_of(const Graph& graph, int value);
+// True when `value` is a constant holding one number (any shape of one element, any numeric type), read into `v`.
+bool scalar_constant(const Graph& graph, int value, double& v);
+// The axes a Reduce* node reduces as written: its attribute, or its opset-18 axes input when that is a
+// constant (an omitted input gives none); false when the axes are read at run time.
+bool constant_reduce_axes(const Graph& graph, const Node& reduce, std::vector<int64_t>& axes);
 // Adds a value (named after `base`, made unique) and returns its id.
 int add_value(Graph& graph, const std::string& base, ValueInfo info);
 // A node of `domain:type` resolved in the registry and parsed from `attrs` exactly as one from a model
-// (so its params are validated); `opset` is the graph's for that domain. `note` says what it replaced.
+// (so its params are validated); its opset is the graph's for that domain, raised to `min_opset` (for an op
+// newer than the model's imports: LayerNormalization, 17, written into an opset-13 graph). `note` says what
+// it replaced.
 Node make_node(const Graph& graph, std::string name, const std::string& domain, const std::string& type,
-               std::vector<int> inputs, std::vector<int> outputs, Attributes attrs, std::string note);
+               std::vector<int> inputs, std::vector<int> outputs, Attributes attrs, std::string note, int min_opset = 0);
 // Makes every reader of `from` (nodes and graph outputs) read `to` instead.
 void replace_uses(Graph& graph, int from, int to);
 // Drops nodes none of whose outputs is read or is a graph output, and refreshes Value::producer.

@@ -12,6 +12,14 @@ void drop_identity(Graph& graph, Backend backend);
 // Conv -> BatchNormalization (inference, constant W, B and statistics, Conv output read only by the BN):
 // one Conv with W' = W * s and B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon).
 void fold_batch_norm(Graph& graph, Backend backend);
+// LayerNorm spelled out (ReduceMean -> Sub -> Pow -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul -> Add]) as
+// one LayerNormalization; passes/fuse_layer_norm.cc.
+void fuse_layer_norm(Graph& graph, Backend backend);
+// GELU spelled out with Erf or Tanh as one cnnx.internal Gelu or GeluTanh; passes/fuse_gelu.cc.
+void fuse_gelu(Graph& graph, Backend backend);
+// MatMul(A, constant B) -> Add(constant bias per column) as one cnnx.internal FusedMatMul;
+// passes/fuse_matmul_bias.cc.
+void fuse_matmul_bias(Graph& graph, Backend backend);
 // Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
 // value is read only by the next node; then BatchNormalization -> Relu as one BatchNormalization that
 // applies the Relu (BatchNormParams::then_relu).

@@ -23,6 +23,7 @@
 #include "runtime/cnnx.h"
 #include "engine/graph.h"
 #include "engine/op.h"
+#include "passes/pass.h"
 
 namespace cnnx {
 
@@ -78,6 +79,8 @@ class Plan {
   // The graph as planned: the model's graph after folding and passes, plus the values reorders write.
   const Graph& graph() const { return *graph_; }
   const std::vector<PlanStep>& steps() const { return steps_; }
+  // What each graph pass changed (or that it was disabled), in the order they ran.
+  const std::vector<PassReport>& pass_reports() const { return pass_reports_; }
   const ValueInfo& info(int value_id) const { return graph_->values[size_t(value_id)].info; }
   const ValueSlot& slot(int value_id) const { return slots_[size_t(value_id)]; }
   size_t arena_bytes() const { return arena_bytes_; }
@@ -91,6 +94,7 @@ class Plan {
   std::shared_ptr<Graph> graph_;
   Backend backend_ = Backend::ref;
   std::vector<PlanStep> steps_;    // in order
+  std::vector<PassReport> pass_reports_;
   std::vector<ValueSlot> slots_;   // per value id
   std::vector<int> outputs_;       // value ids holding the graph outputs (plain)
   size_t arena_bytes_ = 0;

@@ -113,6 +113,9 @@ int inspect(const InspectOptions& o) {
   std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
   for (size_t i = 0; i < shapes.size(); ++i) probe.emplace_back(model.inputs()[i].dtype, shapes[i]);
   std::shared_ptr<const Plan> plan = model.plan_for(probe);
+  std::cout << "graph passes applied:\n";
+  for (const PassReport& r : plan->pass_reports())
+    std::cout << "  " << std::left << std::setw(20) << r.pass << " " << r.summary() << "\n";
   print_plan(*plan);
   return 0;
 }

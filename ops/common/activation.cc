@@ -17,6 +17,8 @@ constexpr Tolerance kTranscendental{1e-6, 4e-6};
 // result. So the bound is absolute there (with margin) and kTranscendental's relative one elsewhere.
 constexpr Tolerance kDnnlLog{1e-5, 4e-6};
 
+constexpr double kPi = 3.14159265358979323846;
+
 double clamp(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }  // keeps NaN
 double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
@@ -168,6 +170,20 @@ const std::vector<ActivationDef> kActivations = {
     // x * tanh(ln(1 + e^x)): eltwise_mish.
     {"Mish", 18, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * std::tanh(softplus(x)); },
      STEPS({EltwiseAlgorithm::mish}), true, kTranscendental},
+
+    // ---- ops only graph passes make (cnnx.internal), from formulas exporters spell out ----
+    // x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)), as erfc so negative x loses nothing to cancellation
+    // (-inf gives NaN, as the spelled-out formula does): eltwise_gelu_erf. ONNX Gelu (opset 20), approximate
+    // "none"; torch's nn.GELU().
+    {"Gelu", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); },
+     STEPS({EltwiseAlgorithm::gelu_erf}), true, kTranscendental, kInternalDomain},
+    // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))): eltwise_gelu_tanh. ONNX Gelu (opset 20), approximate
+    // "tanh"; torch's nn.GELU(approximate='tanh').
+    {"GeluTanh", 1, kNoLegacyHint, {}, {},
+     [](double x, const ActivationArgs&) {
+       return 0.5 * x * (1 + std::tanh(std::sqrt(2 / kPi) * (x + 0.044715 * x * x * x)));
+     },
+     STEPS({EltwiseAlgorithm::gelu_tanh}), true, kTranscendental, kInternalDomain},
 };
 
 #undef STEPS
@@ -182,9 +198,9 @@ bool has_dnnl_kernel(const ActivationDef& row) {
   return row.dnnl({row.alpha.fallback, row.beta.fallback}, steps).empty();
 }
 
-const ActivationDef* find_activation(const std::string& name) {
+const ActivationDef* find_activation(const std::string& name, const std::string& domain) {
   for (const ActivationDef& a : kActivations)
-    if (name == a.name) return &a;
+    if (name == a.name && domain == a.domain) return &a;
   return nullptr;
 }
 

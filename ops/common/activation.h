@@ -15,7 +15,8 @@ namespace cnnx {
 // oneDNN 2.6 eltwise algorithms the rows use, named here so this table needs no oneDNN header; mapped to
 // dnnl::algorithm in ops/common/activation_dnnl.h.
 enum class EltwiseAlgorithm {
-  relu, logistic, tanh, linear, clip_v2, hardswish, swish, exp, log, sqrt, abs, round, elu, soft_relu, mish, pow
+  relu, logistic, tanh, linear, clip_v2, hardswish, swish, exp, log, sqrt, abs, round, elu, soft_relu, mish, pow,
+  gelu_erf, gelu_tanh
 };
 
 // One oneDNN eltwise step: alpha and beta in oneDNN's meaning for the algorithm.
@@ -39,8 +40,8 @@ struct FloatAttribute {
 
 struct ActivationDef {
   const char* name;  // the ONNX op ("Relu"), or the pattern it is fused from ("Swish" is x * Sigmoid(x))
-  // First opset of the op; 0 when the row has no unary op of its own (Clip is declared with its bound inputs
-  // in ops/eltwise/unary.cc; Swish is only ever fused).
+  // First opset of the op (in `domain`); 0 when the row has no unary op of its own (Clip is declared with its
+  // bound inputs in ops/eltwise/unary.cc; Swish is only ever fused).
   int since;
   // Opsets 1-5 of the op had `consumed_inputs`, a legacy optimization hint: accepted there and ignored.
   bool consumed_inputs;
@@ -52,6 +53,9 @@ struct ActivationDef {
   std::string (*dnnl)(const ActivationArgs& a, std::vector<EltwiseStep>& steps);
   bool fusable;         // a convolution may apply it to its output (FusedConv)
   Tolerance tolerance;  // of the unary op against the reference
+  // "" (ONNX's), or kInternalDomain for an op only graph passes make: Gelu and GeluTanh, which the fuse-gelu
+  // pass writes for the formulas exporters spell out below opset 20 (where ONNX's Gelu appears).
+  const char* domain = "";
 };
 
 // Every row, in a fixed order.
@@ -59,8 +63,8 @@ const std::vector<ActivationDef>& activations();
 // Whether oneDNN computes the row with its default attributes: a row it cannot (Erf, Sin...) has no oneDNN
 // kernel; one it computes for some attributes only (Celu) has one that declines the others.
 bool has_dnnl_kernel(const ActivationDef& row);
-// The row named `name`, or nullptr.
-const ActivationDef* find_activation(const std::string& name);
+// The row named `name` (of the default domain unless `domain` is given), or nullptr.
+const ActivationDef* find_activation(const std::string& name, const std::string& domain = "");
 
 // The params of a unary op made from a row.
 struct ActivationParams : OpParams {

@@ -24,6 +24,8 @@ inline dnnl::algorithm dnnl_algorithm(EltwiseAlgorithm a) {
     case EltwiseAlgorithm::soft_relu: return dnnl::algorithm::eltwise_soft_relu;
     case EltwiseAlgorithm::mish: return dnnl::algorithm::eltwise_mish;
     case EltwiseAlgorithm::pow: return dnnl::algorithm::eltwise_pow;
+    case EltwiseAlgorithm::gelu_erf: return dnnl::algorithm::eltwise_gelu_erf;
+    case EltwiseAlgorithm::gelu_tanh: return dnnl::algorithm::eltwise_gelu_tanh;
   }
   return dnnl::algorithm::undef;
 }

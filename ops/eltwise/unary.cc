@@ -135,8 +135,10 @@ void register_unary_ops(OpRegistry& r) {
     std::vector<Kernel<ActivationParams>> kernels;
     if (has_dnnl_kernel(row)) kernels.push_back(activation_dnnl_kernel());
     kernels.push_back(ref_kernel<ActivationParams>(activation_ref));
-    r.add(OpSpec<ActivationParams>{row.name, row.since, [&row](const Node& n) { return parse_activation(row, n); },
-                                   infer_float_unary, row.tolerance, std::move(kernels)});
+    OpSpec<ActivationParams> op{row.name, row.since, [&row](const Node& n) { return parse_activation(row, n); },
+                                infer_float_unary, row.tolerance, std::move(kernels)};
+    op.domain = row.domain;
+    r.add(std::move(op));
   }
   r.add(OpSpec<ClipParams>{"Clip", 1, parse_clip, infer_clip, kExact,
                            {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}});

@@ -13,11 +13,21 @@ Shape MatMulGeometry::output_shape() const {
   return s;
 }
 
-NoParams parse_matmul(const Node& node) {
+MatMulParams parse_matmul(const Node& node) {
   require_inputs(node, 2, 2);
   require_outputs(node, 1, 1);
   node.attrs.allow_only({});
   return {};
+}
+
+MatMulParams parse_fused_matmul(const Node& node) {
+  require_inputs(node, 3, 3);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  require(has_input(node, 2), "input bias is required");
+  MatMulParams p;
+  p.bias = true;
+  return p;
 }
 
 MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in) {
@@ -46,10 +56,17 @@ MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in) {
   return g;
 }
 
-std::vector<ValueInfo> infer_matmul(const NoParams&, const std::vector<ValueInfo>& in) {
+std::vector<ValueInfo> infer_matmul(const MatMulParams& p, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32});
   require_dtype(in, 1, {DType::f32});
-  return {ValueInfo::of(DType::f32, resolve_matmul_geometry(in).output_shape())};
+  const MatMulGeometry g = resolve_matmul_geometry(in);
+  if (p.bias) {
+    require_dtype(in, 2, {DType::f32}, "bias");
+    require(!g.b_is_vector, "a bias needs a 2-D or batched B, got ", to_string(in[1].shape));
+    require(in[2].shape.size() == 1 && (in[2].shape[0] == g.N || g.N < 0 || in[2].shape[0] < 0), "bias must have shape [",
+            g.N, "], got ", to_string(in[2].shape));
+  }
+  return {ValueInfo::of(DType::f32, g.output_shape())};
 }
 
 }  // namespace cnnx

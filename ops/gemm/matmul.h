@@ -1,4 +1,4 @@
-// MatMul (ONNX opset 1..13): numpy matmul. A 1-D A [K] is read as [1, K] and a 1-D B [K] as [K, 1], and the
+// MatMul (ONNX opset 1..13), and FusedMatMul (the same with a bias): numpy matmul. A 1-D A [K] is read as [1, K] and a 1-D B [K] as [K, 1], and the
 // added dim is dropped from the output; the batch dims (all but the last two) broadcast numpy-style.
 // resolve_matmul_geometry validates shapes (dims may be kUnknownDim at load time); infer and kernels use it.
 #pragma once
@@ -15,12 +15,21 @@ struct MatMulGeometry {
   Shape output_shape() const;  // batch + [M unless A is 1-D] + [N unless B is 1-D]
 };
 
-NoParams parse_matmul(const Node& node);
+// MatMul has no attributes; FusedMatMul (domain cnnx.internal, made by the fuse-matmul-bias pass from MatMul
+// then Add of a constant bias, passes/fuse_matmul_bias.cc) is MatMul with a third input: Y = A B + bias, bias
+// of shape [N] added to every row.
+struct MatMulParams : OpParams {
+  bool bias = false;  // input 2, [N]
+};
+
+MatMulParams parse_matmul(const Node& node);
+MatMulParams parse_fused_matmul(const Node& node);
 MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in);
-std::vector<ValueInfo> infer_matmul(const NoParams& p, const std::vector<ValueInfo>& in);
-// One matrix_product per batch element, summed in double, one rounding per output.
-Kernel<NoParams> matmul_ref_kernel();
-// oneDNN matmul with batch broadcasting; declines what oneDNN refuses (matmul_dnnl.cc).
-Kernel<NoParams> matmul_dnnl_kernel();
+std::vector<ValueInfo> infer_matmul(const MatMulParams& p, const std::vector<ValueInfo>& in);
+// One matrix_product per batch element, summed in double with the bias, one rounding per output.
+Kernel<MatMulParams> matmul_ref_kernel();
+// oneDNN matmul with batch broadcasting and the bias as its bias argument; declines what oneDNN refuses
+// (matmul_dnnl.cc).
+Kernel<MatMulParams> matmul_dnnl_kernel();
 
 }  // namespace cnnx

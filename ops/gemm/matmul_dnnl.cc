@@ -12,7 +12,7 @@ namespace {
 using namespace dnnl;
 
 struct MatMulDesc {
-  memory::desc src_md, weights_md, dst_md;
+  memory::desc src_md, weights_md, bias_md, dst_md;  // bias_md zero: none
   matmul::primitive_desc pd;
 };
 
@@ -25,14 +25,20 @@ Shape operand(const Shape& batch, size_t rank, int64_t rows, int64_t cols) {
   return s;
 }
 
-MatMulDesc describe(const MatMulGeometry& g) {
-  const memory::dim M = g.M, N = g.N, K = g.K;
-  const size_t batch_rank = g.batch.size();
+MatMulDesc describe(const MatMulGeometry& g, bool bias) {
+  const bool fold_batch = g.b_batch.empty();
+  const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
+  const size_t batch_rank = fold_batch ? 0 : g.batch.size();
   MatMulDesc d;
-  d.src_md = plain_f32_desc(operand(g.a_batch, batch_rank, M, K));
+  d.src_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.a_batch, batch_rank, M, K));
   d.weights_md = plain_f32_desc(operand(g.b_batch, batch_rank, K, N));
-  d.dst_md = plain_f32_desc(operand(g.batch, batch_rank, M, N));
-  d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), dnnl_attr(), dnnl_engine());
+  d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
+  if (bias) {
+    d.bias_md = plain_f32_desc(operand({}, batch_rank, 1, N));
+    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.bias_md, d.dst_md), dnnl_attr(), dnnl_engine());
+  } else {
+    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), dnnl_attr(), dnnl_engine());
+  }
   return d;
 }
 
@@ -44,12 +50,11 @@ class MatMulDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    const Tensor& A = *io.in[0];
-    const Tensor& B = *io.in[1];
-    dnnl_execute(matmul_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, A)},
-                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, B)},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
+    DnnlArgs args = {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
+                     {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
+                     {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
+    if (!d_.bias_md.is_zero()) args[DNNL_ARG_BIAS] = dnnl_wrap(d_.bias_md, *io.in[2]);
+    dnnl_execute(matmul_, scratchpad_md_, std::move(args));
   }
 
  private:
@@ -60,8 +65,8 @@ class MatMulDnnl : public CompiledKernel {
 
 }  // namespace
 
-Kernel<NoParams> matmul_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {
+Kernel<MatMulParams> matmul_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const MatMulParams>& p, const KernelArgs& a) -> Compiled {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             const MatMulGeometry g = resolve_matmul_geometry(a.in);
@@ -69,7 +74,7 @@ Kernel<NoParams> matmul_dnnl_kernel() {
               return Compiled::decline("batch rank " + std::to_string(g.batch.size()) + " + 2 is beyond oneDNN's " +
                                        std::to_string(DNNL_MAX_NDIMS) + " dims");
             MatMulDesc d;
-            why = dnnl_refuses([&] { d = describe(g); });
+            why = dnnl_refuses([&] { d = describe(g, p->bias); });
             if (!why.empty()) return Compiled::decline(why);
             return std::make_unique<MatMulDnnl>(std::move(d));
           }};

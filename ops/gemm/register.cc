@@ -9,8 +9,13 @@ namespace cnnx {
 void register_gemm_ops(OpRegistry& r) {
   r.add(OpSpec<GemmParams>{"Gemm", 1, parse_gemm, infer_gemm, kMatrixProductTolerance,
                            {gemm_dnnl_kernel(), gemm_ref_kernel()}});
-  r.add(OpSpec<NoParams>{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
-                         {matmul_dnnl_kernel(), matmul_ref_kernel()}});
+  r.add(OpSpec<MatMulParams>{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
+                             {matmul_dnnl_kernel(), matmul_ref_kernel()}});
+  // The bias is one more rounding (oneDNN adds it in float32 to the accumulator; the reference in double).
+  OpSpec<MatMulParams> fused{"FusedMatMul", 1, parse_fused_matmul, infer_matmul, kMatrixProductTolerance,
+                             {matmul_dnnl_kernel(), matmul_ref_kernel()}};
+  fused.domain = kInternalDomain;
+  r.add(std::move(fused));
   r.add(OpSpec<EinsumParams>{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance, {ref_kernel<EinsumParams>(einsum_ref)}});
 }
 

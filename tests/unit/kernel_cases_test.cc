@@ -46,11 +46,12 @@ std::vector<KernelCase> activation_cases() {
   std::vector<KernelCase> cases;
   for (const ActivationDef& row : activations()) {
     if (row.since == 0) continue;  // Clip has its own cases below; Swish is only fused (fused_conv_cases)
-    cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, special values")
+    cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, special values").in_domain(row.domain)
                         .in(given(special_values(!dnnl_loses_nan(row.name)))));
-    cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, 4-D").in(random_in({2, 3, 5, 7}, -6.f, 6.f)));
+    cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, 4-D").in_domain(row.domain)
+                        .in(random_in({2, 3, 5, 7}, -6.f, 6.f)));
     KernelCase empty(row.name, kMaxOpset, "empty");
-    empty.in(random_in({0, 3}));
+    empty.in_domain(row.domain).in(random_in({0, 3}));
     if (has_dnnl_kernel(row)) empty.declines("dnnl", "is empty");
     cases.push_back(empty);
   }
@@ -666,6 +667,15 @@ std::vector<KernelCase> matmul_cases() {
                       .declines("dnnl", "is empty"));
   cases.push_back(KernelCase("MatMul", 13, "batch 0").in(random_in({0, 2, 3})).in(random_in({3, 4}))
                       .declines("dnnl", "is empty"));
+  // FusedMatMul (the fuse-matmul-bias pass's): MatMul plus a bias [N] per column.
+  const std::pair<Shape, Shape> biased[] = {
+      {{4, 5}, {5, 3}}, {{2, 7, 16}, {16, 8}}, {{5}, {5, 3}}, {{2, 1, 4, 5}, {3, 5, 6}}, {{64, 256}, {256, 128}}};
+  for (const auto& [a, b] : biased)
+    cases.push_back(KernelCase("FusedMatMul", 1, "A " + to_string(a) + " B " + to_string(b) + " + bias")
+                        .in_domain(kInternalDomain).in(random_in(a)).in(random_in(b).constant())
+                        .in(random_in({b.back()}, -2.f, 2.f).constant()));
+  cases.push_back(KernelCase("FusedMatMul", 1, "batch 0").in_domain(kInternalDomain).in(random_in({0, 2, 3}))
+                      .in(random_in({3, 4})).in(random_in({4})).declines("dnnl", "is empty"));
   return cases;
 }
 

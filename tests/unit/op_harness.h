@@ -33,8 +33,6 @@ namespace cnnx::testing {
 
 inline Attribute ints(std::vector<int64_t> v) { Attribute a; a.kind = Attribute::Kind::ints; a.ints = std::move(v); return a; }
 inline Attribute floats(std::vector<float> v) { Attribute a; a.kind = Attribute::Kind::floats; a.floats = std::move(v); return a; }
-inline Attribute int_attr(int64_t v) { Attribute a; a.kind = Attribute::Kind::i; a.i = v; return a; }
-inline Attribute float_attr(float v) { Attribute a; a.kind = Attribute::Kind::f; a.f = v; return a; }
 inline Attribute string_attr(std::string v) { Attribute a; a.kind = Attribute::Kind::s; a.s = std::move(v); return a; }
 inline Attribute tensor_attr(Tensor t) { Attribute a; a.kind = Attribute::Kind::t; a.t = std::move(t); return a; }
 

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""The fuse-layer-norm, fuse-gelu and fuse-matmul-bias passes on real PyTorch exports, and near misses built with
+onnx.helper that must be left alone.
+
+Each model is exported (or built) into WORKDIR; `cnnx inspect` must report what the pass matched (or "no match"),
+and `cnnx run` must give PyTorch's output (numpy's for the near misses) within the fused op's declared tolerance,
+on both backends, with every pass on and with the pass under test disabled.
+Usage: torch_fusions.py CNNX [WORKDIR]"""
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+import torch
+
+# |got - want| <= abs + rel * |want|, as each op declares it (engine/op.h Tolerance):
+LAYER_NORM = (2e-5, 2e-5)       # kLayerNormTolerance, ops/norm/layer_norm.h
+GELU = (1e-6, 4e-6)             # kTranscendental, the Gelu rows of ops/common/activation.cc
+MATMUL = (1e-5, 4e-5)           # kMatrixProductTolerance, ops/gemm/matrix_product.h
+
+
+class Block(torch.nn.Module):
+    """A transformer MLP: LayerNorm -> Linear -> GELU -> Linear, with a residual."""
+
+    def __init__(self, d, approximate="none"):
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(d)
+        self.fc1 = torch.nn.Linear(d, 2 * d)
+        self.act = torch.nn.GELU(approximate=approximate)
+        self.fc2 = torch.nn.Linear(2 * d, d)
+
+    def forward(self, x):
+        return x + self.fc2(self.act(self.fc1(self.norm(x))))
+
+
+def randomize(m):
+    """LayerNorm's default weights are ones and zeros: draw them so a dropped Scale or B shows."""
+    with torch.no_grad():
+        for p in m.parameters():
+            p.uniform_(-1, 1) if p.dim() == 1 else None
+    return m
+
+
+# name: (module, input shape, opset, {pass: expected report prefix}, tolerance)
+EXPORTS = {
+    "layer_norm_opset13": (torch.nn.LayerNorm(64), (2, 10, 64), 13,
+                           {"fuse-layer-norm": "1 LayerNormalization from 9 nodes"}, LAYER_NORM),
+    "layer_norm_2axes_opset13": (torch.nn.LayerNorm([10, 64]), (2, 10, 64), 13,
+                                 {"fuse-layer-norm": "1 LayerNormalization from 9 nodes"}, LAYER_NORM),
+    "layer_norm_no_affine_opset13": (torch.nn.LayerNorm(64, elementwise_affine=False), (2, 10, 64), 13,
+                                     {"fuse-layer-norm": "1 LayerNormalization from 7 nodes"}, LAYER_NORM),
+    "layer_norm_opset17": (torch.nn.LayerNorm(64), (2, 10, 64), 17, {"fuse-layer-norm": "no match"}, LAYER_NORM),
+    "gelu_opset13": (torch.nn.GELU(), (2, 10, 64), 13, {"fuse-gelu": "1 Gelu from 5 nodes"}, GELU),
+    "gelu_tanh_opset13": (torch.nn.GELU(approximate="tanh"), (2, 10, 64), 13,
+                          {"fuse-gelu": "1 GeluTanh from 9 nodes"}, GELU),
+    "linear_3d_opset13": (torch.nn.Linear(64, 32), (2, 10, 64), 13,
+                          {"fuse-matmul-bias": "1 FusedMatMul from 2 nodes"}, MATMUL),
+    "mlp_block_opset13": (Block(64), (2, 10, 64), 13,
+                          {"fuse-layer-norm": "1 LayerNormalization from 9 nodes", "fuse-gelu": "1 Gelu from 5 nodes",
+                           "fuse-matmul-bias": "2 FusedMatMul from 4 nodes"}, LAYER_NORM),
+    "mlp_block_tanh_opset13": (Block(64, "tanh"), (2, 10, 64), 13,
+                               {"fuse-gelu": "1 GeluTanh from 9 nodes",
+                                "fuse-matmul-bias": "2 FusedMatMul from 4 nodes"}, LAYER_NORM),
+}
+
+
+def export(module, shape, opset, path):
+    torch.manual_seed(0)
+    module = randomize(module).eval()
+    x = torch.randn(*shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        buf = io.BytesIO()
+        torch.onnx.export(module, x, buf, opset_version=opset, input_names=["x"], output_names=["y"])
+    onnx.save(onnx.load_from_string(buf.getvalue()), path)
+    with torch.no_grad():
+        return x.numpy(), module(x).double().numpy()
+
+
+def const(name, value):
+    a = np.asarray(value, np.float32)
+    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(a, name))
+
+
+def near_miss_layer_norm(kind, x):
+    """torch's opset-13 LayerNorm chain with one thing changed; the graph and numpy's float64 result."""
+    axes, eps, exponent, extra = [-1], np.float32(1e-5), 2.0, False
+    if kind == "eps_per_column":
+        eps = np.linspace(1e-5, 1e-3, x.shape[-1]).astype(np.float32)
+    elif kind == "axes_not_trailing":
+        axes = [1]
+    elif kind == "exponent_3":
+        exponent = 3.0
+    elif kind == "variance_read_twice":
+        extra = True
+    n = helper.make_node
+    nodes = [n("ReduceMean", ["x"], ["mean"], axes=axes), n("Sub", ["x", "mean"], ["d"]), const("p", exponent),
+             n("Pow", ["d", "p"], ["sq"]), n("ReduceMean", ["sq"], ["var"], axes=axes), const("eps", eps),
+             n("Add", ["var", "eps"], ["ve"]), n("Sqrt", ["ve"], ["sd"]), n("Div", ["d", "sd"], ["y"])]
+    outputs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(x.shape))]
+    if extra:
+        outputs.append(helper.make_tensor_value_info("var", TensorProto.FLOAT, None))
+    graph = helper.make_graph(nodes, kind, [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+                              outputs)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    x64 = x.astype(np.float64)
+    d = x64 - x64.mean(axis=tuple(axes), keepdims=True)
+    want = d / np.sqrt((d ** exponent).mean(axis=tuple(axes), keepdims=True) + eps.astype(np.float64))
+    return model, want
+
+
+def inspect_reports(cnnx, path, extra=()):
+    r = subprocess.run([cnnx, "inspect", path, *extra], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.stderr
+    lines = r.stdout.split("graph passes applied:\n")[-1].split("plan (")[0].splitlines()
+    return {l.split()[0]: " ".join(l.split()[1:]) for l in lines if l.strip()}, r.stdout
+
+
+def run(cnnx, path, x_path, out, backend, disabled):
+    args = [cnnx, "run", path, x_path, "--save", out, "--backend", backend]
+    for name in disabled:
+        args += ["--disable-pass", name]
+    r = subprocess.run(args, capture_output=True, text=True)
+    return np.load(os.path.join(out, "y.npy")) if r.returncode == 0 else r.stderr
+
+
+def compare(got, want, tol):
+    if isinstance(got, str):
+        return f"cnnx failed: {got.strip()}"
+    if got.shape != want.shape:
+        return f"shape {got.shape}, want {want.shape}"
+    both_nan = np.isnan(got) & np.isnan(want)
+    excess = np.where(both_nan, -1.0, np.abs(got - want) - (tol[0] + tol[1] * np.abs(want)))
+    excess = np.where(np.isnan(excess), np.inf, excess)
+    worst = int(np.argmax(excess))
+    if excess.flat[worst] <= 0:
+        return ""
+    return f"element {worst}: got {got.flat[worst]!r}, want {want.flat[worst]!r} (abs {tol[0]}, rel {tol[1]})"
+
+
+def check(cnnx, work, name, path, x, want, expected, tol):
+    """Runs the checks on one model; returns the failure messages."""
+    failures = []
+    reports, text = inspect_reports(cnnx, path)
+    if reports is None:
+        return [f"{name}: cnnx inspect failed: {text.strip()}"]
+    for pass_name, prefix in expected.items():
+        got = reports.get(pass_name, "(no line)")
+        if not got.startswith(prefix):
+            failures.append(f"{name}: inspect reports {pass_name}: {got!r}, want {prefix!r}...")
+    x_path = os.path.join(work, name + "_x.npy")
+    np.save(x_path, x)
+    for backend in ("dnnl", "ref"):
+        for disabled in ([], list(expected)):
+            out = os.path.join(work, f"{name}_{backend}_{'off' if disabled else 'on'}")
+            why = compare(run(cnnx, path, x_path, out, backend, disabled), want, tol)
+            if why:
+                failures.append(f"{name} --backend {backend}" + (f" passes off {disabled}" if disabled else "") +
+                                f": {why}")
+    print(f"{'ok  ' if not failures else 'FAIL'} {name}: " +
+          "; ".join(f"{p}: {reports.get(p, '(no line)')}" for p in expected))
+    return failures
+
+
+def main():
+    cnnx = sys.argv[1]
+    work = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp()
+    os.makedirs(work, exist_ok=True)
+    failures = []
+    for name, (module, shape, opset, expected, tol) in EXPORTS.items():
+        path = os.path.join(work, name + ".onnx")
+        x, want = export(module, shape, opset, path)
+        failures += check(cnnx, work, name, path, x, want, expected, tol)
+    rng = np.random.default_rng(0)
+    for kind in ("eps_per_column", "axes_not_trailing", "exponent_3", "variance_read_twice"):
+        # Exponent 3: skewed data, so the mean of d^3 is well away from 0 (its square root is taken).
+        x = (rng.exponential(size=(2, 10, 64)) if kind == "exponent_3" else rng.standard_normal((2, 10, 64)))
+        x = x.astype(np.float32)
+        model, want = near_miss_layer_norm(kind, x)
+        path = os.path.join(work, f"near_miss_{kind}.onnx")
+        onnx.save(model, path)
+        # Within LayerNormalization's tolerance of numpy's float64: the unfused chain is as exact.
+        failures += check(cnnx, work, f"near miss {kind}", path, x, want, {"fuse-layer-norm": "no match"}, LAYER_NORM)
+    for f in failures:
+        print("  " + f)
+    print(f"{len(EXPORTS) + 4} models, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
