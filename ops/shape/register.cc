@@ -68,7 +68,10 @@ void register_shape_ops(OpRegistry& r) {
                                       {ref_kernel<ConstantOfShapeParams>(constant_of_shape_ref)}});
   r.add(OpSpec<NoParams>{"Expand", 8, parse_expand, infer_expand, kExact, {ref_kernel<NoParams>(expand_ref)}});
   r.add(OpSpec<TileParams>{"Tile", 1, parse_tile, infer_tile, kExact, {ref_kernel<TileParams>(tile_ref)}});
-  r.add(OpSpec<NoParams>{"Range", 11, parse_range, infer_range, kExact, {ref_kernel<NoParams>(range_ref)}});
+  // Range's length comes from its start, limit and delta: float graph inputs there are planned with their data.
+  OpSpec<NoParams> range{"Range", 11, parse_range, infer_range, kExact, {ref_kernel<NoParams>(range_ref)}};
+  range.float_shape_inputs = {0, 1, 2};
+  r.add(std::move(range));
   r.add(OpSpec<SplitParams>{"Split", 1, parse_split, infer_split, kExact, {split_dnnl_kernel(), ref_kernel<SplitParams>(split_ref)}});
   r.add(OpSpec<GatherElementsParams>{"GatherElements", 11, parse_gather_elements, infer_gather_elements, kExact,
                                      {ref_kernel<GatherElementsParams>(gather_elements_ref)}});
