@@ -5,7 +5,7 @@
 
 namespace cnnx {
 
-Difference compare(const Tensor& got, const Tensor& want, Tolerance tol) {
+Difference compare(const Tensor& got, const Tensor& want, Tolerance tol, const Tensor* magnitude) {
   Difference d;
   if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
     d.within = false;
@@ -13,6 +13,11 @@ Difference compare(const Tensor& got, const Tensor& want, Tolerance tol) {
                to_string(want.shape());
     return d;
   }
+  require(!magnitude || magnitude->numel() == want.numel(), "internal error: ", magnitude ? magnitude->numel() : 0,
+          " magnitudes for ", want.numel(), " elements");
+  auto allowed = [&](int64_t i) {
+    return tol.abs + tol.rel * std::abs(want.double_at(i)) + (magnitude ? tol.terms_rel * magnitude->double_at(i) : 0);
+  };
   double worst_excess = 0;
   for (int64_t i = 0; i < want.numel(); ++i) {
     const double g = got.double_at(i), w = want.double_at(i);
@@ -22,10 +27,11 @@ Difference compare(const Tensor& got, const Tensor& want, Tolerance tol) {
     } else if (std::isinf(w) || std::isinf(g)) {
       excess = g == w ? 0 : INFINITY;
     } else {
-      const double diff = std::abs(g - w);
+      const double diff = std::abs(g - w), bound = allowed(i);
       d.max_abs = std::max(d.max_abs, diff);
       if (w != 0) d.max_rel = std::max(d.max_rel, diff / std::abs(w));
-      excess = diff - (tol.abs + tol.rel * std::abs(w));
+      if (diff > 0) d.max_ratio = std::max(d.max_ratio, bound > 0 ? diff / bound : INFINITY);
+      excess = diff - bound;
     }
     if (excess > 0 && (d.worst < 0 || excess > worst_excess)) {
       worst_excess = excess;
@@ -37,10 +43,44 @@ Difference compare(const Tensor& got, const Tensor& want, Tolerance tol) {
     std::ostringstream os;
     os.precision(9);
     os << "element " << d.worst << ": got " << got.double_at(d.worst) << ", want " << want.double_at(d.worst)
-       << " (tolerance abs " << tol.abs << " + rel " << tol.rel << ")";
+       << " (tolerance abs " << tol.abs << " + rel " << tol.rel;
+    if (magnitude) os << " + terms_rel " << tol.terms_rel << " * magnitude " << magnitude->double_at(d.worst);
+    os << " = " << allowed(d.worst) << ")";
     d.detail = os.str();
   }
   return d;
+}
+
+std::vector<Tensor> term_magnitudes(const OpDef& def, const ParamsPtr& params, const std::vector<ValueInfo>& in,
+                                    const std::vector<ValueInfo>& out, const std::vector<const Tensor*>& inputs) {
+  if (def.tolerance.terms_rel == 0) return {};
+  const auto [terms_params, scale] = def.terms ? def.terms(*params) : std::make_pair(params, 1.0);
+  // |inputs|, presented without their data: a reference kernel may read constant inputs when it compiles.
+  std::vector<Tensor> abs_in(inputs.size());
+  std::vector<ValueInfo> abs_info = in;
+  KernelIO io;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] && (inputs[i]->dtype() == DType::f32 || inputs[i]->dtype() == DType::f64)) {
+      abs_in[i] = inputs[i]->clone();
+      for (int64_t k = 0, n = abs_in[i].numel(); k < n; ++k)
+        if (abs_in[i].dtype() == DType::f32) abs_in[i].data<float>()[k] = std::abs(abs_in[i].data<float>()[k]);
+        else abs_in[i].data<double>()[k] = std::abs(abs_in[i].data<double>()[k]);
+      abs_info[i] = ValueInfo::of(abs_in[i].dtype(), abs_in[i].shape());
+      io.in.push_back(&abs_in[i]);
+    } else {
+      io.in.push_back(inputs[i]);
+    }
+  }
+  std::vector<Tensor> magnitudes;
+  magnitudes.reserve(out.size());
+  for (const ValueInfo& o : out) magnitudes.emplace_back(o.dtype, o.shape);  // zero-filled, as "ref" expects
+  for (Tensor& m : magnitudes) io.out.push_back(&m);
+  compile_reference(def, terms_params, abs_info, out)->run(io);
+  for (Tensor& m : magnitudes)
+    for (int64_t k = 0, n = m.numel(); k < n; ++k)
+      if (m.dtype() == DType::f32) m.data<float>()[k] = float(scale * m.data<float>()[k]);
+      else if (m.dtype() == DType::f64) m.data<double>()[k] = scale * m.data<double>()[k];
+  return magnitudes;
 }
 
 }  // namespace cnnx

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "engine/layout.h"
@@ -36,11 +37,19 @@ struct OpParams {
   virtual ~OpParams() = default;
 };
 
-// How far a kernel's output may be from the exact result: |got - want| <= abs + rel * |want|.
+// How far a kernel's output may be from the exact result, per element:
+//
+//   |got - want| <= abs + rel * |want| + terms_rel * magnitude
+//
+// `magnitude` matters for ops whose outputs are sums of products (Conv, MatMul, ...): the sum of the absolute
+// values of the terms the element adds up (sum_k |a_k * x_k| + |bias|). Float32 accumulation error scales with
+// it, not with |want|, which cancellation (a bias against the dot product) can make small. Such ops set
+// terms_rel and say how the magnitude is computed (OpSpec::terms); for the others it is 0.
 // Each op states its own, from the arithmetic it does (see the op's header for why).
 struct Tolerance {
   double abs = 0;
   double rel = 0;
+  double terms_rel = 0;
 };
 
 // One IEEE operation per element, a selection or a copy: correctly rounded, so any engine gets the same bits.
@@ -101,6 +110,14 @@ class Compiled {
   std::string reason_;
 };
 
+// How a sum-of-products op's magnitudes (Tolerance) are computed: its reference kernel, run under `params` on
+// the absolute values of the node's inputs, times `scale`.
+template <class P>
+struct TermsRun {
+  P params;
+  double scale = 1;
+};
+
 // A kernel of an op with params P: compile(params, args) is called once per node and input shapes.
 template <class P>
 struct Kernel {
@@ -131,6 +148,11 @@ struct OpSpec {
   // Floating-point inputs whose data sets the output's shape (Resize's scales and roi). A plan needs that
   // data: a graph input feeding one is planned with its data, as integer graph inputs always are.
   std::vector<size_t> float_shape_inputs = {};
+  // Ops whose tolerance has terms_rel: the reference kernel run on |inputs| gives each output element's
+  // magnitude under the params and scale this returns; absent, under the node's own params, scale 1 (Conv:
+  // conv(|X|, |W|) + |B|). Gemm takes |alpha| and |beta|; FusedConv drops its activation and scales by the
+  // activation's slope. Computed only to compare (verify, `cnnx check`, tests), never in a normal run.
+  std::function<TermsRun<P>(const P& params)> terms = {};
 };
 
 // ---- what the registry keeps: an OpSpec with its params type erased (made only by OpRegistry::add) ----
@@ -152,6 +174,8 @@ struct OpDef {
   std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
   std::vector<size_t> float_shape_inputs;
+  // OpSpec::terms with the params erased: (params, scale); absent for ops without one.
+  std::function<std::pair<ParamsPtr, double>(const OpParams&)> terms;
 
   const KernelDef& reference() const { return kernels.back(); }
 };
@@ -188,6 +212,11 @@ OpDef erase_params(OpSpec<P> spec) {
   if (typed->joins_inputs_along)
     d.joins_inputs_along = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
       return typed->joins_inputs_along(params_as<P>(p, typed->type), in);
+    };
+  if (typed->terms)
+    d.terms = [typed](const OpParams& p) -> std::pair<ParamsPtr, double> {
+      TermsRun<P> run = typed->terms(params_as<P>(p, typed->type));
+      return {std::make_shared<const P>(std::move(run.params)), run.scale};
     };
   if (typed->caution)
     d.caution = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {

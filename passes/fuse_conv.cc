@@ -15,7 +15,7 @@ namespace {
 bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
   if (node.outputs.size() != 1) return false;
   const ActivationDef* row = find_activation(node.op_type, node.domain);
-  if (!row || !row->fusable) return false;
+  if (!row || !row->fusable()) return false;
   ActivationArgs args;
   if (const auto* p = dynamic_cast<const ActivationParams*>(node.params.get())) {
     args = p->args;

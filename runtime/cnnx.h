@@ -58,6 +58,8 @@ struct NodeCheck {
   std::string node, op_type, kernel;
   double max_abs = 0, max_rel = 0;   // the largest differences over the node's outputs
   double tol_abs = 0, tol_rel = 0;   // the op's tolerance
+  double tol_terms_rel = 0;          // its part scaling each element's sum |terms| (sums of products)
+  double max_ratio = 0;              // the largest difference / its element's tolerance (1: at the bound)
   bool within = true;
   std::string detail;                // the worst element, when not within
 };

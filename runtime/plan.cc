@@ -420,7 +420,7 @@ void zero_fill_for_reference(const PlanStep& step, const std::vector<ValueSlot>&
 // wrote (made plain too).
 NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<Tensor>& plain_in, const KernelIO& io) {
   const Tolerance tol = node.def->tolerance;
-  NodeCheck c{node.name, node.op_type, step.kernel, 0, 0, tol.abs, tol.rel, true, ""};
+  NodeCheck c{node.name, node.op_type, step.kernel, 0, 0, tol.abs, tol.rel, tol.terms_rel, 0, true, ""};
   std::vector<Tensor> want(io.out.size());
   KernelIO ref_io;
   for (size_t i = 0; i < io.in.size(); ++i) ref_io.in.push_back(io.in[i] ? &plain_in[i] : nullptr);
@@ -429,11 +429,14 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<T
     ref_io.out.push_back(io.out[i] ? &want[i] : nullptr);
   }
   (step.ref_exec ? *step.ref_exec : *step.exec).run(ref_io);  // a view's kernel may be the reference itself
+  const std::vector<Tensor> magnitudes = term_magnitudes(*node.def, node.params, step.in, step.out, ref_io.in);
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (!io.out[i]) continue;
-    Difference d = compare(plain_copy(*io.out[i], step.layouts.out[i]), want[i], tol);
+    Difference d = compare(plain_copy(*io.out[i], step.layouts.out[i]), want[i], tol,
+                           magnitudes.empty() ? nullptr : &magnitudes[i]);
     c.max_abs = std::max(c.max_abs, d.max_abs);
     c.max_rel = std::max(c.max_rel, d.max_rel);
+    c.max_ratio = std::max(c.max_ratio, d.max_ratio);
     if (!d.within && c.within) c.detail = "output " + std::to_string(i) + ": " + d.detail;
     c.within = c.within && d.within;
   }

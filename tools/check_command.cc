@@ -1,7 +1,8 @@
 // cnnx check MODEL [INPUT ...]: runs the model with the chosen backend and the reference kernel beside every
-// node, prints a per-node table (op, kernel, max abs and rel error, tolerance) and exits 1 when any node is
-// beyond its op's tolerance. Without input files, float inputs are filled with seeded uniform [-1, 1) values
-// (shapes from --shape, or the declared ones with the batch dim set to --batch).
+// node, prints a per-node table (op, kernel, max abs and rel error, the largest error as a fraction of its
+// element's tolerance, the tolerance) and exits 1 when any node is beyond its op's tolerance. Without input
+// files, float inputs are filled with seeded uniform [-1, 1) values (shapes from --shape, or the declared ones
+// with the batch dim set to --batch).
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -49,14 +50,15 @@ int check(const CheckOptions& o) {
       o.inputs.empty() ? random_inputs(model, o) : load_inputs(model, o.inputs, {});
   std::vector<NodeCheck> checks = model.check(inputs);
   std::cout << std::left << std::setw(32) << "node" << std::setw(20) << "op" << std::setw(8) << "kernel"
-            << std::right << std::setw(12) << "max abs" << std::setw(12) << "max rel" << std::setw(20)
-            << "tolerance (abs+rel)" << "\n";
+            << std::right << std::setw(12) << "max abs" << std::setw(12) << "max rel" << std::setw(10) << "of tol"
+            << "  tolerance (abs+rel[+terms_rel*sum|terms|])" << "\n";
   int beyond = 0;
   for (const NodeCheck& c : checks) {
     std::cout << std::left << std::setw(32) << c.node << std::setw(20) << c.op_type << std::setw(8) << c.kernel
               << std::right << std::scientific << std::setprecision(2) << std::setw(12) << c.max_abs
-              << std::setw(12) << c.max_rel << std::setw(11) << c.tol_abs << "+" << std::setw(8) << c.tol_rel
-              << std::defaultfloat << (c.within ? "" : "  BEYOND: " + c.detail) << "\n";
+              << std::setw(12) << c.max_rel << std::setw(10) << c.max_ratio << "  " << c.tol_abs << "+" << c.tol_rel;
+    if (c.tol_terms_rel > 0) std::cout << "+" << c.tol_terms_rel << "*sum|terms|";
+    std::cout << std::defaultfloat << (c.within ? "" : "  BEYOND: " + c.detail) << "\n";
     beyond += c.within ? 0 : 1;
   }
   std::cout << checks.size() << " nodes checked against the reference kernels, " << beyond << " beyond tolerance\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cnnx {
 
@@ -18,6 +19,7 @@ constexpr Tolerance kTranscendental{1e-6, 4e-6};
 constexpr Tolerance kDnnlLog{1e-5, 4e-6};
 
 constexpr double kPi = 3.14159265358979323846;
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
 double clamp(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }  // keeps NaN
 double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
@@ -39,30 +41,35 @@ double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::l
 #define STEPS(...) \
   [](const ActivationArgs& a, std::vector<EltwiseStep>& s) { (void)a; return steps_are(s, {__VA_ARGS__}); }
 #define NO_DNNL(why) [](const ActivationArgs&, std::vector<EltwiseStep>&) { return none(why); }
+// A row's `fused_slope` column: sup |f'(x)| (which may read the row's args as `a`). The smooth rows' maxima were
+// found numerically on a 1e-5 grid and rounded up: Swish 1.0998 at x = 2.40, Mish 1.0885 at 1.49, Gelu and
+// GeluTanh 1.1289 at 1.41; HardSwish's is 1.5 at x -> 3, Sigmoid's 1/4 at 0.
+#define SLOPE(expr) [](const ActivationArgs& a) -> double { (void)a; return (expr); }
 
 const std::vector<ActivationDef> kActivations = {
     {"Relu", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 || x != x ? x : 0; },
-     STEPS({EltwiseAlgorithm::relu}), true, kExact},
+     STEPS({EltwiseAlgorithm::relu}), SLOPE(1), kExact},
     // eltwise_relu with the negative slope as alpha (x >= 0 and x > 0 agree: both give 0 at 0).
     {"LeakyRelu", 1, kLegacyHint, {"alpha", 0.01f}, {},
      [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * x : x; },
-     STEPS({EltwiseAlgorithm::relu, a.alpha, 0.f}), true, kExact},
+     STEPS({EltwiseAlgorithm::relu, a.alpha, 0.f}), SLOPE(std::max(1.0, std::fabs(double(a.alpha)))), kExact},
     {"Sigmoid", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return sigmoid(x); },
-     STEPS({EltwiseAlgorithm::logistic}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::logistic}), SLOPE(0.25), kTranscendental},
     {"Tanh", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::tanh(x); },
-     STEPS({EltwiseAlgorithm::tanh}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::tanh}), SLOPE(1), kTranscendental},
     // oneDNN 2.6 has no hardsigmoid: alpha * x + beta (eltwise_linear), then clip to [0, 1] in place.
     {"HardSigmoid", 1, kLegacyHint, {"alpha", 0.2f}, {"beta", 0.5f},
      [](double x, const ActivationArgs& a) { return clamp(double(a.alpha) * x + a.beta, 0, 1); },
-     STEPS({EltwiseAlgorithm::linear, a.alpha, a.beta}, {EltwiseAlgorithm::clip_v2, 0.f, 1.f}), true, kFewRoundings},
+     STEPS({EltwiseAlgorithm::linear, a.alpha, a.beta}, {EltwiseAlgorithm::clip_v2, 0.f, 1.f}),
+     SLOPE(std::fabs(double(a.alpha))), kFewRoundings},
     // oneDNN 2.6 hardswish is x * min(max(x + 3, 0), 6) / 6, ONNX's x * max(0, min(1, x / 6 + 0.5)); its alpha
     // and beta are ignored.
     {"HardSwish", 14, kNoLegacyHint, {}, {},
      [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
-     STEPS({EltwiseAlgorithm::hardswish}), true, kFewRoundings},
+     STEPS({EltwiseAlgorithm::hardswish}), SLOPE(1.5), kFewRoundings},
     // -x: eltwise_linear with alpha -1 (exact; oneDNN gives +0 for x = 0 where the reference gives -0).
     {"Neg", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return -x; },
-     STEPS({EltwiseAlgorithm::linear, -1.f, 0.f}), true, kExact},
+     STEPS({EltwiseAlgorithm::linear, -1.f, 0.f}), SLOPE(1), kExact},
     // min(max(x, alpha = min), beta = max). eltwise_clip_v2 gives alpha where x <= alpha; ONNX gives max
     // everywhere when min > max.
     {"Clip", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs& a) { return clamp(x, a.alpha, a.beta); },
@@ -71,78 +78,80 @@ const std::vector<ActivationDef> kActivations = {
        if (a.alpha > a.beta) return std::string("min > max (oneDNN clips to min there; ONNX gives max)");
        return steps_are(s, {{EltwiseAlgorithm::clip_v2, a.alpha, a.beta}});
      },
-     true, kExact},
+     SLOPE(1), kExact},
     // x * Sigmoid(x), as SiLU is exported; FusedConv's oneDNN kernel runs it after the convolution
     // (ops/conv/swish.h says why).
     {"Swish", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * sigmoid(x); },
-     STEPS({EltwiseAlgorithm::swish, 1.f, 0.f}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::swish, 1.f, 0.f}), SLOPE(1.1), kTranscendental},
 
     // ---- the other float unary ops of ONNX (float32 only here: no node test gives them integers) ----
     {"Erf", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::erf(x); },
-     NO_DNNL("oneDNN 2.6 has gelu_erf, not erf itself"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has gelu_erf, not erf itself"), nullptr, kTranscendental},
     // exp(x). oneDNN 2.6's eltwise_exp turns a NaN input into +inf (a kernel cannot decline by data).
     {"Exp", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::exp(x); },
-     NO_DNNL("oneDNN 2.6's exp turns NaN into +inf"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6's exp turns NaN into +inf"), nullptr, kTranscendental},
     // ln(x): -inf at +-0, NaN below 0, in the reference and oneDNN alike. Not fused: near 0 (and near 1 for
     // the absolute error) it amplifies the convolution's own rounding past FusedConv's tolerance.
     {"Log", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::log(x); },
-     STEPS({EltwiseAlgorithm::log}), false, kDnnlLog},
+     STEPS({EltwiseAlgorithm::log}), nullptr, kDnnlLog},
     // The double square root of a float rounded to float is the float square root (double has more than
     // 2 * 24 + 2 bits), and oneDNN uses the correctly rounded sqrtps: exact. NaN below 0 in both.
     {"Sqrt", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sqrt(x); },
-     STEPS({EltwiseAlgorithm::sqrt}), false, kExact},
+     STEPS({EltwiseAlgorithm::sqrt}), nullptr, kExact},
     // 1 / x: eltwise_pow with scale 1 and exponent -1, which oneDNN computes as a division (exact, NaN and
     // the signs of zeros and infinities kept). Not fused, as Sqrt and Log: near 0 it amplifies the
     // convolution's own rounding past FusedConv's tolerance.
     {"Reciprocal", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return 1 / x; },
-     STEPS({EltwiseAlgorithm::pow, 1.f, -1.f}), false, kExact},
+     STEPS({EltwiseAlgorithm::pow, 1.f, -1.f}), nullptr, kExact},
     {"Abs", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::fabs(x); },
-     STEPS({EltwiseAlgorithm::abs}), true, kExact},
+     STEPS({EltwiseAlgorithm::abs}), SLOPE(1), kExact},
     {"Floor", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::floor(x); },
-     NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), false, kExact},
+     NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), nullptr, kExact},
     {"Ceil", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::ceil(x); },
-     NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), false, kExact},
+     NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), nullptr, kExact},
     // To nearest, halves to even (ONNX's rule): nearbyint in the default rounding mode, as oneDNN's
     // eltwise_round (roundps with the nearest-even immediate). Not fused: a step function, so the
     // convolution's own rounding decides which way a sum near a half goes.
     {"Round", 11, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::nearbyint(x); },
-     STEPS({EltwiseAlgorithm::round}), false, kExact},
+     STEPS({EltwiseAlgorithm::round}), nullptr, kExact},
     // -1, 0 or 1 (0 keeps its sign, NaN stays NaN).
     {"Sign", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 ? 1 : (x < 0 ? -1 : x); },
-     NO_DNNL("oneDNN 2.6 has no sign"), false, kExact},
+     NO_DNNL("oneDNN 2.6 has no sign"), nullptr, kExact},
     {"Sin", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sin(x); },
-     NO_DNNL("oneDNN 2.6 has no sin"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no sin"), nullptr, kTranscendental},
     {"Cos", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::cos(x); },
-     NO_DNNL("oneDNN 2.6 has no cos"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no cos"), nullptr, kTranscendental},
     // The other trigonometric and hyperbolic functions: the C library's in double, rounded once.
     {"Tan", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::tan(x); },
-     NO_DNNL("oneDNN 2.6 has no tan"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no tan"), nullptr, kTranscendental},
     {"Asin", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::asin(x); },
-     NO_DNNL("oneDNN 2.6 has no asin"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no asin"), nullptr, kTranscendental},
     {"Acos", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::acos(x); },
-     NO_DNNL("oneDNN 2.6 has no acos"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no acos"), nullptr, kTranscendental},
     {"Atan", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::atan(x); },
-     NO_DNNL("oneDNN 2.6 has no atan"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no atan"), nullptr, kTranscendental},
     {"Sinh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sinh(x); },
-     NO_DNNL("oneDNN 2.6 has no sinh"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no sinh"), nullptr, kTranscendental},
     {"Cosh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::cosh(x); },
-     NO_DNNL("oneDNN 2.6 has no cosh"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no cosh"), nullptr, kTranscendental},
     {"Asinh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::asinh(x); },
-     NO_DNNL("oneDNN 2.6 has no asinh"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no asinh"), nullptr, kTranscendental},
     {"Acosh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::acosh(x); },
-     NO_DNNL("oneDNN 2.6 has no acosh"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no acosh"), nullptr, kTranscendental},
     {"Atanh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::atanh(x); },
-     NO_DNNL("oneDNN 2.6 has no atanh"), false, kTranscendental},
+     NO_DNNL("oneDNN 2.6 has no atanh"), nullptr, kTranscendental},
     // x for x >= 0, alpha * (e^x - 1) below: eltwise_elu (which takes the exp branch at 0 and gives 0 too).
     {"Elu", 1, kLegacyHint, {"alpha", 1.f}, {},
      [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * std::expm1(x) : x; },
-     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}), SLOPE(std::max(1.0, std::fabs(double(a.alpha)))),
+     kTranscendental},
     // gamma * Elu(x, alpha): eltwise_elu then eltwise_linear (one more rounding). Opsets 1-5 defaulted to
     // the constants rounded to 5 digits.
     {"Selu", 1, kLegacyHint, {"alpha", 1.67326319217681884765625f, 1.6732f},
      {"gamma", 1.05070102214813232421875f, 1.0507f},
      [](double x, const ActivationArgs& a) { return double(a.beta) * (x <= 0 ? a.alpha * std::expm1(x) : x); },
-     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}, {EltwiseAlgorithm::linear, a.beta, 0.f}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}, {EltwiseAlgorithm::linear, a.beta, 0.f}),
+     SLOPE(std::fabs(double(a.beta)) * std::max(1.0, std::fabs(double(a.alpha)))), kTranscendental},
     // max(0, x) + min(0, alpha * (e^(x/alpha) - 1)) = alpha * Elu(x / alpha, 1): eltwise_linear, elu and linear
     // (x / alpha * alpha is x within 2 roundings of the positive branch).
     {"Celu", 12, kNoLegacyHint, {"alpha", 1.f}, {},
@@ -155,39 +164,40 @@ const std::vector<ActivationDef> kActivations = {
                             {EltwiseAlgorithm::elu, 1.f, 0.f},
                             {EltwiseAlgorithm::linear, a.alpha, 0.f}});
      },
-     true, kTranscendental},
+     SLOPE(a.alpha > 0 ? 1.0 : kUnbounded), kTranscendental},
     // ln(e^x + 1), in a form that does not overflow: eltwise_soft_relu (oneDNN 2.6 ignores its alpha; it
     // gives x for large x and the tiny e^x for very negative x within the absolute tolerance).
     {"Softplus", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x != x ? x : softplus(x); },
-     STEPS({EltwiseAlgorithm::soft_relu}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::soft_relu}), SLOPE(1), kTranscendental},
     // x / (1 + |x|): two roundings in float, one in the reference.
     {"Softsign", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x / (1 + std::fabs(x)); },
-     NO_DNNL("oneDNN 2.6 has no softsign"), false, kFewRoundings},
+     NO_DNNL("oneDNN 2.6 has no softsign"), nullptr, kFewRoundings},
     // x where x > alpha, else 0.
     {"ThresholdedRelu", 10, kNoLegacyHint, {"alpha", 1.f}, {},
      [](double x, const ActivationArgs& a) { return x > a.alpha || x != x ? x : 0; },
-     NO_DNNL("oneDNN 2.6 has no thresholded relu"), false, kExact},
+     NO_DNNL("oneDNN 2.6 has no thresholded relu"), nullptr, kExact},
     // x * tanh(ln(1 + e^x)): eltwise_mish.
     {"Mish", 18, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * std::tanh(softplus(x)); },
-     STEPS({EltwiseAlgorithm::mish}), true, kTranscendental},
+     STEPS({EltwiseAlgorithm::mish}), SLOPE(1.09), kTranscendental},
 
     // ---- ops only graph passes make (cnnx.internal), from formulas exporters spell out ----
     // x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)), as erfc so negative x loses nothing to cancellation
     // (-inf gives NaN, as the spelled-out formula does): eltwise_gelu_erf. ONNX Gelu (opset 20), approximate
     // "none"; torch's nn.GELU().
     {"Gelu", 1, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); },
-     STEPS({EltwiseAlgorithm::gelu_erf}), true, kTranscendental, kInternalDomain},
+     STEPS({EltwiseAlgorithm::gelu_erf}), SLOPE(1.13), kTranscendental, kInternalDomain},
     // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))): eltwise_gelu_tanh. ONNX Gelu (opset 20), approximate
     // "tanh"; torch's nn.GELU(approximate='tanh').
     {"GeluTanh", 1, kNoLegacyHint, {}, {},
      [](double x, const ActivationArgs&) {
        return 0.5 * x * (1 + std::tanh(std::sqrt(2 / kPi) * (x + 0.044715 * x * x * x)));
      },
-     STEPS({EltwiseAlgorithm::gelu_tanh}), true, kTranscendental, kInternalDomain},
+     STEPS({EltwiseAlgorithm::gelu_tanh}), SLOPE(1.13), kTranscendental, kInternalDomain},
 };
 
 #undef STEPS
 #undef NO_DNNL
+#undef SLOPE
 
 }  // namespace
 

@@ -51,8 +51,12 @@ struct ActivationDef {
   // The oneDNN eltwise steps that compute it (the first reads x, the next ones work in place), or "" and
   // the reason oneDNN cannot (then `steps` is untouched).
   std::string (*dnnl)(const ActivationArgs& a, std::vector<EltwiseStep>& steps);
-  bool fusable;         // a convolution may apply it to its output (FusedConv)
+  // For a row a convolution may apply to its output (FusedConv): sup |f'(x)| under the args, the factor by
+  // which the convolution's accumulation error can reach the output (FusedConv's magnitudes). nullptr: not
+  // fusable (rows that amplify the error without bound near some x, Log or Round, are not).
+  double (*fused_slope)(const ActivationArgs& a);
   Tolerance tolerance;  // of the unary op against the reference
+  bool fusable() const { return fused_slope != nullptr; }
   // "" (ONNX's), or kInternalDomain for an op only graph passes make: Gelu and GeluTanh, which the fuse-gelu
   // pass writes for the formulas exporters spell out below opset 20 (where ONNX's Gelu appears).
   const char* domain = "";

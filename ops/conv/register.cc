@@ -19,10 +19,18 @@ void register_conv_ops(OpRegistry& r) {
   // Opsets 1 and 11 differ only in documentation and type constraints for float32.
   r.add(OpSpec<ConvTransposeParams>{"ConvTranspose", 1, parse_conv_transpose, infer_conv_transpose,
                                     kConvTransposeTolerance, {conv_transpose_dnnl_kernel(), conv_transpose_ref_kernel()}});
-  // The convolution's tolerance: the add and the activation are one or two more roundings on top.
+  // The convolution's tolerance: the add and the activation are one or two more roundings on top. The
+  // convolution's accumulation error (and the residual add's rounding) reaches the output through the
+  // activation, scaled by at most its slope: the magnitudes are those of Conv + Add, times that slope.
   OpSpec<FusedConvParams> fused{"FusedConv", 1, refuse_fused_conv, infer_fused_conv, kConvTolerance,
                                 {fused_conv_dnnl_kernel(), fused_conv_ref_kernel()}};
   fused.domain = kInternalDomain;
+  fused.terms = [](const FusedConvParams& p) {
+    TermsRun<FusedConvParams> run{p, 1};
+    if (p.fusion.activation) run.scale = p.fusion.activation->fused_slope(p.fusion.args);
+    run.params.fusion.activation = nullptr;
+    return run;
+  };
   r.add(std::move(fused));
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/op.h"
+#include "ops/common/sum_of_products.h"
 
 namespace cnnx {
 
@@ -41,7 +42,8 @@ std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<Val
 void einsum_ref(const EinsumParams& p, const KernelIO& io);
 
 // A sum of products: the reference sums in double, each product of two float32 terms exact in double, and
-// rounds once. Another engine summing in float32 is off like a matrix product (ops/gemm/matrix_product.h).
-constexpr Tolerance kEinsumTolerance{1e-5, 4e-5};
+// rounds once. Another engine summing in float32 is off like a matrix product (ops/gemm/matrix_product.h), by
+// an amount that scales with sum |products| (the reference on |inputs|; ops/common/sum_of_products.h).
+constexpr Tolerance kEinsumTolerance{1e-5, 4e-5, kSumOfProductsTermsRel};
 
 }  // namespace cnnx

@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include "ops/families.h"
 #include "ops/gemm/einsum.h"
 #include "ops/gemm/gemm.h"
@@ -7,8 +9,16 @@
 namespace cnnx {
 
 void register_gemm_ops(OpRegistry& r) {
-  r.add(OpSpec<GemmParams>{"Gemm", 1, parse_gemm, infer_gemm, kMatrixProductTolerance,
-                           {gemm_dnnl_kernel(), gemm_ref_kernel()}});
+  // Magnitudes: |alpha| sum |a b| + |beta C|, the reference on |inputs| with |alpha| and |beta|.
+  OpSpec<GemmParams> gemm{"Gemm", 1, parse_gemm, infer_gemm, kMatrixProductTolerance,
+                          {gemm_dnnl_kernel(), gemm_ref_kernel()}};
+  gemm.terms = [](const GemmParams& p) {
+    TermsRun<GemmParams> run{p, 1};
+    run.params.alpha = std::fabs(p.alpha);
+    run.params.beta = std::fabs(p.beta);
+    return run;
+  };
+  r.add(std::move(gemm));
   r.add(OpSpec<MatMulParams>{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
                              {matmul_dnnl_kernel(), matmul_ref_kernel()}});
   // The bias is one more rounding (oneDNN adds it in float32 to the accumulator; the reference in double).

@@ -4,7 +4,8 @@
 //
 // A test is run when every node is a default-domain op cnnx registers and every graph input and output has an
 // element type cnnx holds (float32/64, int8/32/64, uint8, bool); all others are skipped and counted. Outputs are
-// compared with the tolerance of the loosest op in the test's graph. Exits 1 on any failure, or when fewer
+// compared with the tolerance of the loosest op in the test's graph (and, for a graph of one sum-of-products
+// node, the magnitudes of its terms: engine/compare.h). Exits 1 on any failure, or when fewer
 // than --min-run tests ran (so a broken selection cannot pass by skipping everything).
 #include <algorithm>
 #include <cmath>
@@ -63,6 +64,30 @@ std::string out_of_scope(const fs::path& model) {
   return "";
 }
 
+// For a test whose graph is one node of a sum-of-products op (MatMul, Conv, Gemm, Einsum...): the magnitudes
+// its tolerance scales (engine/compare.h), per graph output; undefined Tensors otherwise (the rule without them).
+std::vector<Tensor> output_magnitudes(const Graph& g, const std::vector<Tensor>& inputs, size_t outputs) {
+  std::vector<Tensor> per_output(outputs);
+  if (g.nodes.size() != 1 || g.nodes[0].def->tolerance.terms_rel == 0) return per_output;
+  const Node& n = g.nodes[0];
+  std::vector<const Tensor*> in;
+  std::vector<ValueInfo> in_info, out_info;
+  for (int id : n.inputs) {
+    const Tensor* t = nullptr;
+    for (size_t k = 0; k < g.inputs.size() && k < inputs.size(); ++k)
+      if (g.inputs[k] == id) t = &inputs[k];
+    if (id >= 0 && !t && g.value(id).info.constant) t = g.value(id).info.constant.get();
+    in.push_back(t);
+    in_info.push_back(t ? ValueInfo::of(t->dtype(), t->shape()) : ValueInfo());
+  }
+  for (int id : n.outputs) out_info.push_back(id >= 0 ? g.value(id).info : ValueInfo());
+  const std::vector<Tensor> m = term_magnitudes(*n.def, n.params, in_info, out_info, in);
+  for (size_t i = 0; i < outputs && i < g.outputs.size(); ++i)
+    for (size_t j = 0; j < n.outputs.size() && j < m.size(); ++j)
+      if (n.outputs[j] == g.outputs[i]) per_output[i] = m[j];
+  return per_output;
+}
+
 std::string run_test(const fs::path& dir, const RunnerOptions& o) {
   Options mo;
   mo.backend = o.backend;
@@ -71,6 +96,7 @@ std::string run_test(const fs::path& dir, const RunnerOptions& o) {
   for (const Node& n : model.graph().nodes) {
     tol.abs = std::max(tol.abs, n.def->tolerance.abs);
     tol.rel = std::max(tol.rel, n.def->tolerance.rel);
+    tol.terms_rel = std::max(tol.terms_rel, n.def->tolerance.terms_rel);
   }
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(dir))
@@ -86,8 +112,9 @@ std::string run_test(const fs::path& dir, const RunnerOptions& o) {
     std::vector<Tensor> got = model.run(inputs);
     if (got.size() != want.size())
       return set.filename().string() + ": " + std::to_string(got.size()) + " outputs, want " + std::to_string(want.size());
+    const std::vector<Tensor> magnitudes = output_magnitudes(model.graph(), inputs, got.size());
     for (size_t i = 0; i < got.size(); ++i) {
-      Difference d = compare(got[i], want[i], tol);
+      Difference d = compare(got[i], want[i], tol, magnitudes[i].defined() ? &magnitudes[i] : nullptr);
       if (!d.within) return set.filename().string() + " output " + std::to_string(i) + ": " + d.detail;
     }
   }

@@ -4,7 +4,8 @@
 // same KernelArgs. A kernel that declines must be expected to, with a part of its reason; one that compiles is
 // run as the plan runs it (inputs reordered into the layouts it chose, outputs poisoned beforehand and
 // reordered back to plain; again over its in-place input when it names one) and compared with the reference
-// by engine/compare.h under the op's own Tolerance. A new kernel is tested by adding a case, not a test file.
+// by engine/compare.h under the op's own Tolerance (with the magnitudes of sums of products). A new kernel is
+// tested by adding a case, not a test file.
 //
 //   KernelCase("Conv", 11, "2-D pads 1").attr("pads", ints({1, 1, 1, 1}))
 //       .in(random_in({1, 3, 5, 6})).in(random_in({2, 3, 3, 3}).constant())
@@ -296,12 +297,20 @@ inline int in_place_input_of(const CompiledKernel& k, const KernelCase& c, const
 
 inline bool has_part(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// The magnitudes the op's tolerance scales for the case's inputs (engine/compare.h); empty for most ops.
+inline std::vector<Tensor> case_magnitudes(const PreparedCase& p) {
+  std::vector<const Tensor*> in;
+  for (const Tensor& t : p.inputs) in.push_back(t.defined() ? &t : nullptr);
+  return term_magnitudes(*p.node.def, p.node.params, p.in, p.out, in);
+}
+
 // Compares every present output with the reference's under the op's tolerance (CHECKs).
-inline void check_outputs(const PreparedCase& p, const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+inline void check_outputs(const PreparedCase& p, const std::vector<Tensor>& got, const std::vector<Tensor>& want,
+                          const std::vector<Tensor>& magnitudes) {
   for (size_t o = 0; o < want.size(); ++o) {
     if (!want[o].defined()) continue;
     CAPTURE(o);
-    const Difference d = compare(got[o], want[o], p.node.def->tolerance);
+    const Difference d = compare(got[o], want[o], p.node.def->tolerance, magnitudes.empty() ? nullptr : &magnitudes[o]);
     CHECK_MESSAGE(d.within, "output ", o, ": ", d.detail);
   }
 }
@@ -312,12 +321,13 @@ inline std::set<std::string> check_kernel_case(const KernelCase& c) {
   const std::string params = describe(c);
   CAPTURE(params);
   PreparedCase p;
-  std::vector<Tensor> want;
+  std::vector<Tensor> want, magnitudes;
   try {
     p = prepare_case(c);
     want = case_outputs(p, false);
     const std::unique_ptr<CompiledKernel> ref = compile_reference(*p.node.def, p.node.params, p.in, p.out);
     with_node_context(p.node, [&] { run_compiled(*ref, p.inputs, want); });
+    magnitudes = with_node_context(p.node, [&] { return case_magnitudes(p); });
     ran.insert(p.node.def->reference().name);
   } catch (const std::exception& e) {
     FAIL_CHECK("the case or its reference kernel failed: ", std::string(e.what()));
@@ -359,13 +369,13 @@ inline std::set<std::string> check_kernel_case(const KernelCase& c) {
       stage = "run";
       std::vector<Tensor> got = case_outputs(p, true);
       with_node_context(p.node, [&] { run_compiled(*kern, p.inputs, got); });
-      check_outputs(p, got, want);
+      check_outputs(p, got, want, magnitudes);
       const int shared = in_place_input_of(*kern, c, p, got);
       if (shared >= 0) {
         stage = "run with output 0 over input " + std::to_string(shared) + "'s buffer";  // as the plan may
         std::vector<Tensor> over = case_outputs(p, true);
         with_node_context(p.node, [&] { run_compiled(*kern, p.inputs, over, shared); });
-        check_outputs(p, over, want);
+        check_outputs(p, over, want, magnitudes);
       }
       ran.insert(kernel);
     } catch (const std::exception& e) {

@@ -562,7 +562,7 @@ std::vector<KernelCase> fused_conv_cases() {
   std::vector<KernelCase> cases;
   const Shape x{1, 16, 8, 8}, w{16, 16, 3, 3};
   for (const ActivationDef& row : activations()) {
-    if (!row.fusable) continue;
+    if (!row.fusable()) continue;
     for (bool residual : {false, true})
       cases.push_back(fused_conv(std::string("+") + row.name + (residual ? ", residual" : ""), &row, fused_args(row),
                                  residual, true, x, w, random_in(x)));

@@ -128,27 +128,51 @@ inline const KernelDef& kernel_named(const Node& n, const std::string& name) {
   fail("op ", n.op_type, " has no kernel '", name, "'");
 }
 
+// A node of `type` parsed and inferred for `inputs` (an undefined Tensor = omitted), as a plan would.
+struct InferredNode {
+  Node node;
+  std::vector<ValueInfo> in, out;
+};
+inline InferredNode infer_node(const std::string& type, const Attributes& attrs, const std::vector<Tensor>& inputs,
+                               int opset, size_t num_outputs, const std::vector<bool>& constant_inputs,
+                               const std::string& domain) {
+  InferredNode r{make_node(type, attrs, inputs.size(), num_outputs, opset, domain), {}, {}};
+  Node& n = r.node;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) { r.in.emplace_back(); n.inputs[i] = -1; continue; }
+    bool is_const = i < constant_inputs.size() ? bool(constant_inputs[i]) : inputs[i].dtype() != DType::f32;
+    r.in.push_back(is_const ? ValueInfo::of(inputs[i]) : ValueInfo::of(inputs[i].dtype(), inputs[i].shape()));
+  }
+  r.out = with_node_context(n, [&] { return n.def->infer(*n.params, r.in); });
+  r.out.resize(num_outputs);
+  return r;
+}
+
 // Runs the op with the kernel named `kernel` ("ref" by default). Inputs flagged in `constant_inputs` are
 // presented to infer as constants (as initializers would be). Throws cnnx::Error like the engine does.
 inline std::vector<Tensor> run_op(const std::string& type, const Attributes& attrs, const std::vector<Tensor>& inputs,
                                   int opset = 19, size_t num_outputs = 1, const std::string& kernel = "ref",
                                   std::vector<bool> constant_inputs = {}, const std::string& domain = "") {
-  Node n = make_node(type, attrs, inputs.size(), num_outputs, opset, domain);
-  std::vector<ValueInfo> in;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined()) { in.emplace_back(); n.inputs[i] = -1; continue; }
-    bool is_const = i < constant_inputs.size() ? bool(constant_inputs[i]) : inputs[i].dtype() != DType::f32;
-    in.push_back(is_const ? ValueInfo::of(inputs[i]) : ValueInfo::of(inputs[i].dtype(), inputs[i].shape()));
-  }
-  std::vector<ValueInfo> out = with_node_context(n, [&] { return n.def->infer(*n.params, in); });
-  out.resize(num_outputs);
-  const KernelLayouts plain = plain_layouts(in.size());
-  Compiled compiled = kernel_named(n, kernel).compile(n.params, {in, out, plain});
+  const InferredNode r = infer_node(type, attrs, inputs, opset, num_outputs, constant_inputs, domain);
+  const KernelLayouts plain = plain_layouts(r.in.size());
+  Compiled compiled = kernel_named(r.node, kernel).compile(r.node.params, {r.in, r.out, plain});
   require(bool(compiled), "kernel ", kernel, " declines: ", compiled.reason());
   std::vector<Tensor> results;
-  for (const ValueInfo& v : out) results.push_back(v.dtype == DType::undefined ? Tensor() : Tensor(v.dtype, v.shape));
-  with_node_context(n, [&] { run_compiled(*compiled.take(), inputs, results); });
+  for (const ValueInfo& v : r.out) results.push_back(v.dtype == DType::undefined ? Tensor() : Tensor(v.dtype, v.shape));
+  with_node_context(r.node, [&] { run_compiled(*compiled.take(), inputs, results); });
   return results;
+}
+
+// Output 0's magnitudes (engine/compare.h: sum |terms| per element, for ops whose outputs are sums of
+// products) for the op run on `inputs`; an undefined Tensor for ops without.
+inline Tensor magnitudes_of(const std::string& type, const Attributes& attrs, const std::vector<Tensor>& inputs,
+                            int opset = 19, const std::string& domain = "") {
+  const InferredNode r = infer_node(type, attrs, inputs, opset, 1, {}, domain);
+  std::vector<const Tensor*> in;
+  for (const Tensor& t : inputs) in.push_back(t.defined() ? &t : nullptr);
+  std::vector<Tensor> m =
+      with_node_context(r.node, [&] { return term_magnitudes(*r.node.def, r.node.params, r.in, r.out, in); });
+  return m.empty() ? Tensor() : m[0];
 }
 
 // Uniform values in [lo, hi), reproducible per seed.
@@ -161,12 +185,14 @@ inline Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float h
 }
 
 // Comparing results: every test goes through the engine's one rule (engine/compare.h: |got - want| <= abs +
-// rel * |want|, NaN meets NaN, an infinity the same infinity), with the tolerance the op declares.
+// rel * |want| + terms_rel * magnitude, NaN meets NaN, an infinity the same infinity), with the tolerance the op
+// declares. `magnitude` (magnitudes_of above) is for sums of products; undefined, it counts as 0 (stricter).
 
 // "" when `got` is within `tol` of `want`, exact values computed in double (a test's own oracle: a textbook
 // formula, numpy's float64 result), one per element of `got`, compared without rounding them to float first;
 // otherwise the worst element.
-inline std::string within(const Tensor& got, const std::vector<double>& want, Tolerance tol) {
+inline std::string within(const Tensor& got, const std::vector<double>& want, Tolerance tol,
+                          const Tensor& magnitude = Tensor()) {
   if (int64_t(want.size()) != got.numel())
     return "got " + std::to_string(got.numel()) + " values, want " + std::to_string(want.size());
   Tensor g(DType::f64, got.shape()), w(DType::f64, got.shape());
@@ -174,21 +200,22 @@ inline std::string within(const Tensor& got, const std::vector<double>& want, To
     g.data<double>()[i] = got.double_at(i);
     w.data<double>()[i] = want[size_t(i)];
   }
-  const Difference d = compare(g, w, tol);
+  const Difference d = compare(g, w, tol, magnitude.defined() ? &magnitude : nullptr);
   return d.within ? "" : d.detail;
 }
 
 // "" when `got` is within the declared tolerance of `op` of `want`; otherwise the worst element.
 inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want,
-                                    const std::string& domain = "") {
-  const Difference d = compare(got, want, builtin_ops().find(domain, op, opset).tolerance);
+                                    const std::string& domain = "", const Tensor& magnitude = Tensor()) {
+  const Difference d = compare(got, want, builtin_ops().find(domain, op, opset).tolerance,
+                               magnitude.defined() ? &magnitude : nullptr);
   return d.within ? "" : d.detail;
 }
 
 // The same against exact values computed in double (see within()).
 inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const std::vector<double>& want,
-                                    const std::string& domain = "") {
-  return within(got, want, builtin_ops().find(domain, op, opset).tolerance);
+                                    const std::string& domain = "", const Tensor& magnitude = Tensor()) {
+  return within(got, want, builtin_ops().find(domain, op, opset).tolerance, magnitude);
 }
 
 // Compiles the kernel named `name` of node `n`; throws when it declines.
