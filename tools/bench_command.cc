@@ -1,7 +1,8 @@
 // cnnx bench MODEL: times Model::run on seeded random inputs. Prints median, min and p90 of --iters runs after
 // --warmup runs, plus load time, the first run (planning included, and shown alone as plan_ms) and peak RSS;
 // --json prints one object (with --profile, also "steps": every plan step's op, name, kernel and mean ms, and
-// "profile_run_ms", the mean wall time of the profiled runs).
+// "profile_run_ms", the mean wall time of the profiled runs). "run_threads" counts the timed runs by the team
+// they used ({"2": 17, "1": 3}): with --threads 0 the team adapts to the machine (runtime/team.h).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -154,10 +155,13 @@ int bench(const BenchOptions& o) {
   const double first_run_ms = ms_since(start);
   for (int i = 0; i < o.warmup; ++i) model.run(inputs);
   std::vector<double> times;
+  std::map<std::string, int> run_threads;  // team size -> timed runs that used it (runtime/team.h)
   for (int i = 0; i < o.iters; ++i) {
+    RunInfo info;
     start = std::chrono::steady_clock::now();
-    model.run(inputs);
+    model.run(inputs, &info);
     times.push_back(ms_since(start));
+    ++run_threads[std::to_string(info.threads)];
   }
   nlohmann::json steps;
   double profile_run_ms = 0;
@@ -167,7 +171,8 @@ int bench(const BenchOptions& o) {
   nlohmann::json j{{"model", o.model},           {"backend", o.backend},     {"threads", o.threads},
                    {"iters", o.iters},           {"median_ms", at(0.5)},     {"min_ms", times.front()},
                    {"p90_ms", at(0.9)},          {"max_ms", times.back()},   {"load_ms", load_ms},
-                   {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()}};
+                   {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()},
+                   {"run_threads", run_threads}};
   for (size_t i = 0; i < inputs.size(); ++i) j["inputs"][model.inputs()[i].name] = inputs[i].shape();
   if (o.profile) {
     j["steps"] = steps;
@@ -182,6 +187,11 @@ int bench(const BenchOptions& o) {
             << "  load " << load_ms << " ms   first run " << first_run_ms << " ms (planning " << plan_ms
             << " ms)   peak RSS " << peak_rss_mb()
             << " MB\n";
+  if (run_threads.size() > 1) {
+    std::cout << "  threads per run:";
+    for (const auto& [threads, runs] : run_threads) std::cout << " " << threads << " x" << runs;
+    std::cout << " (the team adapts to a busy machine; --threads N pins it)\n";
+  }
   return 0;
 }
 
@@ -193,7 +203,7 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input");
   sub->add_option("--batch", o->batch, "Value for unknown input dims")->check(CLI::NonNegativeNumber);
-  sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);
   sub->add_option("--iters", o->iters, "Timed runs")->check(CLI::PositiveNumber);
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
   sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
