@@ -7,7 +7,7 @@
 // run on the calling thread alone has no barrier: it loses only the CPU share the others take.
 //
 // The rule (a process-wide policy, since cores are):
-//   - A run goes narrow (one thread) while another run of this process is in flight: k concurrent runs use
+//   - A run goes narrow (one thread) while another adaptive run of this process is in flight: k concurrent runs use
 //     k threads, never k x N (Options::threads is the most threads one run uses).
 //   - Otherwise a run goes wide unless the machine was found contended: after a wide run, the calling
 //     thread's run-queue delay (/proc/thread-self/schedstat: time spent runnable but not running) is
