@@ -107,7 +107,8 @@ TeamRun::~TeamRun() {
   --p.in_flight;
   ++p.runs;
   if (crowded_ || delay_end_ns < 0 || wall_ns <= 0) return;  // no signal, or one our own runs made
-  const bool contended = double(delay_end_ns - delay_start_ns_) > kContendedShare * wall_ns;
+  const int64_t delay_ns = delay_end_ns - delay_start_ns_;
+  const bool contended = delay_ns > kContendedNs && double(delay_ns) > kContendedShare * wall_ns;
   if (wide_) p.contended = contended;
   if (wide_ && contended) {
     p.narrow_until = p.runs + p.backoff;

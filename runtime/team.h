@@ -7,18 +7,19 @@
 // run on the calling thread alone has no barrier: it loses only the CPU share the others take.
 //
 // The rule (a process-wide policy, since cores are):
-//   - A run goes narrow (one thread) while another adaptive run of this process is in flight: k concurrent runs use
-//     k threads, never k x N (Options::threads is the most threads one run uses).
+//   - A run goes narrow (one thread) while another adaptive run of this process is in flight: k concurrent
+//     runs use k threads, never k x N (Options::threads is the most threads one run uses).
 //   - Otherwise a run goes wide unless the machine was found contended: after a wide run, the calling
 //     thread's run-queue delay (/proc/thread-self/schedstat: time spent runnable but not running) is
-//     compared with the run's wall time; above kContendedShare of it, the next runs go narrow. Narrow runs
-//     that still wait in the run queue keep it narrow (the machine has no core to spare); once a narrow run
-//     waits no more, the wide team is probed again, after a back-off that doubles (up to kMaxBackoffRuns)
-//     each time the probe finds contention, and resets when a wide run finds none. A probe is made only when
-//     /proc/loadavg's count of runnable tasks says the rest of the team would find idle cores right now.
+//     compared with the run's wall time; above kContendedShare of it (and kContendedNs), the next runs go
+//     narrow. Narrow runs that still wait in the run queue keep it narrow (the machine has no core to
+//     spare); once a narrow run waits no more, the wide team is probed again, after a back-off that
+//     doubles (up to kMaxBackoffRuns) each time the probe finds contention, and resets when a wide run
+//     finds none. A probe is made only when /proc/loadavg's count of runnable tasks says the rest of the
+//     team would find idle cores right now.
 //   - No signal (no /proc, a sandbox without schedstat): every run is wide, as before, apart from the
 //     concurrency rule above.
-// Pinned teams (Team::pinned) never adapt: every run uses exactly the team the user asked for.
+// Pinned teams (team_pinned) never adapt: every run uses exactly the team the user asked for.
 #pragma once
 
 #include <chrono>
@@ -38,7 +39,11 @@ bool team_pinned(int options_threads);
 // run saw to the process-wide policy. Create it on the thread that runs.
 class TeamRun {
  public:
-  static constexpr double kContendedShare = 0.10;  // run-queue delay / wall time above which a run was contended
+  // A run was contended when its calling thread waited in the run queue for more than kContendedShare of its
+  // wall time and more than kContendedNs: a stalled barrier costs a scheduler time slice (milliseconds),
+  // while a short run on an idle machine can lose a tenth of its time to one wakeup of a daemon.
+  static constexpr double kContendedShare = 0.10;
+  static constexpr int64_t kContendedNs = 1000000;
   static constexpr int kMinBackoffRuns = 4;
   static constexpr int kMaxBackoffRuns = 256;
 
