@@ -231,8 +231,9 @@ PYBIND11_MODULE(_cnnx, m) {
   py::class_<PyModel>(m, "Model", R"(An ONNX model loaded and validated once; runs from many threads.
 
 Model(path_or_bytes, threads=0, backend="dnnl", verify=False)
-  threads  threads per run (0: all cores); backend "dnnl" (oneDNN, reference kernels where it declines) or
-  "ref" (reference kernels only); verify  run the reference kernel beside every node and raise cnnx.Error
+  threads  threads per run (0: up to all cores, one while other runs are in flight or the machine is busy;
+  N: pinned); backend "dnnl" (oneDNN, reference kernels where it declines) or "ref" (reference kernels
+  only); verify  run the reference kernel beside every node and raise cnnx.Error
   naming the first node beyond its op's tolerance.)")
       .def(py::init<const py::object&, int, const std::string&, bool>(), "path_or_bytes"_a, "threads"_a = 0,
            "backend"_a = "dnnl", "verify"_a = false)

@@ -31,8 +31,14 @@ class Plan;
 
 struct Options {
   Backend backend = Backend::dnnl;
-  int threads = 0;        // threads per run for the dnnl backend; 0 = all cores. Reference kernels use
-                          // the calling thread.
+  // Threads per run for the dnnl backend (reference kernels use the calling thread). 0 (the default): up to
+  // all cores (OpenMP's default team), adapting per run (runtime/team.h): a run uses the calling thread
+  // alone while other runs of the process are in flight or while other processes keep every core busy,
+  // and the whole team otherwise. N > 0, or OMP_NUM_THREADS in the environment, pins the team: every run
+  // uses exactly that many, concurrent runs included (k runs at once use k x N), and repeated runs give the
+  // same bits. A one-thread team and the full one may differ in the last bits (within each op's tolerance):
+  // pin the team where identical bits matter.
+  int threads = 0;
   bool verify = false;    // run the reference kernel beside every node and fail past its tolerance
   int64_t max_model_bytes = (int64_t(1) << 31) - 1;   // larger files are refused before parsing
   int64_t max_tensor_bytes = kDefaultMaxTensorBytes;        // any one initializer, constant or intermediate
@@ -41,6 +47,11 @@ struct Options {
   // Graph passes to skip, by name (see passes/pass.h; `cnnx inspect` lists them). For comparing results and
   // speed with and without a rewrite; an unknown name is an error when the first plan is made.
   std::vector<std::string> disabled_passes;
+};
+
+// What one run did.
+struct RunInfo {
+  int threads = 0;  // the team it ran with (1: the calling thread alone; see Options::threads)
 };
 
 // A graph input or output: element type and shape (kUnknownDim for dims bound at run time, such as the
@@ -80,6 +91,8 @@ class Model {
   // Runs the model on inputs in inputs() order. Throws cnnx::Error naming the tensor when an input's
   // element type, rank or a fixed dim does not match. Thread-safe.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
+  // The same, telling what the run did.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, RunInfo* info) const;
   // The same with inputs and outputs by name; every input must be given.
   std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs) const;
   // Runs the model and, beside every node that did not run its reference kernel, the reference kernel on

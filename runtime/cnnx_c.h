@@ -35,7 +35,7 @@ typedef enum cnnx_backend { CNNX_BACKEND_DNNL = 0, CNNX_BACKEND_REF = 1 } cnnx_b
 
 typedef struct cnnx_options {
   cnnx_backend backend;
-  int threads; /* 0: all cores */
+  int threads; /* 0: up to all cores, adapting per run (cnnx.h, Options::threads); N: pinned */
   int verify;  /* nonzero: check every node against its reference kernel */
 } cnnx_options;
 

@@ -4,6 +4,7 @@
 #include "runtime/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
+#include "runtime/team.h"
 #include "engine/thread_scope.h"
 
 namespace cnnx {
@@ -52,18 +53,31 @@ std::vector<TensorSpec> specs(const Graph& g, const std::vector<int>& ids) {
 }  // namespace
 
 struct Model::State {
+  // The plans for one set of inputs: `wide` for the whole team, `narrow` for the calling thread alone
+  // (runtime/team.h), made when a run first goes narrow. oneDNN fixes a primitive's thread count when it is
+  // created, so each team needs primitives of its own.
+  struct Plans {
+    std::shared_ptr<const Plan> wide, narrow;
+  };
+
   Options options;
   std::shared_ptr<const Graph> graph;
   std::vector<TensorSpec> inputs, outputs;
   std::vector<bool> inputs_with_data;  // per input: planned with its data (planned_with_data)
+  bool adaptive = false;               // the team adapts per run (runtime/team.h); false when pinned
+  int wide_team = 1;                   // threads of a wide run
   std::mutex mutex;
-  std::list<std::pair<std::string, std::shared_ptr<const Plan>>> plans;  // most recent first
+  std::list<std::pair<std::string, Plans>> plans;  // most recent first
 
   State(Graph g, const Options& o) : options(o), graph(std::make_shared<const Graph>(std::move(g))) {
     inputs = specs(*graph, graph->inputs);
     outputs = specs(*graph, graph->outputs);
     inputs_with_data = planned_with_data(*graph);
+    wide_team = options.threads > 0 ? options.threads : omp_get_max_threads();
+    adaptive = options.backend == Backend::dnnl && !team_pinned(options.threads) && wide_team > 1;
   }
+
+  std::shared_ptr<const Plan> plan(const std::vector<Tensor>& inputs, bool wide);
 };
 
 namespace {
@@ -94,8 +108,8 @@ std::string Model::metadata(const std::string& key, const std::string& fallback)
   return it == state_->graph->metadata.end() ? fallback : it->second;
 }
 
-std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) const {
-  const std::vector<TensorSpec>& specs = state_->inputs;
+std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs, bool wide) {
+  const std::vector<TensorSpec>& specs = this->inputs;
   require(inputs.size() == specs.size(), "the model takes ", specs.size(), " input", specs.size() == 1 ? "" : "s",
           ", got ", inputs.size());
   std::vector<ValueInfo> infos;
@@ -109,33 +123,53 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) c
       for (size_t d = 0; fits && d < s.shape.size(); ++d) fits = s.shape[d] < 0 || s.shape[d] == t.shape()[d];
       if (!fits) fail("input '", s.name, "' must have shape ", to_string(s.shape), ", got ", to_string(t.shape()));
     }
-    infos.push_back(state_->inputs_with_data[i] ? ValueInfo::of(t.clone()) : ValueInfo::of(t.dtype(), t.shape()));
+    infos.push_back(inputs_with_data[i] ? ValueInfo::of(t.clone()) : ValueInfo::of(t.dtype(), t.shape()));
   }
-  std::string key = plan_key(inputs, state_->inputs_with_data);
+  std::string key = plan_key(inputs, inputs_with_data);
+  auto member = wide ? &Plans::wide : &Plans::narrow;
   {
-    std::lock_guard<std::mutex> lock(state_->mutex);
-    for (auto it = state_->plans.begin(); it != state_->plans.end(); ++it)
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = plans.begin(); it != plans.end(); ++it)
       if (it->first == key) {
-        state_->plans.splice(state_->plans.begin(), state_->plans, it);
-        return it->second;
+        plans.splice(plans.begin(), plans, it);
+        if (it->second.*member) return it->second.*member;
+        break;
       }
   }
   // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly. It runs
-  // under Options::threads: oneDNN fixes a primitive's thread count when it is created.
-  ThreadScope threads(state_->options.threads);
-  std::shared_ptr<const Plan> plan = Plan::build(state_->graph, infos, state_->options.backend,
-                                                  state_->options.disabled_passes,
-                                                  {state_->options.max_tensor_bytes, state_->options.max_arena_bytes});
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  state_->plans.emplace_front(key, plan);
-  if (state_->plans.size() > kMaxCachedPlans) state_->plans.pop_back();
-  return plan;
+  // under the team that will run it: oneDNN fixes a primitive's thread count when it is created.
+  ThreadScope threads(wide ? options.threads : 1);
+  std::shared_ptr<const Plan> plan = Plan::build(graph, infos, options.backend, options.disabled_passes,
+                                                  {options.max_tensor_bytes, options.max_arena_bytes});
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = plans.begin();
+  while (it != plans.end() && it->first != key) ++it;
+  if (it == plans.end()) {
+    plans.emplace_front(key, Plans{});
+    if (plans.size() > kMaxCachedPlans) plans.pop_back();
+    it = plans.begin();
+  }
+  if (!(it->second.*member)) it->second.*member = plan;
+  return it->second.*member;
+}
+
+std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) const {
+  return state_->plan(inputs, true);
 }
 
 
-std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const {
+
+std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const { return run(inputs, nullptr); }
+
+std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info) const {
+  if (!state_->options.verify) {
+    TeamRun team(state_->adaptive, state_->wide_team);
+    ThreadScope threads(team.wide() ? state_->options.threads : 1);
+    if (info) info->threads = omp_get_max_threads();
+    return state_->plan(inputs, team.wide())->run(inputs);
+  }
   ThreadScope threads(state_->options.threads);
-  if (!state_->options.verify) return plan_for(inputs)->run(inputs);
+  if (info) info->threads = omp_get_max_threads();
   std::vector<Tensor> outputs;
   for (const NodeCheck& c : check(inputs, &outputs))
     require(c.within, "verify: node '", c.node, "' (", c.op_type, ") kernel ", c.kernel,

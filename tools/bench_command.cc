@@ -1,7 +1,9 @@
 // cnnx bench MODEL: times Model::run on seeded random inputs. Prints median, min and p90 of --iters runs after
 // --warmup runs, plus load time, the first run (planning included, and shown alone as plan_ms) and peak RSS;
 // --json prints one object (with --profile, also "steps": every plan step's op, name, kernel and mean ms, and
-// "profile_run_ms", the mean wall time of the profiled runs).
+// "profile_run_ms", the mean wall time of the profiled runs). "run_threads" counts the timed runs by the team
+// they used ({"2": 17, "1": 3}): with --threads 0 the team adapts to the machine (runtime/team.h). --callers K
+// runs from K threads at once ("callers"; "runs_per_s": timed runs over their wall time, all callers together).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -11,7 +13,10 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <condition_variable>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "engine/thread_scope.h"
 #include "tools/commands.h"
@@ -27,6 +32,7 @@ struct BenchOptions {
   int threads = 0;
   int iters = 20;
   int warmup = 3;
+  int callers = 1;
   std::string backend = "dnnl";
   bool json = false;
   bool profile = false;
@@ -107,6 +113,46 @@ nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inpu
   return steps;
 }
 
+// --callers threads each make --warmup untimed runs, wait for each other, then --iters timed runs on the one
+// model, as an app serving several requests at once would. Appends every timed run's wall time (ms) to `times`
+// and counts the runs by the team they used; returns the wall time from the start of the timed runs to the end
+// of the last one.
+double timed_runs(const Model& model, const std::vector<Tensor>& inputs, const BenchOptions& o,
+                  std::vector<double>& times, std::map<std::string, int>& run_threads) {
+  std::mutex mutex;
+  std::condition_variable all_warm;
+  int warming = o.callers;
+  std::chrono::steady_clock::time_point timed_start;
+  auto caller = [&] {
+    for (int i = 0; i < o.warmup; ++i) model.run(inputs);
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (--warming == 0) {
+        timed_start = std::chrono::steady_clock::now();
+        all_warm.notify_all();
+      }
+      all_warm.wait(lock, [&] { return warming == 0; });
+    }
+    std::vector<std::pair<double, int>> mine;
+    for (int i = 0; i < o.iters; ++i) {
+      RunInfo info;
+      const auto start = std::chrono::steady_clock::now();
+      model.run(inputs, &info);
+      mine.push_back({ms_since(start), info.threads});
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& [ms, threads] : mine) {
+      times.push_back(ms);
+      ++run_threads[std::to_string(threads)];
+    }
+  };
+  std::vector<std::thread> others;
+  for (int c = 1; c < o.callers; ++c) others.emplace_back(caller);
+  caller();
+  for (std::thread& t : others) t.join();
+  return ms_since(timed_start);
+}
+
 int bench(const BenchOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
@@ -122,13 +168,9 @@ int bench(const BenchOptions& o) {
   const double plan_ms = ms_since(start);
   model.run(inputs);
   const double first_run_ms = ms_since(start);
-  for (int i = 0; i < o.warmup; ++i) model.run(inputs);
   std::vector<double> times;
-  for (int i = 0; i < o.iters; ++i) {
-    start = std::chrono::steady_clock::now();
-    model.run(inputs);
-    times.push_back(ms_since(start));
-  }
+  std::map<std::string, int> run_threads;  // team size -> timed runs that used it (runtime/team.h)
+  const double timed_ms = timed_runs(model, inputs, o, times, run_threads);
   nlohmann::json steps;
   double profile_run_ms = 0;
   if (o.profile) steps = profile_steps(model, inputs, o.iters, profile_run_ms);
@@ -137,7 +179,9 @@ int bench(const BenchOptions& o) {
   nlohmann::json j{{"model", o.model},           {"backend", o.backend},     {"threads", o.threads},
                    {"iters", o.iters},           {"median_ms", at(0.5)},     {"min_ms", times.front()},
                    {"p90_ms", at(0.9)},          {"max_ms", times.back()},   {"load_ms", load_ms},
-                   {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()}};
+                   {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()},
+                   {"run_threads", run_threads}, {"callers", o.callers},
+                   {"runs_per_s", double(times.size()) / (timed_ms / 1e3)}};
   for (size_t i = 0; i < inputs.size(); ++i) j["inputs"][model.inputs()[i].name] = inputs[i].shape();
   if (o.profile) {
     j["steps"] = steps;
@@ -149,9 +193,16 @@ int bench(const BenchOptions& o) {
   }
   std::cout << std::fixed << std::setprecision(2) << o.model << " (" << o.backend << ", " << o.iters << " runs)\n"
             << "  median " << at(0.5) << " ms   min " << times.front() << " ms   p90 " << at(0.9) << " ms\n"
+            << "  " << double(times.size()) / (timed_ms / 1e3) << " runs/s from " << o.callers << " caller"
+            << (o.callers == 1 ? "" : "s") << "\n"
             << "  load " << load_ms << " ms   first run " << first_run_ms << " ms (planning " << plan_ms
             << " ms)   peak RSS " << peak_rss_mb()
             << " MB\n";
+  if (run_threads.size() > 1) {
+    std::cout << "  threads per run:";
+    for (const auto& [threads, runs] : run_threads) std::cout << " " << threads << " x" << runs;
+    std::cout << " (the team adapts to a busy machine; --threads N pins it)\n";
+  }
   return 0;
 }
 
@@ -163,8 +214,10 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input");
   sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim")->check(CLI::NonNegativeNumber);
-  sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);
   sub->add_option("--iters", o->iters, "Timed runs")->check(CLI::PositiveNumber);
+  sub->add_option("--callers", o->callers, "Threads calling run at once on the one model, --iters runs each")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
   sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--json", o->json, "Print one JSON object");

@@ -182,7 +182,7 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
-  sub->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);
   sub->add_option("--save", o->save_dir, "Write DIR/<output name>.npy for every output");
   sub->add_option("--top", o->top, "Classes to show for classifier outputs")->check(CLI::PositiveNumber);
   sub->add_option("--labels", o->labels_file, "Class names, one per line (default: the model's metadata)");

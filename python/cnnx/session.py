@@ -5,7 +5,8 @@ import changed (`import cnnx as ort`):
     x_name = sess.get_inputs()[0].name                    # NodeArg: .name, .shape, .type
     scores = sess.run(None, {x_name: x})[0]
 
-What cnnx reads from SessionOptions is intra_op_num_threads (threads per run, 0 = all cores). The other
+What cnnx reads from SessionOptions is intra_op_num_threads (threads per run, 0 = up to all
+cores, adapting as cnnx.Model's threads=0 does; N pins the team). The other
 onnxruntime settings are accepted and change nothing: cnnx always applies all of its graph passes and runs
 one node at a time. Only the CPU provider exists; asking for another is a ValueError.
 """

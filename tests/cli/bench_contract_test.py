@@ -2,8 +2,11 @@
 """`cnnx bench` keeps the contract other tools parse (DESIGN.md): --json prints one object with median_ms, min_ms,
 p90_ms, load_ms, first_run_ms and peak_rss_mb, ordered as statistics of one sample; --batch and --shape set the
 input shape; --profile --json adds every plan step (op, name, kernel, ms) in plan order and profile_run_ms; bad options exit non-zero
-with a message. Usage: bench_contract_test.py CNNX MODEL"""
+with a message. run_threads counts the timed runs by team (--threads N: all N; --callers K: K x iters runs, and
+runs_per_s); where /proc cannot be read (masked in a mount namespace, when the test may make one) every run
+uses the whole team. Usage: bench_contract_test.py CNNX MODEL"""
 import json
+import os
 import subprocess
 import sys
 
@@ -67,6 +70,25 @@ def main():
     run_ms = j.get("profile_run_ms", 0)
     check(0 < total <= run_ms * (1 + 1e-9),
           f"steps add up to at most one profiled run (a sum over all 200 would be ~200 runs): {total} vs {run_ms}")
+
+    teams = bench_json()["run_threads"]
+    check(all(k.isdigit() and int(k) >= 1 for k in teams) and sum(teams.values()) == 20,
+          f"run_threads counts the 20 timed runs by team size: {teams}")
+    j = bench_json("--threads", "1")
+    check(j["run_threads"] == {"1": 20}, f"--threads 1 pins the team: {j['run_threads']}")
+    j = bench_json("--callers", "3", iters=10)
+    check(sum(j["run_threads"].values()) == 30 and j["callers"] == 3 and j["runs_per_s"] > 0,
+          f"--callers 3 --iters 10: 30 timed runs and a rate: {j['run_threads']} {j.get('runs_per_s')}")
+
+    # No /proc: no contention signal, so every run uses the whole team (OpenMP's default: the usable cores).
+    masked = subprocess.run(["unshare", "-m", "sh", "-c", 'mount -t tmpfs none /proc && exec "$@"', "sh", CNNX, "bench",
+                             MODEL, "--iters", "10", "--warmup", "1", "--json"], capture_output=True, text=True, timeout=300)
+    if masked.returncode == 0:
+        wide = str(len(os.sched_getaffinity(0)))
+        teams = json.loads(masked.stdout)["run_threads"]
+        check(teams == {wide: 10}, f"with /proc masked every run uses the whole team ({wide}): {teams}")
+    else:
+        print(f"skip /proc masked: cannot make a mount namespace here ({masked.stderr.strip()[:120]})")
 
     for args, want in ((["--shape", "nope=1,3,64,64"], "no input named 'nope'"), (["--iters", "0"], "--iters"),
                        (["--backend", "gpu"], "--backend")):
