@@ -29,6 +29,12 @@ const std::vector<GraphPass>& graph_passes() {
   return passes;
 }
 
+std::vector<std::string> graph_pass_names() {
+  std::vector<std::string> names;
+  for (const GraphPass& p : graph_passes()) names.push_back(p.name);
+  return names;
+}
+
 namespace {
 
 std::map<std::string, int> op_histogram(const Graph& graph) {

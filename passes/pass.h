@@ -26,6 +26,8 @@ struct GraphPass {
 
 // Every pass, in the order the planner runs them.
 const std::vector<GraphPass>& graph_passes();
+// Their names, in that order (Options::disabled_passes with all of them plans the graph as imported).
+std::vector<std::string> graph_pass_names();
 
 // What one pass changed, from the graph's op histogram before and after it (the rewrite itself is in each
 // new node's Node::note).

@@ -16,12 +16,6 @@ using namespace cnnx::testing;
 
 namespace {
 
-std::vector<std::string> all_passes() {
-  std::vector<std::string> names;
-  for (const GraphPass& p : graph_passes()) names.push_back(p.name);
-  return names;
-}
-
 struct Pattern {
   std::string what;
   GraphBuilder graph;
@@ -35,7 +29,7 @@ void check_patterns(std::vector<Pattern>& cases, const std::string& pass, const 
                     const std::string& domain, int opset) {
   for (Pattern& c : cases) {
     const auto [graph, infos, inputs] = build(c.graph, 7);
-    const auto plain = Plan::build(graph, infos, Backend::ref, all_passes());
+    const auto plain = Plan::build(graph, infos, Backend::ref, graph_pass_names());
     const std::vector<Tensor> want = plain->run(inputs);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {
       CAPTURE(c.what);
@@ -262,7 +256,7 @@ TEST_CASE("fuse-gelu then fuse-conv: a Conv followed by GELU runs it as a post-o
   for (const char* c : {"c", "one", "half"}) b.initializer(c, *g.g.value(g.g.find_value(c)).info.constant);
   b.output("y");
   const auto [graph, infos, inputs] = build(b, 5);
-  const Tensor want = Plan::build(graph, infos, Backend::ref, all_passes())->run(inputs)[0];
+  const Tensor want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs)[0];
   for (Backend backend : {Backend::dnnl, Backend::ref}) {
     CAPTURE(backend_name(backend));
     const auto plan = Plan::build(graph, infos, backend);

@@ -15,12 +15,6 @@ using namespace cnnx::testing;
 
 namespace {
 
-std::vector<std::string> all_passes() {
-  std::vector<std::string> names;
-  for (const GraphPass& p : graph_passes()) names.push_back(p.name);
-  return names;
-}
-
 // Conv 8 -> 8 channels, 3x3, pads 1 on x [1, 8, 10, 10]; BN statistics far from identity so a wrong fold shows.
 GraphBuilder conv_graph() {
   GraphBuilder b;
@@ -154,7 +148,7 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
       CAPTURE(c.what);
       CAPTURE(backend_name(backend));
       auto fused = Plan::build(graph, infos, backend);
-      auto plain = Plan::build(graph, infos, Backend::ref, all_passes());
+      auto plain = Plan::build(graph, infos, Backend::ref, graph_pass_names());
       std::vector<std::string> ops;
       for (const std::string& op : step_ops(*fused))
         if (op != "reorder") ops.push_back(op);
@@ -212,7 +206,7 @@ TEST_CASE("a Reshape shares its input's buffer, and a view read later keeps the 
       .node("Add", {"yv", "v"}, {"z"})
       .output("z");
   const auto [graph, in, x] = build(b, 11);
-  const Tensor want = Plan::build(graph, in, Backend::ref, all_passes())->run(x)[0];
+  const Tensor want = Plan::build(graph, in, Backend::ref, graph_pass_names())->run(x)[0];
   for (Backend backend : {Backend::dnnl, Backend::ref}) {
     CAPTURE(backend_name(backend));
     auto plan = Plan::build(graph, in, backend);
@@ -241,7 +235,7 @@ TEST_CASE("elementwise, binary and BatchNormalization steps write over an input 
       .node("Sub", {"y", "x"}, {"z"})
       .output("z");
   const auto [graph, in, x] = build(b, 11);
-  const Tensor want = Plan::build(graph, in, Backend::ref, all_passes())->run(x)[0];
+  const Tensor want = Plan::build(graph, in, Backend::ref, graph_pass_names())->run(x)[0];
   auto plan = Plan::build(graph, in, Backend::dnnl);
   const Graph& pg = plan->graph();
   auto offset = [&](const char* name) { return plan->slot(pg.find_value(name)).offset; };
