@@ -67,6 +67,11 @@ std::unique_ptr<CompiledKernel> compile_first(const Node& node, const KernelArgs
   fail("no kernel runs this node: ", declined.empty() ? "" : declined.back());
 }
 
+// A value's bytes in the plain layout (overflow is an error).
+int64_t plain_bytes(const ValueInfo& v) {
+  return checked_mul(checked_numel(v.shape), int64_t(dtype_size(v.dtype)), "value size");
+}
+
 // Step 1: concrete shapes for every value of the plan's graph; nodes whose outputs are all constant are
 // folded away (their outputs keep their data).
 void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_tensor_bytes) {
@@ -80,8 +85,15 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
     bool folded = true;
     for (size_t i = 0; i < out.size(); ++i) {
       if (node.outputs[i] < 0) continue;
+      // Every value within the tensor limit before any kernel is compiled: a kernel may size its own tables by
+      // its output (Resize's taps per output cell).
       with_node_context(node, [&] {
-        require(out[i].concrete(), "could not infer the shape of output '", g.value(node.outputs[i]).name, "'");
+        const std::string& name = g.value(node.outputs[i]).name;
+        require(out[i].concrete(), "could not infer the shape of output '", name, "'");
+        const int64_t bytes = plain_bytes(out[i]);
+        if (bytes > max_tensor_bytes)
+          fail("value '", name, "' ", to_string(out[i].shape), " takes ", bytes, " bytes, beyond the tensor limit of ",
+               max_tensor_bytes, " (Options::max_tensor_bytes)");
       });
       folded = folded && out[i].constant;
       g.values[size_t(node.outputs[i])].info = out[i];
@@ -261,7 +273,7 @@ void size_arena_values(const Graph& g, const std::vector<int>& first, std::vecto
     ValueSlot& slot = slots[id];
     const ValueInfo& info = g.values[id].info;
     if (slot.kind == ValueSlot::output) {
-      const int64_t bytes = checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size");
+      const int64_t bytes = plain_bytes(info);
       if (bytes > max_tensor_bytes)
         fail("graph output '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,
              " bytes, beyond the tensor limit of ", max_tensor_bytes, " (Options::max_tensor_bytes)");
@@ -269,7 +281,7 @@ void size_arena_values(const Graph& g, const std::vector<int>& first, std::vecto
     if (slot.kind != ValueSlot::none || first[id] < 0) continue;
     slot.kind = ValueSlot::arena;
     const int64_t bytes = is_plain(slot.layout)
-                              ? checked_mul(checked_numel(info.shape), int64_t(dtype_size(info.dtype)), "value size")
+                              ? plain_bytes(info)
                               : int64_t(slot.layout.desc()->bytes());
     if (bytes > max_tensor_bytes)
       fail("value '", g.values[id].name, "' ", to_string(info.shape), " takes ", bytes,

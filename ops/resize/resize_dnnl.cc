@@ -102,6 +102,9 @@ std::string declines(const ResizeParams& p, const std::vector<ValueInfo>& in, co
   if (rank < 3 || rank > 5)
     return "input 0 has rank " + std::to_string(rank) + "; oneDNN resamples N x C x 1 to 3 spatial dims";
   if (p.mode == ResizeMode::cubic) return "oneDNN 2.6 resampling has no cubic interpolation";
+  // An empty output may still have an axis of any length (the plan bounds only non-empty values by the tensor
+  // limit): nothing to resample, and no per-cell check to make over that axis.
+  if (checked_numel(g.output()) == 0) return "the output is empty";
   if (!g.axes[0].identity() || !g.axes[1].identity())
     return "N or C is resized; oneDNN resamples spatial dims only";
   for (size_t a = 2; a < g.axes.size(); ++a) {

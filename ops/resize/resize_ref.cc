@@ -17,6 +17,9 @@ class ResizeRef : public CompiledKernel {
     }();
     in_strides_ = strides_of(in_shape);
     out_shape_ = g.output();
+    // An empty output (another axis of 0 cells) is computed by doing nothing; its other axes may be of any
+    // length (only non-empty values are bounded by the tensor limit), so no taps are made for them.
+    if (checked_numel(out_shape_) == 0) return;
     for (const ResizeAxis& a : g.axes) taps_.push_back(axis_taps(*p_, a));
   }
 

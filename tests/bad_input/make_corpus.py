@@ -836,7 +836,22 @@ def resize_cases(c):
     m = make_model([n("Resize", ["x", "", "scales"], ["big"], name="resize", mode="nearest"),
                     n("ReduceMax", ["big"], ["y"], name="max", keepdims=0)],
                    [vi("x", [1, 1, 4, 4])], [vi("y", None)], initializers=[scales([1, 1, 1e4, 1e4])], opset=13)
-    c.add("resize_beyond_tensor_limit", m, [x], contains=["value 'big'", "beyond the tensor limit"])
+    c.add("resize_beyond_tensor_limit", m, [x], contains=["node 'resize' (Resize)", "value 'big'", "beyond the tensor limit"])
+    # One axis of 2^42 cells (found by fuzz_load_plan): refused by the tensor limit when the shapes are inferred,
+    # before the reference kernel sizes its per-cell taps by it.
+    m = make_model([n("Resize", ["x", "", "scales"], ["big"], name="resize", mode="nearest"),
+                    n("ReduceMax", ["big"], ["y"], name="max", keepdims=0)],
+                   [vi("x", [1, 1, 4, 4])], [vi("y", None)], initializers=[scales([1, 1, 2.0 ** 40, 1])], opset=13)
+    c.add("resize_axis_beyond_tensor_limit", m, [x],
+          contains=["node 'resize' (Resize)", "value 'big'", "beyond the tensor limit"])
+    # Found by fuzz_load_plan: N resized to 4.4e12 cells and C to 0: an empty output, so within every limit, whose
+    # kernels must not size per-cell tables by the long axis (the reference allocated 32 TiB of taps, oneDNN's
+    # per-cell check would loop 4.4e12 times). It plans and runs: exit 0, quickly.
+    m = make_model([n("Resize", ["x", "", "scales"], ["big"], name="resize", mode="nearest"),
+                    n("ReduceMax", ["big"], ["y"], name="max", keepdims=0)],
+                   [vi("x", [1, 1, 4, 4])], [vi("y", None)],
+                   initializers=[scales([4.4e12, 0.9, 1e4, 1e4])], opset=13)
+    c.add("resize_empty_output_long_axis", m, [x], expect="ok")
     c.add("resize_negative_size", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, -3, 4])]), [x],
           contains=["node 'resize' (Resize)", "sizes", "must be >= 0"])
     c.add("resize_huge_size", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, 1 << 60, 4])]), [x],
