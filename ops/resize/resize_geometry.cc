@@ -131,8 +131,10 @@ bool resolve_resize(const ResizeParams& p, const std::vector<ValueInfo>& in, Res
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
+      // Checked as read (a double) before the conversion: an int64 size near 2^63 converts out of range.
+      require(sizes[i] >= 0 && sizes[i] < double(kMaxSize), "sizes ", doubles_text(sizes),
+              " must be >= 0 (and below 2^52)");
       const int64_t size = int64_t(sizes[i]);
-      require(size >= 0 && size < kMaxSize, "sizes ", doubles_text(sizes), " must be >= 0 (and below 2^52)");
       const ResizeAxis& ax = g.axes[size_t(axes[i])];
       require(ax.in > 0 || size == 0, "sizes ", doubles_text(sizes), " asks for ", size, " cells along axis ",
               axes[i], " of input 0, which is empty");

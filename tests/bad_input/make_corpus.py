@@ -856,6 +856,9 @@ def resize_cases(c):
           contains=["node 'resize' (Resize)", "sizes", "must be >= 0"])
     c.add("resize_huge_size", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, 1 << 60, 4])]), [x],
           contains=["node 'resize' (Resize)", "sizes", "below 2^52"])
+    # int64 max: converted to an integer only after the range check (found by fuzz_load_plan under UBSan).
+    c.add("resize_int64_max_size", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, (1 << 63) - 1, 4])]), [x],
+          contains=["node 'resize' (Resize)", "sizes", "below 2^52"])
     c.add("resize_size_from_empty_axis", resize("r", ["x", "", "", "sizes"], [sizes([1, 1, 3, 4])],
                                                 x_shape=(1, 1, 0, 4)),
           [np.zeros((1, 1, 0, 4), np.float32)], contains=["node 'resize' (Resize)", "empty"])
