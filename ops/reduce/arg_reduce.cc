@@ -74,9 +74,7 @@ void arg_reduce_ref(const ArgReduceParams& p, const KernelIO& io) {
   require(s[size_t(axis)] != 0, "axis ", p.axis, " has size 0: there is no index to return");
   require(y.dtype() == DType::i64 && y.shape() == arg_shape(p, s, axis), "the output is ", dtype_name(y.dtype()),
           to_string(y.shape()), "; expected int64", to_string(arg_shape(p, s, axis)));
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= s[size_t(d)];
-  for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= s[size_t(d)];
+  const int64_t outer = numel_range(s, 0, size_t(axis)), inner = numel_range(s, size_t(axis) + 1, s.size());
   const int64_t n = s[size_t(axis)];
   int64_t* dst = y.data<int64_t>();
   visit_dtype(x.dtype(), [&](auto zero) {

@@ -52,9 +52,7 @@ void cumsum_ref(const CumSumParams& p, const KernelIO& io) {
   require(x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
   const int64_t axis = read_axis(io.in[1], x.rank());
   const Shape& s = x.shape();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= s[size_t(d)];
-  for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= s[size_t(d)];
+  const int64_t outer = numel_range(s, 0, size_t(axis)), inner = numel_range(s, size_t(axis) + 1, s.size());
   const int64_t n = s[size_t(axis)];
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);

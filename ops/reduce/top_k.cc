@@ -84,9 +84,7 @@ void top_k_ref(const TopKParams& p, const KernelIO& io) {
   out[size_t(axis)] = k;
   require(values.shape() == out && indices.shape() == out && indices.dtype() == DType::i64, "the outputs are ",
           to_string(values.shape()), " and ", to_string(indices.shape()), "; expected ", to_string(out));
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= s[size_t(d)];
-  for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= s[size_t(d)];
+  const int64_t outer = numel_range(s, 0, size_t(axis)), inner = numel_range(s, size_t(axis) + 1, s.size());
   int64_t* idx_out = indices.data<int64_t>();
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
