@@ -57,6 +57,21 @@ void lift(const std::vector<int64_t>& v, int64_t fill, int64_t (&dst)[3]) {
   for (size_t a = 0; a < 3; ++a) dst[a] = a + v.size() >= 3 ? v[a + v.size() - 3] : fill;
 }
 
+// The 3-D geometry a Conv or ConvTranspose case expects: its X, W and Y shapes, strides and dilations (default
+// 1) and begin pads.
+template <class Case>
+Geometry3 expected_geometry(const Case& c) {
+  const size_t k = c.x.size() - 2;
+  Geometry3 g;
+  lift(Shape(c.x.begin() + 2, c.x.end()), 1, g.in);
+  lift(Shape(c.w.begin() + 2, c.w.end()), 1, g.k);
+  lift(c.strides.empty() ? Shape(k, 1) : c.strides, 1, g.s);
+  lift(c.dilations.empty() ? Shape(k, 1) : c.dilations, 1, g.d);
+  lift(c.want_pad_begin, 0, g.p);
+  lift(Shape(c.want_y.begin() + 2, c.want_y.end()), 1, g.out);
+  return g;
+}
+
 }  // namespace
 
 TEST_CASE("Conv matches the textbook definition for every geometry") {
@@ -118,14 +133,7 @@ TEST_CASE("Conv matches the textbook definition for every geometry") {
     const Tensor y = run_op("Conv", a, inputs)[0];
     REQUIRE(y.shape() == c.want_y);
 
-    const size_t k = c.x.size() - 2;
-    Geometry3 g;
-    lift(Shape(c.x.begin() + 2, c.x.end()), 1, g.in);
-    lift(Shape(c.w.begin() + 2, c.w.end()), 1, g.k);
-    lift(c.strides.empty() ? Shape(k, 1) : c.strides, 1, g.s);
-    lift(c.dilations.empty() ? Shape(k, 1) : c.dilations, 1, g.d);
-    lift(c.want_pad_begin, 0, g.p);
-    lift(Shape(c.want_y.begin() + 2, c.want_y.end()), 1, g.out);
+    const Geometry3 g = expected_geometry(c);
     const std::vector<double> want = naive_conv(x, w, c.bias ? b.data<float>() : nullptr, c.group, g);
     CHECK(within_tolerance("Conv", 19, y, want) == "");
   }
@@ -369,14 +377,7 @@ TEST_CASE("ConvTranspose matches its definition for every geometry, on both kern
       if (c.bias) inputs.push_back(b);
       const Tensor y = run_op("ConvTranspose", a, inputs, 11, 1, kernel)[0];
       REQUIRE(y.shape() == c.want_y);
-      const size_t k = c.x.size() - 2;
-      Geometry3 g;
-      lift(Shape(c.x.begin() + 2, c.x.end()), 1, g.in);
-      lift(Shape(c.w.begin() + 2, c.w.end()), 1, g.k);
-      lift(c.strides.empty() ? Shape(k, 1) : c.strides, 1, g.s);
-      lift(c.dilations.empty() ? Shape(k, 1) : c.dilations, 1, g.d);
-      lift(c.want_pad_begin, 0, g.p);
-      lift(Shape(c.want_y.begin() + 2, c.want_y.end()), 1, g.out);
+      const Geometry3 g = expected_geometry(c);
       const std::vector<double> want = naive_conv_transpose(x, w, c.bias ? b.data<float>() : nullptr, c.group, g);
       CHECK(within_tolerance("ConvTranspose", 11, y, want) == "");
     }
