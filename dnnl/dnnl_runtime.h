@@ -48,6 +48,11 @@ struct OwnedMemory {
   dnnl::memory memory;
 };
 
+// Constant data `constant`, described by `from`, reordered once into `to` (a primitive's weights layout):
+// shared with an earlier equal request of the same model's plans (dnnl/prepared_weights.h), else new. Never
+// to be written.
+OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to);
+
 // Layouts (engine/layout.h) are opaque to the core; here they are oneDNN memory descriptors.
 // The descriptor a layout holds (the zero descriptor for plain).
 const dnnl::memory::desc& md_of(const Layout& layout);

@@ -1,6 +1,7 @@
 #include <list>
 #include <mutex>
 
+#include "dnnl/prepared_weights.h"
 #include "runtime/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
@@ -66,6 +67,7 @@ struct Model::State {
   std::vector<bool> inputs_with_data;  // per input: planned with its data (planned_with_data)
   bool adaptive = false;               // the team adapts per run (runtime/team.h); false when pinned
   int wide_team = 1;                   // threads of a wide run
+  PreparedWeights prepared;            // weights the plans' kernels prepared, shared between the plans
   std::mutex mutex;
   std::list<std::pair<std::string, Plans>> plans;  // most recent first
 
@@ -139,6 +141,7 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly. It runs
   // under the team that will run it: oneDNN fixes a primitive's thread count when it is created.
   ThreadScope threads(wide ? options.threads : 1);
+  PreparedWeights::Scope share(prepared);
   std::shared_ptr<const Plan> plan = Plan::build(graph, infos, options.backend, options.disabled_passes,
                                                   {options.max_tensor_bytes, options.max_arena_bytes});
   std::lock_guard<std::mutex> lock(mutex);

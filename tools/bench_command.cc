@@ -4,6 +4,8 @@
 // "profile_run_ms", the mean wall time of the profiled runs). "run_threads" counts the timed runs by the team
 // they used ({"2": 17, "1": 3}): with --threads 0 the team adapts to the machine (runtime/team.h). --callers K
 // runs from K threads at once ("callers"; "runs_per_s": timed runs over their wall time, all callers together).
+// "prepared_weights": the weights the plans' kernels prepared ("made", "made_mb") and those a plan shared with
+// another plan of the model instead ("shared", "shared_mb": the one-thread twin's, dnnl/prepared_weights.h).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <random>
 #include <thread>
 
+#include "dnnl/prepared_weights.h"
 #include "engine/thread_scope.h"
 #include "tools/commands.h"
 
@@ -182,6 +185,9 @@ int bench(const BenchOptions& o) {
                    {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()},
                    {"run_threads", run_threads}, {"callers", o.callers},
                    {"runs_per_s", double(times.size()) / (timed_ms / 1e3)}};
+  const PreparedWeightCounts prepared = prepared_weight_counts();
+  j["prepared_weights"] = {{"made", prepared.made}, {"made_mb", double(prepared.made_bytes) / (1 << 20)},
+                           {"shared", prepared.shared}, {"shared_mb", double(prepared.shared_bytes) / (1 << 20)}};
   for (size_t i = 0; i < inputs.size(); ++i) j["inputs"][model.inputs()[i].name] = inputs[i].shape();
   if (o.profile) {
     j["steps"] = steps;

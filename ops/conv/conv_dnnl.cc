@@ -114,10 +114,7 @@ class ConvDnnl : public CompiledKernel {
     layouts_.out = {layout_of(pd.dst_desc())};
     if (in[1].constant) {
       // Constant weights: into the primitive's layout once (a plain copy when it kept the plain layout).
-      memory user_weights = dnnl_wrap(d_.user_weights_md, *in[1].constant);
-      const_weights_ = OwnedMemory(pd.weights_desc());
-      reorder(user_weights, const_weights_.memory).execute(dnnl_stream(), user_weights, const_weights_.memory);
-      dnnl_stream().wait();
+      const_weights_ = prepare_constant(d_.user_weights_md, *in[1].constant, pd.weights_desc());
     } else {
       weights_in_ = DnnlReorder(d_.user_weights_md, pd.weights_desc());
     }

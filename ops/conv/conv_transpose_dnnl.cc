@@ -85,10 +85,7 @@ class ConvTransposeDnnl : public CompiledKernel {
     deconv_ = deconvolution_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     if (in[1].constant) {
-      memory user_weights = dnnl_wrap(d_.user_weights_md, *in[1].constant);
-      const_weights_ = OwnedMemory(d_.pd.weights_desc());
-      reorder(user_weights, const_weights_.memory).execute(dnnl_stream(), user_weights, const_weights_.memory);
-      dnnl_stream().wait();
+      const_weights_ = prepare_constant(d_.user_weights_md, *in[1].constant, d_.pd.weights_desc());
     } else {
       weights_in_ = DnnlReorder(d_.user_weights_md, d_.pd.weights_desc());
     }

@@ -68,10 +68,7 @@ class GemmLayer : public CompiledKernel {
 
     // B' as [N, K]: B itself when transB, else B read transposed (strides), into the primitive's layout.
     const memory::desc user_weights_md({N, K}, dt::f32, p.trans_b ? memory::dims{K, 1} : memory::dims{1, N});
-    memory user_weights = dnnl_wrap(user_weights_md, *in[1].constant);
-    weights_ = OwnedMemory(pd_.weights_desc());
-    reorder(user_weights, weights_.memory).execute(dnnl_stream(), user_weights, weights_.memory);
-    dnnl_stream().wait();
+    weights_ = prepare_constant(user_weights_md, *in[1].constant, pd_.weights_desc());
 
     bias_ = OwnedMemory(bias_md);
     float* bias = static_cast<float*>(bias_.buffer.get());

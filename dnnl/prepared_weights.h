@@ -1,0 +1,59 @@
+// Weights prepared once from constant data (reordered into a primitive's layout), shared by the plans of
+// one model, without oneDNN's headers (kernels ask for them with prepare_constant, dnnl/dnnl_runtime.h).
+//
+// Why: a model keeps a plan per set of input shapes and, on a busy machine, a one-thread twin of each
+// (runtime/team.h). Their convolutions mostly want the same weights in the same layout; each plan holding
+// its own copy cost resnet50 114 MB more once the twin was made.
+//
+// While a PreparedWeights::Scope lives on a thread, a kernel compiled on it that prepares constant data
+// equal to an earlier request of the same store (the same bytes, described by the same source descriptor,
+// into the same target descriptor) gets the memory prepared then, if a kernel still holds it; otherwise
+// the data is prepared into a new buffer that later requests may share. oneDNN may choose another weights
+// layout for another thread count or shape: then the target descriptors differ, and each plan has its own.
+// Prepared memory is never written after it is made, and lives as long as the last kernel using it (the
+// store itself holds none).
+//
+// Thread safety: scopes on many threads may use one store at once (two threads preparing equal data at the
+// same moment may both prepare it; the first kept is shared from then on).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace cnnx {
+
+class PreparedWeights {
+ public:
+  PreparedWeights();
+  ~PreparedWeights();
+  PreparedWeights(const PreparedWeights&) = delete;
+  PreparedWeights& operator=(const PreparedWeights&) = delete;
+
+  struct Store;  // the entries (dnnl/prepared_weights.cc)
+
+  // Kernels compiled on this thread while it lives share through `store` (scopes nest: the innermost
+  // serves). Without a scope every kernel prepares its own.
+  class Scope {
+   public:
+    explicit Scope(PreparedWeights& store);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Store* outer_;
+  };
+
+ private:
+  std::unique_ptr<Store> store_;
+};
+
+// What prepare_constant did in this process, over every store and outside them: buffers made and requests
+// served with an earlier buffer (counts and bytes). For tests and `cnnx bench --json`.
+struct PreparedWeightCounts {
+  int64_t made = 0, shared = 0;
+  int64_t made_bytes = 0, shared_bytes = 0;
+};
+PreparedWeightCounts prepared_weight_counts();
+
+}  // namespace cnnx
