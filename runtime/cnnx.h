@@ -32,7 +32,8 @@ class Plan;
 struct Options {
   Backend backend = Backend::dnnl;
   // Threads per run for the dnnl backend (reference kernels use the calling thread). 0 (the default): up to
-  // all cores (OpenMP's default team), adapting per run (runtime/team.h): a run uses the calling thread
+  // the cores the process may use (OpenMP's default team, capped by the CPU affinity mask and a container's
+  // cgroup CPU quota, rounded up), adapting per run (runtime/team.h): a run uses the calling thread
   // alone while other runs of the process are in flight or while other processes keep every core busy,
   // and the whole team otherwise. N > 0, or OMP_NUM_THREADS in the environment, pins the team: every run
   // uses exactly that many, concurrent runs included (k runs at once use k x N), and repeated runs give the

@@ -66,7 +66,7 @@ struct Model::State {
   std::vector<TensorSpec> inputs, outputs;
   std::vector<bool> inputs_with_data;  // per input: planned with its data (planned_with_data)
   bool adaptive = false;               // the team adapts per run (runtime/team.h); false when pinned
-  int wide_team = 1;                   // threads of a wide run
+  int wide_team = 1;                   // threads of a wide run (the plans' and the run's)
   PreparedWeights prepared;            // weights the plans' kernels prepared, shared between the plans
   std::mutex mutex;
   std::list<std::pair<std::string, Plans>> plans;  // most recent first
@@ -75,7 +75,7 @@ struct Model::State {
     inputs = specs(*graph, graph->inputs);
     outputs = specs(*graph, graph->outputs);
     inputs_with_data = planned_with_data(*graph);
-    wide_team = options.threads > 0 ? options.threads : omp_get_max_threads();
+    wide_team = options.threads > 0 ? options.threads : team_pinned(0) ? omp_get_max_threads() : default_team();
     adaptive = options.backend == Backend::dnnl && !team_pinned(options.threads) && wide_team > 1;
   }
 
@@ -140,7 +140,7 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   }
   // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly. It runs
   // under the team that will run it: oneDNN fixes a primitive's thread count when it is created.
-  ThreadScope threads(wide ? options.threads : 1);
+  ThreadScope threads(wide ? wide_team : 1);
   PreparedWeights::Scope share(prepared);
   std::shared_ptr<const Plan> plan = Plan::build(graph, infos, options.backend, options.disabled_passes,
                                                   {options.max_tensor_bytes, options.max_arena_bytes});
@@ -167,11 +167,11 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const { return
 std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info) const {
   if (!state_->options.verify) {
     TeamRun team(state_->adaptive, state_->wide_team);
-    ThreadScope threads(team.wide() ? state_->options.threads : 1);
+    ThreadScope threads(team.wide() ? state_->wide_team : 1);
     if (info) info->threads = omp_get_max_threads();
     return state_->plan(inputs, team.wide())->run(inputs);
   }
-  ThreadScope threads(state_->options.threads);
+  ThreadScope threads(state_->wide_team);
   if (info) info->threads = omp_get_max_threads();
   std::vector<Tensor> outputs;
   for (const NodeCheck& c : check(inputs, &outputs))
@@ -181,7 +181,7 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info)
 }
 
 std::vector<NodeCheck> Model::check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) const {
-  ThreadScope threads(state_->options.threads);
+  ThreadScope threads(state_->wide_team);
   std::vector<NodeCheck> checks;
   std::vector<Tensor> out = plan_for(inputs)->run(inputs, &checks);
   if (outputs) *outputs = std::move(out);

@@ -1,16 +1,56 @@
 #include "runtime/team.h"
 
 #include <fcntl.h>
+#include <omp.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <sstream>
+#include <vector>
 
 namespace cnnx {
 
 namespace {
+
+// The first 4 KiB of a small system file (/proc, cgroup), or "" when it cannot be read.
+std::string read_small_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  char text[4096];
+  const ssize_t n = ::read(fd, text, sizeof text);
+  ::close(fd);
+  return n > 0 ? std::string(text, size_t(n)) : "";
+}
+
+// A whole number of microseconds (at most 18 digits, surrounding whitespace allowed), or -1.
+int64_t parse_microseconds(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t\n"), end = text.find_last_not_of(" \t\n");
+  if (begin == std::string::npos || end - begin >= 18) return -1;
+  int64_t value = 0;
+  for (size_t i = begin; i <= end; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+// ceil(quota / period), at least 1; 0 unless both are positive whole numbers.
+int quota_cores(const std::string& quota_us, const std::string& period_us) {
+  const int64_t quota = parse_microseconds(quota_us), period = parse_microseconds(period_us);
+  if (quota <= 0 || period <= 0) return 0;
+  return int(std::min<int64_t>(quota / period + (quota % period != 0), 1 << 20));
+}
+
+bool lists(const std::string& comma_separated, const std::string& item) {
+  std::istringstream items(comma_separated);
+  for (std::string each; std::getline(items, each, ',');)
+    if (each == item) return true;
+  return false;
+}
 
 // This thread's /proc/thread-self/schedstat, opened once ("-1" when it cannot be).
 struct SchedstatFile {
@@ -74,6 +114,52 @@ int64_t thread_run_queue_delay_ns() {
   const char* second = end;
   const unsigned long long delay = std::strtoull(second, &end, 10);
   return end == second ? -1 : int64_t(delay);
+}
+
+int cpu_max_cores(const std::string& cpu_max) {
+  std::istringstream fields(cpu_max);
+  std::string quota, period, more;
+  if (!(fields >> quota >> period) || (fields >> more)) return 0;
+  return quota == "max" ? 0 : quota_cores(quota, period);
+}
+
+int cfs_quota_cores(const std::string& quota_us, const std::string& period_us) {
+  return quota_cores(quota_us, period_us);  // "-1": no limit
+}
+
+int cgroup_cpu_cores(const std::string& root, const std::string& proc_self_cgroup) {
+  int tightest = 0;
+  std::istringstream lines(proc_self_cgroup);
+  for (std::string line; std::getline(lines, line);) {  // "<hierarchy id>:<controllers>:<path>"
+    const size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1);
+    std::string path = line.substr(b + 1);
+    const bool v2 = controllers.empty();
+    if ((!v2 && !lists(controllers, "cpu")) || path.empty() || path[0] != '/') continue;
+    if (path.find("/..") != std::string::npos) path = "/";  // outside this cgroup namespace: root's files only
+    const std::vector<std::string> mounts =
+        v2 ? std::vector<std::string>{root} : std::vector<std::string>{root + "/" + controllers, root + "/cpu"};
+    for (const std::string& mount : mounts)
+      for (std::string p = path;; p = p.substr(0, std::max<size_t>(p.rfind('/'), 1))) {
+        const std::string dir = mount + (p == "/" ? "" : p);
+        const int cores = v2 ? cpu_max_cores(read_small_file(dir + "/cpu.max"))
+                             : cfs_quota_cores(read_small_file(dir + "/cpu.cfs_quota_us"),
+                                               read_small_file(dir + "/cpu.cfs_period_us"));
+        if (cores > 0 && (tightest == 0 || cores < tightest)) tightest = cores;
+        if (p == "/") break;
+      }
+  }
+  return tightest;
+}
+
+int default_team() {
+  int team = omp_get_max_threads();
+  cpu_set_t cpus;
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0) team = std::min(team, CPU_COUNT(&cpus));
+  const int quota = cgroup_cpu_cores("/sys/fs/cgroup", read_small_file("/proc/self/cgroup"));
+  if (quota > 0) team = std::min(team, quota);
+  return std::max(team, 1);
 }
 
 bool team_pinned(int options_threads) {

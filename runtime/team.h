@@ -20,12 +20,36 @@
 //   - No signal (no /proc, a sandbox without schedstat): every run is wide, as before, apart from the
 //     concurrency rule above.
 // Pinned teams (team_pinned) never adapt: every run uses exactly the team the user asked for.
+//
+// The whole team, unless pinned, is default_team(): no more threads than the cores the process may use. A
+// container's CPU quota does not show as run-queue delay (a throttled process waits off the run queue), so
+// it is read where it is set.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace cnnx {
+
+// Cores a CPU quota allows, rounded up (as the JVM, .NET and Go round): from cgroup v2's cpu.max
+// ("150000 100000" is 2; "max 100000" is no limit) or cgroup v1's cpu.cfs_quota_us and cpu.cfs_period_us
+// ("-1" is no limit). 0 when there is no limit or the text is not a quota.
+int cpu_max_cores(const std::string& cpu_max);
+int cfs_quota_cores(const std::string& quota_us, const std::string& period_us);
+
+// The tightest CPU quota, in cores as above, on the process's cgroups and their ancestors: `proc_self_cgroup`
+// is the text of /proc/self/cgroup, `root` where the cgroup file systems are mounted (/sys/fs/cgroup). v2
+// ("0::/path"): root/path/cpu.max; v1 ("4:cpu,cpuacct:/path"): root/cpu,cpuacct/path/cpu.cfs_quota_us (or
+// root/cpu/path/...). Inside a container the path may name the host's cgroup while root holds the
+// container's own: every ancestor's files are read, root's included. 0 when nothing limits or nothing can
+// be read.
+int cgroup_cpu_cores(const std::string& root, const std::string& proc_self_cgroup);
+
+// The whole team of an unpinned run: OpenMP's default team (libgomp's: the CPUs the process had when it
+// started), capped by the CPUs the calling thread may run on now (sched_getaffinity) and by the cgroup CPU quota
+// (cgroup_cpu_cores under /sys/fs/cgroup). What cannot be read caps nothing. At least 1.
+int default_team();
 
 // The calling thread's run-queue delay in nanoseconds so far (the second field of
 // /proc/thread-self/schedstat), or -1 when it cannot be read. A thread keeps its file open.
