@@ -62,22 +62,24 @@ class PyModel {
     return {g.producer, g.name, g.domain, g.description, g.graph_description, g.model_version, g.metadata};
   }
 
-  // Outputs in outputs() order.
-  std::vector<py::array> run_list(const py::dict& feeds) const {
+  // Outputs in outputs() order. `info`, when given, gets what the run did.
+  std::vector<py::array> run_list(const py::dict& feeds, RunInfo* info) const {
     std::vector<py::object> keep_alive;
     std::vector<Tensor> inputs = input_tensors(feeds, keep_alive);
     std::vector<Tensor> outputs;
+    RunInfo ran;
     {
       py::gil_scoped_release release;
-      outputs = model_.run(inputs);
+      outputs = model_.run(inputs, &ran);
     }
+    if (info) *info = ran;
     std::vector<py::array> arrays;
     for (Tensor& t : outputs) arrays.push_back(output_array(std::move(t)));
     return arrays;
   }
 
-  py::dict run(const py::dict& feeds) const {
-    std::vector<py::array> arrays = run_list(feeds);
+  py::dict run(const py::dict& feeds, RunInfo* info) const {
+    std::vector<py::array> arrays = run_list(feeds, info);
     py::dict out;
     for (size_t i = 0; i < arrays.size(); ++i) out[py::str(model_.outputs()[i].name)] = arrays[i];
     return out;
@@ -85,7 +87,7 @@ class PyModel {
 
   // model(x) for a one-input model: the output, or a tuple of the outputs in order.
   py::object call(const py::object& x) const {
-    std::vector<py::array> arrays = run_list(single_feed(x));
+    std::vector<py::array> arrays = run_list(single_feed(x), nullptr);
     if (arrays.size() == 1) return arrays[0];
     return py::tuple(py::cast(arrays));
   }
@@ -228,6 +230,13 @@ PYBIND11_MODULE(_cnnx, m) {
       .def_readonly("detail", &cnnx::NodeCheck::detail)
       .def("__repr__", [](const cnnx::NodeCheck& c) { return repr(c); });
 
+  py::class_<cnnx::RunInfo>(m, "RunInfo", R"(What one run did, filled in by Model.run(..., run_info=info).
+
+threads  the team it ran with (1: the calling thread alone; see Model's threads))")
+      .def(py::init<>())
+      .def_readonly("threads", &cnnx::RunInfo::threads)
+      .def("__repr__", [](const cnnx::RunInfo& r) { return "RunInfo(threads=" + std::to_string(r.threads) + ")"; });
+
   py::class_<PyModel>(m, "Model", R"(An ONNX model loaded and validated once; runs from many threads.
 
 Model(path_or_bytes, threads=0, backend="dnnl", verify=False)
@@ -245,8 +254,11 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False)
       .def_property_readonly("threads", [](const PyModel& p) { return p.model().options().threads; })
       .def_property_readonly("backend", [](const PyModel& p) { return cnnx::backend_name(p.model().options().backend); })
       .def_property_readonly("verify", [](const PyModel& p) { return p.model().options().verify; })
-      .def("run", &PyModel::run, "feeds"_a, "Runs on {input name: array}; returns {output name: array}")
-      .def("run_list", &PyModel::run_list, "feeds"_a, "Runs on {input name: array}; returns the outputs in order")
+      .def("run", &PyModel::run, "feeds"_a, "run_info"_a = nullptr,
+           "Runs on {input name: array}; returns {output name: array}. A RunInfo given as run_info gets what the "
+           "run did (its threads)")
+      .def("run_list", &PyModel::run_list, "feeds"_a, "run_info"_a = nullptr,
+           "Runs on {input name: array}; returns the outputs in order. run_info: as for run")
       .def("__call__", &PyModel::call, "x"_a,
            "Runs a one-input model on x; returns its output (a tuple of them when it has several)")
       .def("check", &PyModel::check, "inputs"_a,

@@ -1,6 +1,7 @@
 """cnnx.Model, the Pythonic face: inputs and outputs, runs against the cnnx program, array conversion, errors
 named like the C++ API's, output lifetime, threads, check() against `cnnx check`."""
 import gc
+import os
 import subprocess
 import threading
 
@@ -161,6 +162,21 @@ def test_one_model_many_threads(shapes_model):
     for t in threads:
         t.join()
     assert failures == []
+
+
+def test_run_info_tells_the_team_a_run_used(shapes_model):
+    x = {"image": shapes_batch(1)}
+    info = cnnx.RunInfo()
+    assert info.threads == 0  # no run yet
+    cnnx.Model(shapes_model, threads=1).run(x, run_info=info)
+    assert info.threads == 1
+    cnnx.Model(shapes_model, threads=2).run_list(x, run_info=info)
+    assert info.threads == 2
+    assert repr(info) == "RunInfo(threads=2)"
+    cnnx.Model(shapes_model).run(x, info)  # the default team: the whole one or the calling thread alone
+    assert 1 <= info.threads <= len(os.sched_getaffinity(0))
+    with pytest.raises(TypeError):
+        cnnx.Model(shapes_model).run(x, run_info=2)
 
 
 def test_check_lists_the_nodes_cnnx_check_prints(shapes_model, cnnx_tool, tmp_path):
