@@ -75,7 +75,7 @@ struct Model::State {
     inputs = specs(*graph, graph->inputs);
     outputs = specs(*graph, graph->outputs);
     inputs_with_data = planned_with_data(*graph);
-    wide_team = options.threads > 0 ? options.threads : team_pinned(0) ? omp_get_max_threads() : default_team();
+    wide_team = options.threads > 0 ? options.threads : team_pinned(options.threads) ? omp_get_max_threads() : default_team();
     adaptive = options.backend == Backend::dnnl && !team_pinned(options.threads) && wide_team > 1;
   }
 

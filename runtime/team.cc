@@ -38,13 +38,6 @@ int64_t parse_microseconds(const std::string& text) {
   return value;
 }
 
-// ceil(quota / period), at least 1; 0 unless both are positive whole numbers.
-int quota_cores(const std::string& quota_us, const std::string& period_us) {
-  const int64_t quota = parse_microseconds(quota_us), period = parse_microseconds(period_us);
-  if (quota <= 0 || period <= 0) return 0;
-  return int(std::min<int64_t>(quota / period + (quota % period != 0), 1 << 20));
-}
-
 bool lists(const std::string& comma_separated, const std::string& item) {
   std::istringstream items(comma_separated);
   for (std::string each; std::getline(items, each, ',');)
@@ -120,11 +113,13 @@ int cpu_max_cores(const std::string& cpu_max) {
   std::istringstream fields(cpu_max);
   std::string quota, period, more;
   if (!(fields >> quota >> period) || (fields >> more)) return 0;
-  return quota == "max" ? 0 : quota_cores(quota, period);
+  return quota == "max" ? 0 : cfs_quota_cores(quota, period);
 }
 
 int cfs_quota_cores(const std::string& quota_us, const std::string& period_us) {
-  return quota_cores(quota_us, period_us);  // "-1": no limit
+  const int64_t quota = parse_microseconds(quota_us), period = parse_microseconds(period_us);  // "-1": none
+  if (quota <= 0 || period <= 0) return 0;
+  return int(std::min<int64_t>(quota / period + (quota % period != 0), 1 << 20));
 }
 
 int cgroup_cpu_cores(const std::string& root, const std::string& proc_self_cgroup) {
