@@ -37,8 +37,9 @@ def prepare(name, out):
     with torch.no_grad():
         frozen = torch.jit.freeze(torch.jit.trace(model, x).eval())
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    torch.jit.save(frozen, out + ".tmp")
-    os.replace(out + ".tmp", out)
+    tmp = f"{out}.{os.getpid()}.tmp"  # never a half-written file under the final name
+    torch.jit.save(frozen, tmp)
+    os.replace(tmp, out)
 
 
 def time_configs(path, input_path, configs, iters):

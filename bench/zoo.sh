@@ -183,8 +183,9 @@ if limits:
 print(f"{rounds} alternating rounds, medians of per-round medians; cnnx / ORT is a ratio of time per image "
       f"(< 1: cnnx ahead); torch = TorchScript frozen + optimize_for_inference")
 if limits:
-    print(f"machine: FMA peak {limits['fma_gflops']} GFLOP/s, read bandwidth {limits['read_gbps']} GB/s "
-          f"(by threads; {limits['isa']}, best of {limits['reps']})")
+    by_threads = lambda d, unit: ", ".join(f"{v} {unit} at {t} thread{'s' if t != '1' else ''}" for t, v in d.items())
+    print(f"machine ({limits['isa']}, best of {limits['reps']}): FMA peak {by_threads(limits['fma_gflops'], 'GFLOP/s')}; "
+          f"read bandwidth {by_threads(limits['read_gbps'], 'GB/s')}")
 print("| " + " | ".join(head) + " |")
 print("|" + "---|" * len(head))
 logs = {k: [] for k in configs + ["load", "rss"]}
