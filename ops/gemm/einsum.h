@@ -39,8 +39,8 @@ struct EinsumParams : OpParams {
 EinsumParams parse_einsum_equation(const std::string& equation, size_t operands);
 EinsumParams parse_einsum(const Node& node);
 std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<ValueInfo>& in);
-// OpSpec::flops: 2 * (inputs - 1) * the product of every label's size and the broadcast "..." dims, the
-// multiplies and adds of the loops the equation spells (0 for one input: a sum or a transpose).
+// OpSpec::flops: inputs - 1 multiply-adds (2 FLOP each) per point of the loop nest the equation spells, whose
+// size is the product of every label's size and the broadcast "..." dims (0 for one input: a sum or a transpose).
 double einsum_flops(const EinsumParams& p, const std::vector<ValueInfo>& in);
 void einsum_ref(const EinsumParams& p, const KernelIO& io);
 
