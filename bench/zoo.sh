@@ -181,11 +181,12 @@ head += ["load + 1st run ms: cnnx / ORT / torch", "peak RSS MB: cnnx / ORT / tor
 if limits:
     head += [f"% FMA peak ({threads}t b1): cnnx / ORT", f"% read bandwidth ({threads}t b1): cnnx / ORT"]
 print(f"{rounds} alternating rounds, medians of per-round medians; cnnx / ORT is a ratio of time per image "
-      f"(< 1: cnnx ahead); torch = TorchScript frozen + optimize_for_inference")
+      f"(< 1: cnnx ahead); torch = TorchScript frozen + optimize_for_inference.")
 if limits:
     by_threads = lambda d, unit: ", ".join(f"{v} {unit} at {t} thread{'s' if t != '1' else ''}" for t, v in d.items())
     print(f"machine ({limits['isa']}, best of {limits['reps']}): FMA peak {by_threads(limits['fma_gflops'], 'GFLOP/s')}; "
           f"read bandwidth {by_threads(limits['read_gbps'], 'GB/s')}")
+print()
 print("| " + " | ".join(head) + " |")
 print("|" + "---|" * len(head))
 logs = {k: [] for k in configs + ["load", "rss"]}
