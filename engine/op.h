@@ -153,6 +153,11 @@ struct OpSpec {
   // conv(|X|, |W|) + |B|). Gemm takes |alpha| and |beta|; FusedConv drops its activation and scales by the
   // activation's slope. Computed only to compare (verify, `cnnx check`, tests), never in a normal run.
   std::function<TermsRun<P>(const P& params)> terms = {};
+  // Ops whose work is sums of products (Conv, ConvTranspose, FusedConv, Gemm, MatMul, FusedMatMul, Einsum):
+  // the floating-point operations of one run at these concrete input shapes, 2 per multiply-add (bias adds,
+  // residual adds and activations are not counted). `cnnx bench` sets a model's time against the machine's
+  // FMA peak with their sum (runtime/plan_cost.h).
+  std::function<double(const P& params, const std::vector<ValueInfo>& in)> flops = {};
 };
 
 // ---- what the registry keeps: an OpSpec with its params type erased (made only by OpRegistry::add) ----
@@ -176,6 +181,7 @@ struct OpDef {
   std::vector<size_t> float_shape_inputs;
   // OpSpec::terms with the params erased: (params, scale); absent for ops without one.
   std::function<std::pair<ParamsPtr, double>(const OpParams&)> terms;
+  std::function<double(const OpParams&, const std::vector<ValueInfo>& in)> flops;  // OpSpec::flops, or absent
 
   const KernelDef& reference() const { return kernels.back(); }
 };
@@ -217,6 +223,10 @@ OpDef erase_params(OpSpec<P> spec) {
     d.terms = [typed](const OpParams& p) -> std::pair<ParamsPtr, double> {
       TermsRun<P> run = typed->terms(params_as<P>(p, typed->type));
       return {std::make_shared<const P>(std::move(run.params)), run.scale};
+    };
+  if (typed->flops)
+    d.flops = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
+      return typed->flops(params_as<P>(p, typed->type), in);
     };
   if (typed->caution)
     d.caution = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {

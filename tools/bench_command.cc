@@ -4,8 +4,11 @@
 // "profile_run_ms", the mean wall time of the profiled runs). "run_threads" counts the timed runs by the team
 // they used ({"2": 17, "1": 3}): with --threads 0 the team adapts to the machine (runtime/team.h). --callers K
 // runs from K threads at once ("callers"; "runs_per_s": timed runs over their wall time, all callers together).
-// "prepared_weights": the weights the plans' kernels prepared ("made", "made_mb") and those a plan shared with
-// another plan of the model instead ("shared", "shared_mb": the one-thread twin's, dnnl/prepared_weights.h).
+// "gflop" (GFLOP per run: 2 per multiply-add of the sum-of-products steps, Conv, Gemm, MatMul, ...) and
+// "weight_mb" (MB of constants the steps read) are the plan's work (runtime/plan_cost.h), to set the times
+// against the machine's FMA peak and read bandwidth (bench/machine_limits.cc). "prepared_weights": the
+// weights the plans' kernels prepared ("made", "made_mb") and those a plan shared with another plan of the
+// model instead ("shared", "shared_mb": the one-thread twin's, dnnl/prepared_weights.h).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -22,6 +25,7 @@
 
 #include "dnnl/prepared_weights.h"
 #include "engine/thread_scope.h"
+#include "runtime/plan_cost.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
@@ -167,10 +171,11 @@ int bench(const BenchOptions& o) {
   print_warnings(model);
   std::vector<Tensor> inputs = bench_inputs(model, o);
   start = std::chrono::steady_clock::now();
-  model.plan_for(inputs);  // cached: the run below finds it
+  const std::shared_ptr<const Plan> plan = model.plan_for(inputs);  // cached: the run below finds it
   const double plan_ms = ms_since(start);
   model.run(inputs);
   const double first_run_ms = ms_since(start);
+  const PlanCost cost = plan_cost(*plan);
   std::vector<double> times;
   std::map<std::string, int> run_threads;  // team size -> timed runs that used it (runtime/team.h)
   const double timed_ms = timed_runs(model, inputs, o, times, run_threads);
@@ -184,7 +189,8 @@ int bench(const BenchOptions& o) {
                    {"p90_ms", at(0.9)},          {"max_ms", times.back()},   {"load_ms", load_ms},
                    {"first_run_ms", first_run_ms}, {"plan_ms", plan_ms}, {"peak_rss_mb", peak_rss_mb()},
                    {"run_threads", run_threads}, {"callers", o.callers},
-                   {"runs_per_s", double(times.size()) / (timed_ms / 1e3)}};
+                   {"runs_per_s", double(times.size()) / (timed_ms / 1e3)},
+                   {"gflop", cost.flop / 1e9},   {"weight_mb", double(cost.weight_bytes) / 1e6}};
   const PreparedWeightCounts prepared = prepared_weight_counts();
   j["prepared_weights"] = {{"made", prepared.made}, {"made_mb", double(prepared.made_bytes) / (1 << 20)},
                            {"shared", prepared.shared}, {"shared_mb", double(prepared.shared_bytes) / (1 << 20)}};
@@ -203,6 +209,9 @@ int bench(const BenchOptions& o) {
             << (o.callers == 1 ? "" : "s") << "\n"
             << "  load " << load_ms << " ms   first run " << first_run_ms << " ms (planning " << plan_ms
             << " ms)   peak RSS " << peak_rss_mb()
+            << " MB\n"
+            << "  work " << std::setprecision(3) << cost.flop / 1e9 << " GFLOP (" << cost.flop / 1e6 / at(0.5)
+            << " GFLOP/s at the median), weights " << std::setprecision(1) << double(cost.weight_bytes) / 1e6
             << " MB\n";
   if (run_threads.size() > 1) {
     std::cout << "  threads per run:";

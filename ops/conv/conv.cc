@@ -195,6 +195,12 @@ ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueI
   return g;
 }
 
+double conv_flops(const ConvParams& p, const std::vector<ValueInfo>& in) {
+  const ConvGeometry g = resolve_conv_geometry(p, in);
+  return 2.0 * double(g.N * g.M * numel_range(g.out, 0, g.out.size())) *
+         double(g.C_per_group * numel_range(g.kernel, 0, g.kernel.size()));
+}
+
 std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueInfo>& in) {
   for (size_t i = 0; i < in.size(); ++i)
     if (present(in, i)) require_dtype(in, i, {DType::f32});

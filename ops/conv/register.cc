@@ -15,10 +15,14 @@ FusedConvParams refuse_fused_conv(const Node&) {
 
 void register_conv_ops(OpRegistry& r) {
   // Opsets 1 and 11 differ only in documentation and type constraints for float32.
-  r.add(OpSpec<ConvParams>{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_dnnl_kernel(), conv_ref_kernel()}});
+  OpSpec<ConvParams> conv{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_dnnl_kernel(), conv_ref_kernel()}};
+  conv.flops = conv_flops;
+  r.add(std::move(conv));
   // Opsets 1 and 11 differ only in documentation and type constraints for float32.
-  r.add(OpSpec<ConvTransposeParams>{"ConvTranspose", 1, parse_conv_transpose, infer_conv_transpose,
-                                    kConvTransposeTolerance, {conv_transpose_dnnl_kernel(), conv_transpose_ref_kernel()}});
+  OpSpec<ConvTransposeParams> transpose{"ConvTranspose", 1, parse_conv_transpose, infer_conv_transpose,
+                                        kConvTransposeTolerance, {conv_transpose_dnnl_kernel(), conv_transpose_ref_kernel()}};
+  transpose.flops = conv_transpose_flops;
+  r.add(std::move(transpose));
   // The convolution's tolerance: the add and the activation are one or two more roundings on top. The
   // convolution's accumulation error (and the residual add's rounding) reaches the output through the
   // activation, scaled by at most its slope: the magnitudes are those of Conv + Add, times that slope.
@@ -31,6 +35,7 @@ void register_conv_ops(OpRegistry& r) {
     run.params.fusion.activation = nullptr;
     return run;
   };
+  fused.flops = [](const FusedConvParams& p, const std::vector<ValueInfo>& in) { return conv_flops(p.conv, {in[0], in[1]}); };
   r.add(std::move(fused));
 }
 

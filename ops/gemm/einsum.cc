@@ -196,6 +196,16 @@ std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<Val
   return {ValueInfo::of(in[0].dtype, out)};
 }
 
+double einsum_flops(const EinsumParams& p, const std::vector<ValueInfo>& in) {
+  std::vector<Shape> shapes;
+  for (const ValueInfo& v : in) shapes.push_back(v.shape);
+  const EinsumDims d = collect_dims(p, shapes);
+  double loops = double(numel_range(d.ellipsis, 0, d.ellipsis.size()));
+  for (int64_t s : d.size)
+    if (s >= 0) loops *= double(s);
+  return 2.0 * double(in.size() - 1) * loops;
+}
+
 void einsum_ref(const EinsumParams& p, const KernelIO& io) {
   const size_t n = io.in.size();
   std::vector<Shape> shapes;

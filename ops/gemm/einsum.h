@@ -39,6 +39,9 @@ struct EinsumParams : OpParams {
 EinsumParams parse_einsum_equation(const std::string& equation, size_t operands);
 EinsumParams parse_einsum(const Node& node);
 std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<ValueInfo>& in);
+// OpSpec::flops: inputs - 1 multiply-adds (2 FLOP each) per point of the loop nest the equation spells, whose
+// size is the product of every label's size and the broadcast "..." dims (0 for one input: a sum or a transpose).
+double einsum_flops(const EinsumParams& p, const std::vector<ValueInfo>& in);
 void einsum_ref(const EinsumParams& p, const KernelIO& io);
 
 // A sum of products: the reference sums in double, each product of two float32 terms exact in double, and

@@ -61,6 +61,11 @@ GemmGeometry resolve_gemm_geometry(const GemmParams& p, const std::vector<ValueI
   return g;
 }
 
+double gemm_flops(const GemmParams& p, const std::vector<ValueInfo>& in) {
+  const GemmGeometry g = resolve_gemm_geometry(p, in);
+  return 2.0 * double(g.M) * double(g.N) * double(g.K);
+}
+
 std::vector<ValueInfo> infer_gemm(const GemmParams& p, const std::vector<ValueInfo>& in) {
   for (size_t i = 0; i < in.size(); ++i)
     if (present(in, i)) require_dtype(in, i, {DType::f32});

@@ -56,6 +56,11 @@ MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in) {
   return g;
 }
 
+double matmul_flops(const MatMulParams&, const std::vector<ValueInfo>& in) {
+  const MatMulGeometry g = resolve_matmul_geometry(in);
+  return 2.0 * double(numel_range(g.batch, 0, g.batch.size())) * double(g.M) * double(g.N) * double(g.K);
+}
+
 std::vector<ValueInfo> infer_matmul(const MatMulParams& p, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32});
   require_dtype(in, 1, {DType::f32});

@@ -18,15 +18,21 @@ void register_gemm_ops(OpRegistry& r) {
     run.params.beta = std::fabs(p.beta);
     return run;
   };
+  gemm.flops = gemm_flops;
   r.add(std::move(gemm));
-  r.add(OpSpec<MatMulParams>{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
-                             {matmul_dnnl_kernel(), matmul_ref_kernel()}});
+  OpSpec<MatMulParams> matmul{"MatMul", 1, parse_matmul, infer_matmul, kMatrixProductTolerance,
+                              {matmul_dnnl_kernel(), matmul_ref_kernel()}};
+  matmul.flops = matmul_flops;
+  r.add(std::move(matmul));
   // The bias is one more rounding (oneDNN adds it in float32 to the accumulator; the reference in double).
   OpSpec<MatMulParams> fused{"FusedMatMul", 1, parse_fused_matmul, infer_matmul, kMatrixProductTolerance,
                              {matmul_dnnl_kernel(), matmul_ref_kernel()}};
   fused.domain = kInternalDomain;
+  fused.flops = matmul_flops;
   r.add(std::move(fused));
-  r.add(OpSpec<EinsumParams>{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance, {ref_kernel<EinsumParams>(einsum_ref)}});
+  OpSpec<EinsumParams> einsum{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance, {ref_kernel<EinsumParams>(einsum_ref)}};
+  einsum.flops = einsum_flops;
+  r.add(std::move(einsum));
 }
 
 }  // namespace cnnx

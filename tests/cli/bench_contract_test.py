@@ -7,6 +7,7 @@ runs_per_s); where /proc cannot be read (masked in a mount namespace, when the t
 uses the whole team. Usage: bench_contract_test.py CNNX MODEL"""
 import json
 import os
+from math import prod
 import subprocess
 import sys
 
@@ -34,6 +35,26 @@ def bench_json(*args, iters=20):
     return json.loads(lines[0]) if lines else {}
 
 
+def work(path):
+    """FLOP of one batch-1 run of the model's Conv and Gemm nodes, and its weight bytes once BatchNormalization
+    is folded into the convolutions (this model: Conv without bias -> BatchNormalization)."""
+    model = onnx.shape_inference.infer_shapes(onnx.load(path))
+    inits = {i.name: list(i.dims) for i in model.graph.initializer}
+    shapes = {v.name: [d.dim_value or 1 for d in v.type.tensor_type.shape.dim]  # the batch dim_param: 1
+              for v in list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)}
+    flop = weight_floats = 0
+    for n in model.graph.node:
+        if n.op_type == "Conv":
+            m, c_per_group, *kernel = inits[n.input[1]]
+            flop += 2 * prod(shapes[n.output[0]]) * c_per_group * prod(kernel)
+            weight_floats += prod(inits[n.input[1]]) + m
+        elif n.op_type == "Gemm":
+            out, k = inits[n.input[1]]  # transB = 1
+            flop += 2 * shapes[n.input[0]][0] * out * k
+            weight_floats += out * k + out
+    return flop, 4 * weight_floats
+
+
 def main():
     graph = onnx.load(MODEL).graph
     input_name = graph.input[0].name
@@ -49,6 +70,15 @@ def main():
 
     j = bench_json("--batch", "3")
     check(j["inputs"][input_name][0] == 3, f"--batch 3 sets the unknown batch dim: {j['inputs']}")
+
+    # The work: 2 FLOP per multiply-add of the Conv and Gemm nodes (the count from the model's own shapes), and
+    # the bytes of the weights the plan reads (each BatchNormalization folded into its convolution's weights
+    # and a new bias of M floats).
+    flop, weight_bytes = work(MODEL)
+    for batch in (1, 3):
+        j = bench_json("--batch", str(batch))
+        check(abs(j["gflop"] * 1e9 - batch * flop) < 1e-6 * flop, f"gflop at batch {batch}: {j['gflop']} vs {batch * flop / 1e9}")
+        check(abs(j["weight_mb"] * 1e6 - weight_bytes) < 0.5, f"weight_mb at batch {batch}: {j['weight_mb']} vs {weight_bytes / 1e6}")
     j = bench_json("--shape", f"{input_name}=2,3,64,64")
     check(j["inputs"][input_name] == [2, 3, 64, 64], f"--shape sets the input shape: {j['inputs']}")
 
