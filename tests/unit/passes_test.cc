@@ -142,6 +142,52 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
     cases.push_back({"Identity and Dropout dropped", b, "Relu"});
   }
 
+  // Pad [x 8 channels 10x10] -> reader: `pads` on every axis (begins, then ends), `value` the Pad's constant.
+  auto padded = [&](std::vector<int64_t> pads, float value, const char* reader, Attributes attrs) {
+    GraphBuilder b;
+    b.input("x", {1, 8, 10, 10})
+        .initializer("pads", make_int_tensor({8}, std::move(pads)))
+        .initializer("value", make_tensor({}, {value}))
+        .initializer("w", random_tensor({8, 8, 3, 3}, 1, -0.3f, 0.3f))
+        .node("Pad", {"x", "pads", "value"}, {"p"});
+    if (std::string(reader) == "Conv") b.node("Conv", {"p", "w"}, {"y"}, "", attrs);
+    else b.node(reader, {"p"}, {"y"}, "", attrs);
+    b.output("y");
+    return b;
+  };
+  auto window = [](std::vector<int64_t> pads, int64_t count_include_pad, int64_t ceil_mode) {
+    Attributes a;
+    a.set("kernel_shape", ints({3, 3}));
+    a.set("pads", ints(std::move(pads)));
+    a.set("count_include_pad", int_attr(count_include_pad));
+    a.set("ceil_mode", int_attr(ceil_mode));
+    return a;
+  };
+  const std::vector<int64_t> hw1{0, 0, 1, 1, 0, 0, 1, 1}, hw_uneven{0, 0, 1, 0, 0, 0, 2, 1};
+  cases.push_back({"Pad(0) -> AveragePool (torch's avg_pool2d(padding=1))", padded(hw1, 0, "AveragePool", window({0, 0, 0, 0}, 0, 0)),
+                   "AveragePool"});
+  cases.push_back({"Pad(0) -> AveragePool counting its own pads", padded(hw_uneven, 0, "AveragePool", window({1, 0, 0, 1}, 1, 0)),
+                   "AveragePool"});
+  {
+    Attributes conv;
+    conv.set("pads", ints({1, 1, 1, 1}));
+    cases.push_back({"Pad(0) -> Conv with pads", padded(hw_uneven, 0, "Conv", conv), "Conv"});
+    cases.push_back({"Pad(1) -> Conv: not folded", padded(hw1, 1, "Conv", conv), "Pad,Conv"});
+    cases.push_back({"Pad(0) of channels -> AveragePool: not folded", padded({0, 1, 0, 0, 0, 0, 0, 0}, 0, "AveragePool", window({0, 0, 0, 0}, 0, 0)),
+                     "Pad,AveragePool"});
+  }
+  cases.push_back({"Pad(0) -> AveragePool with pads not counted: not folded",
+                   padded(hw1, 0, "AveragePool", window({1, 1, 1, 1}, 0, 0)), "Pad,AveragePool"});
+  cases.push_back({"Pad(0) -> AveragePool with ceil_mode: not folded", padded(hw1, 0, "AveragePool", window({0, 0, 0, 0}, 1, 1)),
+                   "Pad,AveragePool"});
+  cases.push_back({"Pad(-1) crops: not folded", padded({0, 0, -1, 1, 0, 0, 1, 1}, 0, "AveragePool", window({0, 0, 0, 0}, 1, 0)),
+                   "Pad,AveragePool"});
+  {
+    Attributes max;
+    max.set("kernel_shape", ints({3, 3}));
+    cases.push_back({"Pad(0) -> MaxPool: not folded", padded(hw1, 0, "MaxPool", max), "Pad,MaxPool"});
+  }
+
   for (Case& c : cases) {
     const auto [graph, infos, inputs] = build(c.graph, 9);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {
