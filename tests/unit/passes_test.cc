@@ -298,3 +298,39 @@ TEST_CASE("elementwise, binary and BatchNormalization steps write over an input 
     CHECK_MESSAGE(nc.within, nc.detail);
   }
 }
+
+TEST_CASE("a ResNeXt block keeps the layout its first convolution picks: no reorders around the grouped one") {
+  // x -> 1x1 (64 -> 128) -> Relu -> 3x3 in 32 groups of 4 -> Relu -> 1x1 (128 -> 64) -> + x -> Relu. Left to
+  // choose, oneDNN runs the grouped convolution in nChw4c and a 1x1 convolution offered nChw4c/nChw8c with
+  // slower code (AVX2 on AVX-512 machines): the grouped one takes the layout that arrives.
+  GraphBuilder b;
+  Attributes grouped;
+  grouped.set("pads", ints({1, 1, 1, 1}));
+  grouped.set("group", int_attr(32));
+  b.input("x", {1, 64, 14, 14})
+      .initializer("w1", random_tensor({128, 64, 1, 1}, 1, -0.2f, 0.2f))
+      .initializer("w2", random_tensor({128, 4, 3, 3}, 2, -0.3f, 0.3f))
+      .initializer("w3", random_tensor({64, 128, 1, 1}, 3, -0.2f, 0.2f))
+      .node("Conv", {"x", "w1"}, {"c1"}).node("Relu", {"c1"}, {"r1"})
+      .node("Conv", {"r1", "w2"}, {"c2"}, "", grouped).node("Relu", {"c2"}, {"r2"})
+      .node("Conv", {"r2", "w3"}, {"c3"}).node("Add", {"c3", "x"}, {"s"}).node("Relu", {"s"}, {"y"})
+      .output("y");
+  const auto [graph, in, x] = build(b, 12);
+  auto plan = Plan::build(graph, in, Backend::dnnl);
+  std::vector<std::string> layouts;  // per step: op and output layout
+  int reorders = 0;
+  for (const PlanStep& s : plan->steps()) {
+    reorders += s.node < 0;
+    layouts.push_back((s.node < 0 ? std::string("reorder") : plan->graph().nodes[size_t(s.node)].op_type) + " " +
+                      plan->slot(s.outputs[0]).layout.name());
+  }
+  CAPTURE(joined(layouts));
+  CHECK(reorders <= 2);  // the input into the convolutions' layout, the output back to plain
+  std::vector<NodeCheck> checks;
+  const Tensor want = Plan::build(graph, in, Backend::ref, graph_pass_names())->run(x)[0];
+  CHECK(within_tolerance("Conv", 12, plan->run(x, &checks)[0], want) == "");
+  for (const NodeCheck& nc : checks) {
+    CAPTURE(nc.node);
+    CHECK_MESSAGE(nc.within, nc.detail);
+  }
+}
