@@ -116,6 +116,12 @@ std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first 
 inline bool is_reference(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
 }
+// The instruction set of oneDNN's implementation, the part of its name after the last ':': "avx512_core" of
+// "brgconv:avx512_core", "avx2" of "jit_1x1:avx2", "any" of "ref:any".
+inline std::string implementation_isa(const dnnl::primitive_desc_base& pd) {
+  const std::string impl = pd.impl_info_str();
+  return impl.substr(impl.rfind(':') + 1);
+}
 template <class PD>
 bool is_reference(const std::vector<PD>& pds) {
   for (const PD& pd : pds)

@@ -31,6 +31,12 @@ inline Attribute int_attr(int64_t v) {
   a.i = v;
   return a;
 }
+inline Attribute ints_attr(std::vector<int64_t> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::ints;
+  a.ints = std::move(v);
+  return a;
+}
 inline Attribute float_attr(float v) {
   Attribute a;
   a.kind = Attribute::Kind::f;

@@ -22,15 +22,10 @@ void drop_identity(Graph& g, Backend) {
     }
     if (node.op_type == "Pad") {
       // All-zero pads (PyTorch exports one before some pools) copy the input whatever the mode.
-      const auto& p = params_as<PadParams>(*node.params, node.op_type);
-      std::vector<int64_t> pads = p.pads;
-      bool known = !p.from_inputs;
-      if (p.from_inputs && node.inputs.size() > 1 && node.inputs[1] >= 0) {
-        const ValueInfo& v = g.value(node.inputs[1]).info;
-        known = v.constant && (v.dtype == DType::i64 || v.dtype == DType::i32);
-        for (int64_t i = 0; known && i < v.constant->numel(); ++i) pads.push_back(v.constant->int_at(i));
-      }
-      passes_through = known && std::all_of(pads.begin(), pads.end(), [](int64_t x) { return x == 0; });
+      KnownPads pads;
+      passes_through = known_pads(params_as<PadParams>(*node.params, node.op_type), input_infos(g, node), pads) &&
+                       std::all_of(pads.begin.begin(), pads.begin.end(), [](int64_t x) { return x == 0; }) &&
+                       std::all_of(pads.end.begin(), pads.end.end(), [](int64_t x) { return x == 0; });
     }
     if (passes_through) replace_uses(g, node.outputs[0], node.inputs[0]);
   }

@@ -20,9 +20,7 @@ bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
   if (const auto* p = dynamic_cast<const ActivationParams*>(node.params.get())) {
     args = p->args;
   } else if (const auto* clip = dynamic_cast<const ClipParams*>(node.params.get())) {
-    std::vector<ValueInfo> in;
-    for (int id : node.inputs) in.push_back(id >= 0 ? g.value(id).info : ValueInfo{});
-    if (!clip_bounds(*clip, in, args)) return false;
+    if (!clip_bounds(*clip, input_infos(g, node), args)) return false;
   } else {
     return false;
   }

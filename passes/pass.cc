@@ -12,6 +12,8 @@ namespace cnnx {
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
+      {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",
+       fold_pad},
       {"fuse-layer-norm", "LayerNorm spelled as ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div [, Mul, Add] as one LayerNormalization",
        fuse_layer_norm},  // before global-average-pool, which would take its ReduceMean over [N, T, C]
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
@@ -124,6 +126,12 @@ const Node* sole_reader(const Graph& graph, const std::vector<std::vector<int>>&
 const Node* producer_of(const Graph& graph, int value) {
   const int p = graph.value(value).producer;
   return p >= 0 ? &graph.nodes[size_t(p)] : nullptr;
+}
+
+std::vector<ValueInfo> input_infos(const Graph& graph, const Node& node) {
+  std::vector<ValueInfo> in;
+  for (int id : node.inputs) in.push_back(id >= 0 ? graph.value(id).info : ValueInfo{});
+  return in;
 }
 
 bool scalar_constant(const Graph& graph, int value, double& v) {

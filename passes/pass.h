@@ -56,6 +56,8 @@ bool is_op(const Node& node, const char* type);
 bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
 // The node reading `value` when it is the only reader (and `value` is no graph output), else nullptr.
 const Node* sole_reader(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
+// The infos of the node's inputs, an absent one as ValueInfo{}.
+std::vector<ValueInfo> input_infos(const Graph& graph, const Node& node);
 // The node writing `value`, or nullptr (graph inputs, initializers, folded constants).
 const Node* producer_of(const Graph& graph, int value);
 // True when `value` is a constant holding one number (any shape of one element, any numeric type), read into `v`.

@@ -9,6 +9,10 @@ namespace cnnx {
 // Identity, Dropout at inference (no mask read, no runtime training_mode) and Pad with all-zero pads:
 // readers read the input.
 void drop_identity(Graph& graph, Backend backend);
+// Pad (constant 0, known pads >= 0 on the spatial axes only) -> Conv or AveragePool (explicit pads; count_include_pad,
+// or no pads of its own; no ceil_mode) reading it as its only reader: the Conv or pool with the Pad's cells as
+// its own pads; passes/fold_pad.cc.
+void fold_pad(Graph& graph, Backend backend);
 // Conv -> BatchNormalization (inference, constant W, B and statistics, Conv output read only by the BN):
 // one Conv with W' = W * s and B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon).
 void fold_batch_norm(Graph& graph, Backend backend);

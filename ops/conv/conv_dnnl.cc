@@ -1,8 +1,8 @@
 // oneDNN Conv and FusedConv: convolution_forward (direct algorithm) over the one ConvGeometry the reference
 // kernel uses. The primitive picks its own src/weights/dst layouts (format_tag::any) and reports them: the
 // plan hands src over in the chosen layout (reordering only when it arrives otherwise) and keeps dst in it
-// for the next kernels. Two offers are taken when oneDNN has a JIT kernel for them: a src arriving
-// channel-blocked (it came from a chain the plan keeps blocked) and the dst layout the readers wish for
+// for the next kernels. Two offers are taken when oneDNN runs them with the instruction set it would use for
+// its own choice: src in the layout it arrives in (no reorder before) and the dst layout the readers wish for
 // (a Concat the plan joins in place). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
 // its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why).
@@ -84,18 +84,31 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const La
   return d;
 }
 
-// The offered layouts (see the file comment) when oneDNN runs them with a JIT kernel; else its own choice.
+// The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,
+// tried in this order: src as it arrives with the wished dst; the wished dst alone (a join saves a copy of
+// the whole Concat, a reorder of src is shared by its readers); src as it arrives alone; else its own choice.
+// A src arriving in a layout other than plain is offered whatever it is: a grouped convolution's own choice
+// (nChw4c, nChw8c) is barely faster than channels-last and costs two reorders, and the layout oneDNN picks
+// for a few channels per group must not spread to the layers after it: 1x1 convolutions in nChw8c run AVX2
+// code on AVX-512 machines at half the speed.
 ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const KernelLayouts& offered) {
-  const Layout src = has_inner_blocks(offered.in[0]) ? offered.in[0] : Layout();
-  const Layout dst = offered.out.empty() ? Layout() : offered.out[0];
-  if (!is_plain(src) || !is_plain(dst)) {
+  const Layout& src = offered.in[0];
+  const Layout wished_dst = offered.out.empty() ? Layout() : offered.out[0];
+  // Given a channels-last src and left to choose dst, oneDNN pairs it with a blocked dst it has no kernel for.
+  const Layout dst_like_src = is_plain(src) || has_inner_blocks(src) ? Layout() : layout_of(same_order_desc(src, g.output_shape()));
+  ConvDesc own = describe(g, fusion);
+  const std::pair<Layout, Layout> tries[] = {{src, is_plain(wished_dst) ? dst_like_src : wished_dst},
+                                             {Layout(), wished_dst},
+                                             {src, dst_like_src}};
+  for (const auto& [try_src, try_dst] : tries) {
+    if (is_plain(try_src) && is_plain(try_dst)) continue;
     try {
-      ConvDesc d = describe(g, fusion, src, dst);
-      if (!is_reference(d.pd)) return d;
+      ConvDesc d = describe(g, fusion, try_src, try_dst);
+      if (implementation_isa(d.pd) == implementation_isa(own.pd)) return d;
     } catch (const dnnl::error&) {
     }
   }
-  return describe(g, fusion);
+  return own;
 }
 
 class ConvDnnl : public CompiledKernel {

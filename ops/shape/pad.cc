@@ -151,6 +151,22 @@ std::vector<ValueInfo> infer_pad(const PadParams& p, const std::vector<ValueInfo
   return {ValueInfo::of(x.dtype, resolve_pad(p.mode, x.shape, pads, present(in, 3) ? &axes : nullptr).out)};
 }
 
+bool known_pads(const PadParams& p, const std::vector<ValueInfo>& in, KnownPads& known) {
+  const ValueInfo& x = input(in, 0);
+  std::vector<int64_t> pads = p.pads, axes;
+  known.value = p.value;
+  if (p.from_inputs) {
+    if (!constant_ints(in, 1, pads) || (present(in, 3) && !constant_ints(in, 3, axes))) return false;
+    if (present(in, 2))
+      known.value = in[2].constant && in[2].constant->numel() == 1 ? std::optional<double>(in[2].constant->double_at(0))
+                                                                   : std::nullopt;
+  }
+  const PadGeometry g = resolve_pad(p.mode, x.shape, pads, present(in, 3) ? &axes : nullptr);
+  known.begin = g.begin;
+  known.end = g.end;
+  return true;
+}
+
 void pad_ref(const PadParams& p, const KernelIO& io) {
   const Tensor& x = *io.in[0];
   Tensor& y = *io.out[0];

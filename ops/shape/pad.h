@@ -7,6 +7,7 @@
 // length - 1); edge (repeat the edge; needs a non-empty axis); wrap (opset 19, periodic; non-empty axis).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "engine/op.h"
@@ -24,6 +25,15 @@ struct PadParams : OpParams {
 
 PadParams parse_pad(const Node& node);
 std::vector<ValueInfo> infer_pad(const PadParams& p, const std::vector<ValueInfo>& in);
+
+// A Pad's amounts when they are known before a run (attributes, or constant pads and axes inputs): per axis of
+// input 0 the cells added before and after (negative: cropped), and the constant when it is known too (0 when
+// not given; empty when input 2 is read at run time). False when the pads are read at run time.
+struct KnownPads {
+  std::vector<int64_t> begin, end;
+  std::optional<double> value;
+};
+bool known_pads(const PadParams& p, const std::vector<ValueInfo>& in, KnownPads& pads);
 void pad_ref(const PadParams& p, const KernelIO& io);
 
 }  // namespace cnnx

@@ -142,6 +142,52 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
     cases.push_back({"Identity and Dropout dropped", b, "Relu"});
   }
 
+  // Pad [x 8 channels 10x10] -> reader: `pads` on every axis (begins, then ends), `value` the Pad's constant.
+  auto padded = [&](std::vector<int64_t> pads, float value, const char* reader, Attributes attrs) {
+    GraphBuilder b;
+    b.input("x", {1, 8, 10, 10})
+        .initializer("pads", make_int_tensor({8}, std::move(pads)))
+        .initializer("value", make_tensor({}, {value}))
+        .initializer("w", random_tensor({8, 8, 3, 3}, 1, -0.3f, 0.3f))
+        .node("Pad", {"x", "pads", "value"}, {"p"});
+    if (std::string(reader) == "Conv") b.node("Conv", {"p", "w"}, {"y"}, "", attrs);
+    else b.node(reader, {"p"}, {"y"}, "", attrs);
+    b.output("y");
+    return b;
+  };
+  auto window = [](std::vector<int64_t> pads, int64_t count_include_pad, int64_t ceil_mode) {
+    Attributes a;
+    a.set("kernel_shape", ints({3, 3}));
+    a.set("pads", ints(std::move(pads)));
+    a.set("count_include_pad", int_attr(count_include_pad));
+    a.set("ceil_mode", int_attr(ceil_mode));
+    return a;
+  };
+  const std::vector<int64_t> hw1{0, 0, 1, 1, 0, 0, 1, 1}, hw_uneven{0, 0, 1, 0, 0, 0, 2, 1};
+  cases.push_back({"Pad(0) -> AveragePool (torch's avg_pool2d(padding=1))", padded(hw1, 0, "AveragePool", window({0, 0, 0, 0}, 0, 0)),
+                   "AveragePool"});
+  cases.push_back({"Pad(0) -> AveragePool counting its own pads", padded(hw_uneven, 0, "AveragePool", window({1, 0, 0, 1}, 1, 0)),
+                   "AveragePool"});
+  {
+    Attributes conv;
+    conv.set("pads", ints({1, 1, 1, 1}));
+    cases.push_back({"Pad(0) -> Conv with pads", padded(hw_uneven, 0, "Conv", conv), "Conv"});
+    cases.push_back({"Pad(1) -> Conv: not folded", padded(hw1, 1, "Conv", conv), "Pad,Conv"});
+    cases.push_back({"Pad(0) of channels -> AveragePool: not folded", padded({0, 1, 0, 0, 0, 0, 0, 0}, 0, "AveragePool", window({0, 0, 0, 0}, 0, 0)),
+                     "Pad,AveragePool"});
+  }
+  cases.push_back({"Pad(0) -> AveragePool with pads not counted: not folded",
+                   padded(hw1, 0, "AveragePool", window({1, 1, 1, 1}, 0, 0)), "Pad,AveragePool"});
+  cases.push_back({"Pad(0) -> AveragePool with ceil_mode: not folded", padded(hw1, 0, "AveragePool", window({0, 0, 0, 0}, 1, 1)),
+                   "Pad,AveragePool"});
+  cases.push_back({"Pad(-1) crops: not folded", padded({0, 0, -1, 1, 0, 0, 1, 1}, 0, "AveragePool", window({0, 0, 0, 0}, 1, 0)),
+                   "Pad,AveragePool"});
+  {
+    Attributes max;
+    max.set("kernel_shape", ints({3, 3}));
+    cases.push_back({"Pad(0) -> MaxPool: not folded", padded(hw1, 0, "MaxPool", max), "Pad,MaxPool"});
+  }
+
   for (Case& c : cases) {
     const auto [graph, infos, inputs] = build(c.graph, 9);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {
@@ -247,6 +293,42 @@ TEST_CASE("elementwise, binary and BatchNormalization steps write over an input 
   std::vector<NodeCheck> checks;
   // End to end within the chain's loosest op's tolerance; each step is checked against its reference below.
   CHECK(within_tolerance("BatchNormalization", 15, plan->run(x, &checks)[0], want) == "");
+  for (const NodeCheck& nc : checks) {
+    CAPTURE(nc.node);
+    CHECK_MESSAGE(nc.within, nc.detail);
+  }
+}
+
+TEST_CASE("a ResNeXt block keeps the layout its first convolution picks: no reorders around the grouped one") {
+  // x -> 1x1 (64 -> 128) -> Relu -> 3x3 in 32 groups of 4 -> Relu -> 1x1 (128 -> 64) -> + x -> Relu. Left to
+  // choose, oneDNN runs the grouped convolution in nChw4c and a 1x1 convolution offered nChw4c/nChw8c with
+  // slower code (AVX2 on AVX-512 machines): the grouped one takes the layout that arrives.
+  GraphBuilder b;
+  Attributes grouped;
+  grouped.set("pads", ints({1, 1, 1, 1}));
+  grouped.set("group", int_attr(32));
+  b.input("x", {1, 64, 14, 14})
+      .initializer("w1", random_tensor({128, 64, 1, 1}, 1, -0.2f, 0.2f))
+      .initializer("w2", random_tensor({128, 4, 3, 3}, 2, -0.3f, 0.3f))
+      .initializer("w3", random_tensor({64, 128, 1, 1}, 3, -0.2f, 0.2f))
+      .node("Conv", {"x", "w1"}, {"c1"}).node("Relu", {"c1"}, {"r1"})
+      .node("Conv", {"r1", "w2"}, {"c2"}, "", grouped).node("Relu", {"c2"}, {"r2"})
+      .node("Conv", {"r2", "w3"}, {"c3"}).node("Add", {"c3", "x"}, {"s"}).node("Relu", {"s"}, {"y"})
+      .output("y");
+  const auto [graph, in, x] = build(b, 12);
+  auto plan = Plan::build(graph, in, Backend::dnnl);
+  std::vector<std::string> layouts;  // per step: op and output layout
+  int reorders = 0;
+  for (const PlanStep& s : plan->steps()) {
+    reorders += s.node < 0;
+    layouts.push_back((s.node < 0 ? std::string("reorder") : plan->graph().nodes[size_t(s.node)].op_type) + " " +
+                      plan->slot(s.outputs[0]).layout.name());
+  }
+  CAPTURE(joined(layouts));
+  CHECK(reorders <= 2);  // the input into the convolutions' layout, the output back to plain
+  std::vector<NodeCheck> checks;
+  const Tensor want = Plan::build(graph, in, Backend::ref, graph_pass_names())->run(x)[0];
+  CHECK(within_tolerance("Conv", 12, plan->run(x, &checks)[0], want) == "");
   for (const NodeCheck& nc : checks) {
     CAPTURE(nc.node);
     CHECK_MESSAGE(nc.within, nc.detail);
