@@ -2,10 +2,10 @@
 // how fast it runs, outside any model. Prints the minimum and the 10th percentile of the runs (on a shared
 // machine the minimum is the least disturbed run).
 //
-//   g++ -O3 bench/primitives_dnnl.cc -o /tmp/primitives_dnnl -ldnnl
-//   OMP_NUM_THREADS=1 /tmp/primitives_dnnl conv G IC OC H KHxKW STRIDE SRC/DST...   (N = 1, H = W, Relu post-op)
+//   built as build/cnnx_primitives_dnnl with the tests or -DCNNX_BUILD_BENCH=ON
+//   OMP_NUM_THREADS=1 build/cnnx_primitives_dnnl conv G IC OC H KHxKW STRIDE SRC/DST...   (N = 1, H = W, Relu post-op)
 //       layouts: any, plain, acdb (channels-last), 16b / 8b / 4b (nChw16c, ...); e.g. acdb/acdb 16b/16b any/any
-//   OMP_NUM_THREADS=2 /tmp/primitives_dnnl fc K N          (M = 1: inner product and matmul, weights any / as
+//   OMP_NUM_THREADS=2 build/cnnx_primitives_dnnl fc K N          (M = 1: inner product and matmul, weights any / as
 //       stored [N, K] / [K, N], two copies of the weights read in turn so each run reads them from DRAM)
 #include <oneapi/dnnl/dnnl.hpp>
 
