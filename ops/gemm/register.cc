@@ -26,7 +26,8 @@ void register_gemm_ops(OpRegistry& r) {
                              {matmul_dnnl_kernel(), matmul_ref_kernel()}};
   fused.domain = kInternalDomain;
   r.add(std::move(fused));
-  r.add(OpSpec<EinsumParams>{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance, {ref_kernel<EinsumParams>(einsum_ref)}});
+  r.add(OpSpec<EinsumParams>{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance,
+                             {einsum_dnnl_kernel(), ref_kernel<EinsumParams>(einsum_ref)}});
 }
 
 }  // namespace cnnx
