@@ -171,6 +171,17 @@ EinsumParams parse_einsum_equation(const std::string& equation, size_t operands)
   return p;
 }
 
+std::string einsum_equation(const std::vector<std::vector<int>>& terms, const std::vector<int>& output) {
+  auto write = [](const std::vector<int>& term) {
+    std::string s;
+    for (int label : term) s += label == kEinsumEllipsis ? std::string("...") : std::string(1, label_char(label));
+    return s;
+  };
+  std::string eq;
+  for (size_t t = 0; t < terms.size(); ++t) eq += (t ? "," : "") + write(terms[t]);
+  return eq + "->" + write(output);
+}
+
 EinsumParams parse_einsum(const Node& node) {
   require_inputs(node, 1, 1 << 20);
   require_outputs(node, 1, 1);

@@ -37,6 +37,8 @@ struct EinsumParams : OpParams {
 // Parses `equation` for `operands` inputs (throws a cnnx::Error saying what is wrong).
 EinsumParams parse_einsum_equation(const std::string& equation, size_t operands);
 EinsumParams parse_einsum(const Node& node);
+// The explicit equation of `terms` and `output` (label ids, kEinsumEllipsis), as parse_einsum_equation reads it.
+std::string einsum_equation(const std::vector<std::vector<int>>& terms, const std::vector<int>& output);
 std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<ValueInfo>& in);
 void einsum_ref(const EinsumParams& p, const KernelIO& io);
 // oneDNN matmul for the equations that are a matrix product (einsum_dnnl.cc); declines the others.
