@@ -31,13 +31,16 @@ Attributes equation(const std::string& eq) {
   return a;
 }
 
-// maxvit's attention: q and k [b, g, i, h, d] transposed to [b, g, h, i, d] and multiplied; the result and v
-// (transposed the same way) multiplied and transposed back to [b, g, i, h, d].
-GraphBuilder attention() {
+// maxvit's attention: q and k [b, g, i, h, d] transposed to [b, g, h, i, d], k scaled by `scale` ([] or [1]: a
+// scalar; [8]: one per d), and multiplied; the result and v (transposed the same way) multiplied and transposed
+// back to [b, g, i, h, d].
+GraphBuilder attention(Shape scale = {}) {
   GraphBuilder b;
   b.input("q", {1, 4, 7, 2, 8}).input("k", {1, 4, 7, 2, 8}).input("v", {1, 4, 7, 2, 8});
+  b.initializer("scale", random_tensor(scale, 4, 0.2f, 0.5f));
   for (const char* x : {"q", "k", "v"}) b.node("Transpose", {x}, {std::string(x) + "t"}, "", perm({0, 1, 3, 2, 4}));
-  b.node("Einsum", {"qt", "kt"}, {"attn"}, "qk", equation("B G H I D, B G H J D -> B G H I J"))
+  b.node("Mul", {"kt", "scale"}, {"ks"})
+      .node("Einsum", {"qt", "ks"}, {"attn"}, "qk", equation("B G H I D, B G H J D -> B G H I J"))
       .node("Softmax", {"attn"}, {"p"})
       .node("Einsum", {"p", "vt"}, {"o"}, "pv", equation("B G H I J, B G H J D -> B G H I D"))
       .node("Transpose", {"o"}, {"y"}, "", perm({0, 1, 3, 2, 4}))
@@ -60,6 +63,8 @@ GraphBuilder one(const std::string& eq, Shape a, Shape b_shape, std::vector<int6
 TEST_CASE("einsum-transposes: Transposes around an Einsum fold into its equation") {
   std::vector<Case> cases;
   cases.push_back({"maxvit attention", attention(), 0, "BGIHD,BGJHD->BGHIJ"});
+  cases.push_back({"scale [1]", attention({1}), 0, "BGIHD,BGJHD->BGHIJ"});
+  cases.push_back({"scale per d: k's Transpose stays", attention({8}), 1, "BGIHD,BGHJD->BGHIJ"});
   cases.push_back({"2-D, both sides", one("ij,jk->ik", {4, 3}, {4, 5}, {1, 0}, {1, 0}), 0, "ji,jk->ki"});
   cases.push_back({"3-D rotations", one("bij,bjk->bik", {3, 4, 2}, {2, 4, 5}, {2, 0, 1}, {1, 2, 0}), 0, "ijb,bjk->ikb"});
   cases.push_back({"implicit output", one("ij,jk", {4, 3}, {4, 5}, {1, 0}, {1, 0}), 0, "ji,jk->ki"});
