@@ -43,6 +43,12 @@ inline Attribute float_attr(float v) {
   a.f = v;
   return a;
 }
+inline Attribute string_attr(std::string v) {
+  Attribute a;
+  a.kind = Attribute::Kind::s;
+  a.s = std::move(v);
+  return a;
+}
 
 class Attributes {
  public:

@@ -1,5 +1,5 @@
 // Attribute values written in code, for the lab's graphs (engine/attributes.h holds what the importer reads,
-// and int_attr / float_attr).
+// and int_attr / float_attr / string_attr).
 #pragma once
 
 #include <cstdint>
@@ -15,12 +15,6 @@ inline Attribute ints_attr(std::vector<int64_t> v) {
   Attribute a;
   a.kind = Attribute::Kind::ints;
   a.ints = std::move(v);
-  return a;
-}
-inline Attribute string_attr(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::s;
-  a.s = std::move(v);
   return a;
 }
 

@@ -25,6 +25,8 @@ const std::vector<GraphPass>& graph_passes() {
        fuse_gelu},
       {"fuse-matmul-bias", "MatMul with a constant B then Add of a per-column constant bias as one MatMul with bias",
        fuse_matmul_bias},
+      {"einsum-transposes", "Transposes into or out of an Einsum folded into its equation (read and written through strides)",
+       fold_einsum_transposes},
       {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it; BatchNormalization with its Relu",
        fuse_conv},
   };

@@ -24,6 +24,8 @@ void fuse_gelu(Graph& graph, Backend backend);
 // MatMul(A, constant B) -> Add(constant bias per column) as one cnnx.internal FusedMatMul;
 // passes/fuse_matmul_bias.cc.
 void fuse_matmul_bias(Graph& graph, Backend backend);
+// Transposes into or out of an Einsum folded into its equation; passes/einsum_transposes.cc.
+void fold_einsum_transposes(Graph& graph, Backend backend);
 // Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
 // value is read only by the next node; then BatchNormalization -> Relu as one BatchNormalization that
 // applies the Relu (BatchNormParams::then_relu).

@@ -171,6 +171,17 @@ EinsumParams parse_einsum_equation(const std::string& equation, size_t operands)
   return p;
 }
 
+std::string einsum_equation(const std::vector<std::vector<int>>& terms, const std::vector<int>& output) {
+  auto write = [](const std::vector<int>& term) {
+    std::string s;
+    for (int label : term) s += label == kEinsumEllipsis ? std::string("...") : std::string(1, label_char(label));
+    return s;
+  };
+  std::string eq;
+  for (size_t t = 0; t < terms.size(); ++t) eq += (t ? "," : "") + write(terms[t]);
+  return eq + "->" + write(output);
+}
+
 EinsumParams parse_einsum(const Node& node) {
   require_inputs(node, 1, 1 << 20);
   require_outputs(node, 1, 1);
@@ -206,54 +217,69 @@ double einsum_flops(const EinsumParams& p, const std::vector<ValueInfo>& in) {
   return 2.0 * double(in.size() - 1) * loops;
 }
 
+EinsumAxes einsum_axes(const EinsumParams& p, const std::vector<Shape>& shapes) {
+  const EinsumDims d = collect_dims(p, shapes);
+  EinsumAxes ax;
+  const size_t ne = d.ellipsis.size();
+  for (size_t e = 0; e < ne; ++e) {
+    ax.size.push_back(d.ellipsis[e]);
+    ax.name.push_back("'...' dim " + std::to_string(e));
+  }
+  std::array<int, 52> axis_of_label;
+  axis_of_label.fill(-1);
+  for (int id = 0; id < 52; ++id)
+    if (d.size[size_t(id)] >= 0) {
+      axis_of_label[size_t(id)] = int(ax.size.size());
+      ax.size.push_back(d.size[size_t(id)]);
+      ax.name.push_back("label '" + std::string(1, label_char(id)) + "'");
+    }
+  for (size_t t = 0; t < shapes.size(); ++t) {
+    const Shape& s = shapes[t];
+    const std::vector<int>& term = p.terms[t];
+    const bool has_ellipsis = std::count(term.begin(), term.end(), kEinsumEllipsis) > 0;
+    const size_t te = s.size() - (term.size() - (has_ellipsis ? 1 : 0));  // this input's "..." dims
+    std::vector<int>& axes = ax.of_input.emplace_back();
+    for (int label : term) {
+      if (label != kEinsumEllipsis) {
+        axes.push_back(axis_of_label[size_t(label)]);
+        continue;
+      }
+      for (size_t e = ne - te; e < ne; ++e)  // right-aligned
+        axes.push_back(s[axes.size()] == 1 && ax.size[e] != 1 ? -1 : int(e));
+    }
+  }
+  for (int label : p.output) {
+    if (label != kEinsumEllipsis) {
+      ax.of_output.push_back(axis_of_label[size_t(label)]);
+      continue;
+    }
+    for (size_t e = 0; e < ne; ++e) ax.of_output.push_back(int(e));
+  }
+  return ax;
+}
+
 void einsum_ref(const EinsumParams& p, const KernelIO& io) {
   const size_t n = io.in.size();
   std::vector<Shape> shapes;
   for (const Tensor* t : io.in) shapes.push_back(t->shape());
-  const EinsumDims d = collect_dims(p, shapes);
+  const EinsumAxes ax = einsum_axes(p, shapes);
+  const std::vector<int64_t>& size = ax.size;
   Tensor& y = *io.out[0];
-  require(y.shape() == output_shape(p, d), "the output shape ", to_string(y.shape()), " is not ",
-          to_string(output_shape(p, d)));
-  // Loop axes: the ellipsis dims (ne of them), then labels 0..51 that occur. Axis id of a label: ne + slot.
-  const size_t ne = d.ellipsis.size();
-  std::array<int, 52> slot;
-  slot.fill(-1);
-  std::vector<int64_t> size(d.ellipsis.begin(), d.ellipsis.end());
-  for (int id = 0; id < 52; ++id)
-    if (d.size[size_t(id)] >= 0) {
-      slot[size_t(id)] = int(size.size());
-      size.push_back(d.size[size_t(id)]);
-    }
+  Shape out_shape;
+  for (int a : ax.of_output) out_shape.push_back(size[size_t(a)]);
+  require(y.shape() == out_shape, "the output shape ", to_string(y.shape()), " is not ", to_string(out_shape));
   const size_t axes = size.size();
   // Per operand and loop axis: the element stride (repeated labels add up: the diagonal; broadcast: 0).
   std::vector<std::vector<int64_t>> stride(n, std::vector<int64_t>(axes, 0));
   for (size_t t = 0; t < n; ++t) {
     const Shape& s = shapes[t];
-    std::vector<int64_t> st(s.size(), 1);
-    for (size_t k = s.size(); k-- > 1;) st[k - 1] = st[k] * s[k];
-    const std::vector<int>& term = p.terms[t];
-    const bool has_ellipsis = std::count(term.begin(), term.end(), kEinsumEllipsis) > 0;
-    const size_t te = s.size() - (term.size() - (has_ellipsis ? 1 : 0));
-    size_t k = 0;
-    for (int label : term) {
-      if (label == kEinsumEllipsis) {
-        for (size_t e = 0; e < te; ++e, ++k)
-          if (s[k] != 1) stride[t][ne - te + e] += st[k];
-      } else {
-        stride[t][size_t(slot[size_t(label)])] += st[k++];
-      }
-    }
+    int64_t st = 1;
+    for (size_t k = s.size(); k-- > 0; st *= s[k])
+      if (ax.of_input[t][k] >= 0) stride[t][size_t(ax.of_input[t][k])] += st;
   }
   // Output axes in output order, then the summed axes.
-  std::vector<size_t> order;
+  std::vector<size_t> order(ax.of_output.begin(), ax.of_output.end());
   std::vector<bool> in_out(axes, false);
-  for (int label : p.output) {
-    if (label == kEinsumEllipsis) {
-      for (size_t e = 0; e < ne; ++e) order.push_back(e);
-    } else {
-      order.push_back(size_t(slot[size_t(label)]));
-    }
-  }
   for (size_t a : order) in_out[a] = true;
   const size_t n_out = order.size();
   for (size_t a = 0; a < axes; ++a)

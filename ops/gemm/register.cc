@@ -30,7 +30,8 @@ void register_gemm_ops(OpRegistry& r) {
   fused.domain = kInternalDomain;
   fused.flops = matmul_flops;
   r.add(std::move(fused));
-  OpSpec<EinsumParams> einsum{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance, {ref_kernel<EinsumParams>(einsum_ref)}};
+  OpSpec<EinsumParams> einsum{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance,
+                              {einsum_dnnl_kernel(), ref_kernel<EinsumParams>(einsum_ref)}};
   einsum.flops = einsum_flops;
   r.add(std::move(einsum));
 }

@@ -49,15 +49,6 @@ PadParams parse_pad(const Node& node) {
   return p;
 }
 
-namespace {
-
-// Per input axis: the pads before and after (negative: crop) and the output dim (kUnknownDim when the
-// input dim is unknown).
-struct PadGeometry {
-  std::vector<int64_t> begin, end;
-  Shape out;
-};
-
 PadGeometry resolve_pad(PadMode mode, const Shape& data, const std::vector<int64_t>& pads,
                         const std::vector<int64_t>* axes_arg) {
   const int64_t rank = int64_t(data.size());
@@ -99,6 +90,8 @@ PadGeometry resolve_pad(PadMode mode, const Shape& data, const std::vector<int64
   }
   return g;
 }
+
+namespace {
 
 // For each output index along one axis, the input index it copies, or -1 for the constant.
 std::vector<int64_t> source_indices(PadMode mode, int64_t dim, int64_t begin, int64_t end) {

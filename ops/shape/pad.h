@@ -23,7 +23,17 @@ struct PadParams : OpParams {
   float value = 0;             // attribute form only
 };
 
+// Per input axis: the pads before and after (negative: crop) and the output dim (kUnknownDim when the
+// input dim is unknown).
+struct PadGeometry {
+  std::vector<int64_t> begin, end;
+  Shape out;
+};
+
 PadParams parse_pad(const Node& node);
+// The geometry for `pads` over `axes` (nullptr: every axis), validated against the mode.
+PadGeometry resolve_pad(PadMode mode, const Shape& data, const std::vector<int64_t>& pads,
+                        const std::vector<int64_t>* axes);
 std::vector<ValueInfo> infer_pad(const PadParams& p, const std::vector<ValueInfo>& in);
 
 // A Pad's amounts when they are known before a run (attributes, or constant pads and axes inputs): per axis of
@@ -35,5 +45,8 @@ struct KnownPads {
 };
 bool known_pads(const PadParams& p, const std::vector<ValueInfo>& in, KnownPads& pads);
 void pad_ref(const PadParams& p, const KernelIO& io);
+// oneDNN: constant mode with pads >= 0 known when compiled, float32: the output filled with the constant, then
+// one reorder of the input into its place (pad_dnnl.cc). Keeps a channels-last input channels-last.
+Kernel<PadParams> pad_dnnl_kernel();
 
 }  // namespace cnnx

@@ -61,7 +61,7 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpSpec<NoParams>{"Identity", 1, parse_identity, infer_identity, kExact, {ref_kernel<NoParams>(identity_ref)}});
   r.add(OpSpec<DropoutParams>{"Dropout", 1, parse_dropout, infer_dropout, kExact,
                               {ref_kernel<DropoutParams>(dropout_ref)}});
-  r.add(OpSpec<PadParams>{"Pad", 1, parse_pad, infer_pad, kExact, {ref_kernel<PadParams>(pad_ref)}});
+  r.add(OpSpec<PadParams>{"Pad", 1, parse_pad, infer_pad, kExact, {pad_dnnl_kernel(), ref_kernel<PadParams>(pad_ref)}});
 
   // Ops that make, select or scatter elements by data (often folded at load, or run on int64 shape tensors).
   r.add(OpSpec<ConstantOfShapeParams>{"ConstantOfShape", 9, parse_constant_of_shape, infer_constant_of_shape, kExact,

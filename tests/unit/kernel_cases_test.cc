@@ -1136,10 +1136,21 @@ std::vector<KernelCase> shape_cases() {
   cases.push_back(KernelCase("Dropout", 13, "with mask").in(random_in({2, 3})).outputs(2));
   cases.push_back(KernelCase("Dropout", 7, "ratio attribute").attr("ratio", float_attr(0.3f)).in(random_in({4})));
   const CaseInput pads = ints_in({0, 0, 1, 2, 0, 0, 2, 1});
-  for (const char* mode : {"constant", "reflect", "edge", "wrap"})
-    cases.push_back(KernelCase("Pad", 19, mode).attr("mode", string_attr(mode)).in(random_in({1, 2, 3, 4})).in(pads));
+  for (const char* mode : {"constant", "reflect", "edge", "wrap"}) {
+    KernelCase c = KernelCase("Pad", 19, mode).attr("mode", string_attr(mode)).in(random_in({1, 2, 3, 4})).in(pads);
+    if (std::string(mode) != "constant") c.declines("dnnl", "only constant mode");
+    cases.push_back(c);
+  }
   cases.push_back(KernelCase("Pad", 19, "constant value, negative pads").in(random_in({2, 5}))
-                      .in(ints_in({1, -1, 0, 2})).in(given(make_tensor({}, {7.5f})).constant()));
+                      .in(ints_in({1, -1, 0, 2})).in(given(make_tensor({}, {7.5f})).constant())
+                      .declines("dnnl", "negative pads"));
+  cases.push_back(KernelCase("Pad", 19, "constant value input, not constant").in(random_in({2, 5}))
+                      .in(ints_in({1, 0, 0, 2})).in(given(make_tensor({}, {7.5f}))));
+  cases.push_back(KernelCase("Pad", 18, "axes").in(random_in({2, 3, 4})).in(ints_in({1, 2, 0, 3}))
+                      .in(omitted()).in(ints_in({-1, 0})));
+  cases.push_back(KernelCase("Pad", 13, "nChw16c input (taken plain)").in(random_in({1, 16, 5, 6}).blocked())
+                      .in(ints_in({0, 0, 1, 1, 0, 0, 1, 1})).runs("dnnl", Takes::plain));
+  cases.push_back(KernelCase("Pad", 13, "int64").in(given(ints3)).in(ints_in({1, 0, 0, 1})).declines("dnnl", "not float32"));
   cases.push_back(KernelCase("Pad", 2, "attributes").attr("pads", ints({1, 0, 0, 1})).attr("value", float_attr(-1.f))
                       .in(random_in({2, 3})));
   // ChannelShuffle is made by the channel-shuffle pass (passes/channel_shuffle.cc), never parsed.
@@ -1240,7 +1251,7 @@ std::vector<KernelCase> data_cases() {
   cases.push_back(KernelCase("Pad", 1, "paddings").attr("paddings", ints({0, 1, 1, 0})).attr("value", float_attr(2.f))
                       .in(random_in({2, 3})));
   cases.push_back(KernelCase("Pad", 1, "reflect").attr("paddings", ints({0, 2, 0, 1})).attr("mode", string_attr("reflect"))
-                      .in(random_in({2, 4})));
+                      .in(random_in({2, 4})).declines("dnnl", "only constant mode"));
   cases.push_back(KernelCase("Cast", 1, "to 'INT32'").attr("to", string_attr("INT32")).in(random_in({2, 3}, -5, 5)));
   cases.push_back(KernelCase("Cast", 5, "to 'DOUBLE'").attr("to", string_attr("DOUBLE")).in(random_in({3})));
   cases.push_back(KernelCase("Dropout", 6, "is_test").attr("is_test", int_attr(1)).attr("ratio", float_attr(0.2f))
@@ -1313,27 +1324,71 @@ std::vector<KernelCase> arg_reduce_cases() {
 }
 
 
-// Einsum: the reference only (no other kernel to check); each equation kind runs.
+// Einsum: dnnl runs the equations of two operands that are a matrix product after permuting axes (with
+// copies where the strides do not suit oneDNN: ops/gemm/einsum_dnnl.cc), and declines the rest.
 std::vector<KernelCase> einsum_cases() {
   struct Eq {
     const char* equation;
     std::vector<Shape> shapes;
+    const char* declines = nullptr;  // a part of the dnnl kernel's reason
+    size_t constant = 2;             // the constant input, if any
   };
   const Eq eqs[] = {
-      {"ij,jk->ik", {{3, 4}, {4, 5}}},          {"bhid,bhjd->bhij", {{2, 3, 4, 5}, {2, 3, 6, 5}}},
-      {"ii->i", {{4, 4}}},                      {"ii", {{4, 4}}},
-      {"...ij,...jk", {{2, 1, 3, 4}, {5, 4, 2}}}, {"i,j", {{3}, {4}}},
-      {"ij->", {{3, 4}}},                       {"bij->...", {{2, 3, 4}}},
-      {"ab,bc,cd->ad", {{2, 3}, {3, 4}, {4, 2}}}, {"...ii->...i", {{2, 3, 3}}},
+      {"ij,jk->ik", {{3, 4}, {4, 5}}},
+      {"bij,bjk->bik", {{3, 5, 6}, {3, 6, 7}}},
+      {"bhid,bhjd->bhij", {{2, 3, 4, 5}, {2, 3, 6, 5}}},  // attention's Q K^T: B read transposed
+      // maxvit_t's two equations (window and grid attention), with its shapes
+      {"B G H I D, B G H J D -> B G H I J", {{1, 16, 4, 49, 32}, {1, 16, 4, 49, 32}}},
+      {"B G H I J, B G H J D -> B G H I D", {{1, 16, 4, 49, 49}, {1, 16, 4, 49, 32}}},
+      // permuted operands and outputs
+      {"ji,jk->ik", {{4, 3}, {4, 5}}},
+      {"ik,jk->ij", {{3, 4}, {5, 4}}},
+      {"ij,jk->ki", {{3, 4}, {4, 5}}},                    // Y's unit stride in M: computed as Y^T = B^T A^T
+      {"bij,bjk->bki", {{2, 3, 4}, {2, 4, 5}}},
+      {"bij,bjk->ibk", {{2, 3, 4}, {2, 4, 5}}},           // batch between M and N in Y
+      {"bij,bjk->ikb", {{2, 3, 4}, {2, 4, 5}}},           // batch innermost in Y: Y written densely, copied
+      {"ijb,bjk->bik", {{3, 4, 2}, {2, 4, 5}}},           // no unit stride in A's matrix dims: A copied
+      // K over two letters: one run of memory in both; in another order in B (B copied); a constant A whose K
+      // axes are apart (prepared once, in B's order)
+      {"bikl,bklj->bij", {{2, 3, 4, 5}, {2, 4, 5, 6}}},
+      {"bikl,blkj->bij", {{2, 3, 4, 5}, {2, 5, 4, 6}}},
+      {"lik,klj->ij", {{5, 3, 4}, {4, 5, 6}}, nullptr, 0},
+      {"bij,jk->bik", {{2, 3, 4}, {4, 5}}, nullptr, 1},   // a layer: constant weights
+      // M over two letters in another order in Y: the first becomes a batch dim B broadcasts
+      {"aib,bj->ija", {{3, 4, 5}, {5, 6}}},
+      // broadcast and summed "..." dims; dims of 1
+      {"...ij,...jk", {{2, 1, 3, 4}, {5, 4, 2}}},
+      {"...ij,...jk->...ik", {{3, 1, 2, 4}, {1, 5, 4, 3}}},
+      {"...ij,...jk->ik", {{2, 3, 4}, {2, 4, 5}}},
+      {"bij,bjk->bik", {{1, 3, 4}, {1, 4, 5}}},
+      {"ij,jk->ik", {{3, 1}, {1, 5}}},
+      // no M, N or K
+      {"i,j", {{3}, {4}}},
+      {"i,i", {{7}, {7}}},
+      {"bi,bi->b", {{3, 7}, {3, 7}}},
+      // not a matrix product
+      {"ii", {{4, 4}}, "1 operand"},
+      {"ii->i", {{4, 4}}, "1 operand"},
+      {"ij->", {{3, 4}}, "1 operand"},
+      {"...ii->...i", {{2, 3, 3}}, "1 operand"},
+      {"ab,bc,cd->ad", {{2, 3}, {3, 4}, {4, 2}}, "3 operands"},
+      {"ii,ij->j", {{3, 3}, {3, 4}}, "a diagonal: label 'i' twice in input 0"},
+      {"ij,jk->k", {{3, 4}, {4, 5}}, "label 'i' is summed in input 0 only"},
+      {"...ij,jk->ik", {{2, 3, 4}, {4, 5}}, "'...' dim 0 is summed in input 0 only"},
   };
   std::vector<KernelCase> cases;
   for (const Eq& e : eqs) {
-    if (std::string(e.equation) == "bij->...") continue;  // an error: see tests/unit/einsum_test.cc
-    KernelCase c("Einsum", 12, e.equation);
+    const std::string constant = e.constant < 2 ? ", constant input " + std::to_string(e.constant) : "";
+    KernelCase c("Einsum", 12, e.equation + constant);
     c.attr("equation", string_attr(e.equation));
-    for (const Shape& s : e.shapes) c.in(random_in(s));
+    for (size_t i = 0; i < e.shapes.size(); ++i)
+      c.in(i == e.constant ? random_in(e.shapes[i]).constant() : random_in(e.shapes[i]));
+    if (e.declines) c.declines("dnnl", e.declines);
     cases.push_back(c);
   }
+  cases.push_back(KernelCase("Einsum", 12, "float64").attr("equation", string_attr("ij,jk->ik"))
+                      .in(given(Tensor(DType::f64, {2, 3}))).in(given(Tensor(DType::f64, {3, 2})))
+                      .declines("dnnl", "not float32"));
   return cases;
 }
 

@@ -33,7 +33,6 @@ namespace cnnx::testing {
 
 inline Attribute ints(std::vector<int64_t> v) { Attribute a; a.kind = Attribute::Kind::ints; a.ints = std::move(v); return a; }
 inline Attribute floats(std::vector<float> v) { Attribute a; a.kind = Attribute::Kind::floats; a.floats = std::move(v); return a; }
-inline Attribute string_attr(std::string v) { Attribute a; a.kind = Attribute::Kind::s; a.s = std::move(v); return a; }
 inline Attribute tensor_attr(Tensor t) { Attribute a; a.kind = Attribute::Kind::t; a.t = std::move(t); return a; }
 
 // "[1,-2,3]": any int list, negatives included (to_string(Shape) shows unknown dims as "?"), for CAPTURE.
