@@ -1,8 +1,14 @@
 // oneDNN MatMul: the matmul primitive with batch broadcasting. A 1-D A [K] is the row [1, K] and a 1-D B [K]
 // the column [K, 1] (the bytes as they are); oneDNN wants src, weights and dst of one rank, so the batch dims
 // of each operand are left-padded with 1s (numpy aligns them on the right), and a batch dim of 1 in either
-// operand broadcasts.
+// operand broadcasts. A constant 2-D B (a Linear layer's weights) is reordered once, at compile time, into
+// the layout the primitive picks (format_tag::any): read as stored, oneDNN's brgemm matmul copies B into
+// that layout on every run. FusedMatMul's residual is a sum post-op (dst holds the residual: its own
+// buffer when the plan grants it, else copied in first) and its activation eltwise post-ops.
+#include <cstring>
+
 #include "dnnl/dnnl_runtime.h"
+#include "ops/common/activation_dnnl.h"
 #include "ops/gemm/matmul.h"
 
 namespace cnnx {
@@ -12,7 +18,7 @@ namespace {
 using namespace dnnl;
 
 struct MatMulDesc {
-  memory::desc src_md, weights_md, bias_md, dst_md;  // bias_md zero: none
+  memory::desc src_md, weights_md, bias_md, dst_md;  // bias_md zero: none; weights_md: B as stored
   matmul::primitive_desc pd;
 };
 
@@ -25,7 +31,20 @@ Shape operand(const Shape& batch, size_t rank, int64_t rows, int64_t cols) {
   return s;
 }
 
-MatMulDesc describe(const MatMulGeometry& g, bool bias) {
+// The fusion as post-ops: sum first (dst holds the residual), then the activation's eltwise steps.
+primitive_attr fusion_attr(const MatMulFusion& f) {
+  primitive_attr attr = dnnl_attr();
+  post_ops ops;
+  if (f.residual) ops.append_sum(1.f);
+  std::vector<EltwiseStep> steps;
+  if (f.activation) require(f.activation->dnnl(f.args, steps).empty(), "the fuse-matmul-bias pass took an activation oneDNN refuses");
+  for (const EltwiseStep& s : steps) ops.append_eltwise(1.f, dnnl_algorithm(s.algorithm), s.alpha, s.beta);
+  attr.set_post_ops(ops);
+  return attr;
+}
+
+// `pack_weights`: the primitive picks B's layout (format_tag::any); otherwise B is read as stored.
+MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, bool pack_weights) {
   const bool fold_batch = g.b_batch.empty();
   const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
   const size_t batch_rank = fold_batch ? 0 : g.batch.size();
@@ -33,25 +52,40 @@ MatMulDesc describe(const MatMulGeometry& g, bool bias) {
   d.src_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.a_batch, batch_rank, M, K));
   d.weights_md = plain_f32_desc(operand(g.b_batch, batch_rank, K, N));
   d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
-  if (bias) {
+  const memory::desc weights = pack_weights
+                                   ? memory::desc(d.weights_md.dims(), memory::data_type::f32, memory::format_tag::any)
+                                   : d.weights_md;
+  const primitive_attr attr = fusion_attr(p.fusion);
+  if (p.bias) {
     d.bias_md = plain_f32_desc(operand({}, batch_rank, 1, N));
-    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.bias_md, d.dst_md), dnnl_attr(), dnnl_engine());
+    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, weights, d.bias_md, d.dst_md), attr, dnnl_engine());
   } else {
-    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), dnnl_attr(), dnnl_engine());
+    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, weights, d.dst_md), attr, dnnl_engine());
   }
   return d;
 }
 
 class MatMulDnnl : public CompiledKernel {
  public:
-  explicit MatMulDnnl(MatMulDesc d) : d_(std::move(d)) {
+  // `constant_b`: B's data, reordered now into the primitive's weights layout when that differs from B's.
+  MatMulDnnl(MatMulDesc d, const Tensor* constant_b, bool residual) : d_(std::move(d)), residual_(residual) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
+    if (constant_b && d_.pd.weights_desc() != d_.weights_md) {
+      packed_weights_ = OwnedMemory(d_.pd.weights_desc());
+      memory user = dnnl_wrap(d_.weights_md, *constant_b);
+      reorder(user, packed_weights_.memory).execute(dnnl_stream(), user, packed_weights_.memory);
+      dnnl_stream().wait();
+    }
   }
 
+  // The sum post-op adds what dst holds: dst may be the residual's own buffer.
+  int in_place_input() const override { return residual_ ? 3 : -1; }
+
   void run(const KernelIO& io) const override {
+    if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());
     DnnlArgs args = {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
-                     {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
+                     {DNNL_ARG_WEIGHTS, packed_weights_.buffer ? packed_weights_.memory : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (!d_.bias_md.is_zero()) args[DNNL_ARG_BIAS] = dnnl_wrap(d_.bias_md, *io.in[2]);
     dnnl_execute(matmul_, scratchpad_md_, std::move(args));
@@ -59,8 +93,10 @@ class MatMulDnnl : public CompiledKernel {
 
  private:
   MatMulDesc d_;
+  bool residual_;
   matmul matmul_;
   memory::desc scratchpad_md_;
+  OwnedMemory packed_weights_;  // B in the primitive's layout, when B is constant and that layout is not B's
 };
 
 }  // namespace
@@ -73,10 +109,14 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             if (g.batch.size() + 2 > DNNL_MAX_NDIMS)
               return Compiled::decline("batch rank " + std::to_string(g.batch.size()) + " + 2 is beyond oneDNN's " +
                                        std::to_string(DNNL_MAX_NDIMS) + " dims");
+            // A constant B without batch dims is prepared once in the primitive's layout, unless that takes
+            // oneDNN's reference implementation (then B is read as stored).
+            const Tensor* constant_b = a.in[1].constant && g.b_batch.empty() ? a.in[1].constant.get() : nullptr;
+            const bool pack = constant_b && runs_without_reference([&] { return describe(g, *p, true).pd; });
             MatMulDesc d;
-            why = dnnl_refuses([&] { d = describe(g, p->bias); });
+            why = dnnl_refuses([&] { d = describe(g, *p, pack); });
             if (!why.empty()) return Compiled::decline(why);
-            return std::make_unique<MatMulDnnl>(std::move(d));
+            return std::make_unique<MatMulDnnl>(std::move(d), pack ? constant_b : nullptr, p->fusion.residual);
           }};
 }
 
