@@ -74,6 +74,10 @@ class CompiledKernel {
   // An input whose buffer run() may also take as output 0 (same layout and size), or -1. The plan gives
   // both one buffer when that input is not read after this step; run() sees io.out[0] over io.in[k].
   virtual int in_place_input() const { return -1; }
+  // True when output 0 is input 0's bytes as they are, only read through other layouts (a Transpose whose
+  // output layout is its input's, permuted): the plan may give both one buffer and skip run(). run() still
+  // copies when it is called (an input the arena does not hold).
+  virtual bool views_input() const { return false; }
 };
 
 using ParamsPtr = std::shared_ptr<const OpParams>;

@@ -62,10 +62,11 @@ EXPORTS = {
                           {"fuse-matmul-bias": "1 FusedMatMul from 2 nodes"}, MATMUL),
     "mlp_block_opset13": (Block(64), (2, 10, 64), 13,
                           {"fuse-layer-norm": "1 LayerNormalization from 9 nodes", "fuse-gelu": "1 Gelu from 5 nodes",
-                           "fuse-matmul-bias": "2 FusedMatMul from 4 nodes"}, LAYER_NORM),
+                           "fuse-matmul-bias": "2 FusedMatMul from 6 nodes (Add x3, Gelu x1, MatMul x2)"}, LAYER_NORM),
     "mlp_block_tanh_opset13": (Block(64, "tanh"), (2, 10, 64), 13,
                                {"fuse-gelu": "1 GeluTanh from 9 nodes",
-                                "fuse-matmul-bias": "2 FusedMatMul from 4 nodes"}, LAYER_NORM),
+                                "fuse-matmul-bias": "2 FusedMatMul from 6 nodes (Add x3, GeluTanh x1, MatMul x2)"},
+                               LAYER_NORM),
 }
 
 
