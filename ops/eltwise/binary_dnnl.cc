@@ -108,6 +108,32 @@ binary::primitive_desc describe(const BinaryOperands& ops, const Layout& layout)
   return binary::primitive_desc(desc, dnnl_attr(), dnnl_engine());
 }
 
+// The same operation over fewer dims: dims of size 1 dropped and neighbours src1 either broadcasts along both
+// or along neither merged ([64, 3, 49, 49] + [64, 1, 49, 49] is [64, 3, 2401] + [64, 1, 2401]). oneDNN 2.6's
+// JIT binary knows a few broadcasts (per channel, per batch and spatial, scalar, ...) by rank; Swin's mask,
+// broadcast along a middle dim of a rank-5 tensor, otherwise takes its reference implementation.
+BinaryOperands collapsed(const BinaryOperands& ops) {
+  BinaryOperands c = ops;
+  c.src0.clear();
+  c.src1.clear();
+  int previous = -1;  // whether the last kept dim broadcasts src1 (1) or not (0)
+  for (size_t i = 0; i < ops.dst.size(); ++i) {
+    if (ops.dst[i] == 1) continue;
+    const int broadcast = ops.src1[i] == 1 ? 1 : 0;
+    if (broadcast == previous) {
+      c.src0.back() *= ops.dst[i];
+      if (!broadcast) c.src1.back() *= ops.dst[i];
+    } else {
+      c.src0.push_back(ops.dst[i]);
+      c.src1.push_back(ops.src1[i]);
+    }
+    previous = broadcast;
+  }
+  if (c.src0.empty()) c.src0 = c.src1 = {1};
+  c.dst = c.src0;
+  return c;
+}
+
 class BinaryDnnl : public CompiledKernel {
  public:
   BinaryDnnl(BinaryOperands ops, const std::vector<Layout>& arriving) : ops_(std::move(ops)) {
@@ -118,6 +144,9 @@ class BinaryDnnl : public CompiledKernel {
     // oneDNN 2.6 broadcasts a per-channel src1 over nChw16c only in its reference implementation (150x
     // slower than channels-last: 15 ms for a [1, 32, 112, 112] Mul): plain is faster, reorders included.
     if (!is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) layout = Layout();
+    if (is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); }) &&
+        runs_without_reference([&] { return describe(collapsed(ops_), layout); }))
+      ops_ = collapsed(ops_);
     const binary::primitive_desc pd = describe(ops_, layout);
     binary_ = binary(pd);
     scratchpad_md_ = pd.scratchpad_desc();
