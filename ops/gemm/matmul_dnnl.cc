@@ -3,7 +3,8 @@
 // of each operand are left-padded with 1s (numpy aligns them on the right), and a batch dim of 1 in either
 // operand broadcasts. A constant 2-D B (a Linear layer's weights) is reordered once, at compile time, into
 // the layout the primitive picks (format_tag::any): read as stored, oneDNN's brgemm matmul copies B into
-// that layout on every run. FusedMatMul's residual is a sum post-op (dst holds the residual: its own
+// that layout on every run. Batched operands arriving in a dense permuted layout (a Transpose's view) are
+// read in it, strides and all. FusedMatMul's residual is a sum post-op (dst holds the residual: its own
 // buffer when the plan grants it, else copied in first) and its activation eltwise post-ops.
 #include <cstring>
 
@@ -43,14 +44,20 @@ primitive_attr fusion_attr(const MatMulFusion& f) {
   return attr;
 }
 
+// A batched A or B arriving in a dense layout other than plain (a Transpose's view: K transposed for Q K^T,
+// heads split from tokens) is read in it when it has the operand's dims as oneDNN sees them; `a_layout` and
+// `b_layout` are those layouts, or plain.
 // `pack_weights`: the primitive picks B's layout (format_tag::any); otherwise B is read as stored.
-MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, bool pack_weights) {
+MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, bool pack_weights, const Layout& a_layout = {},
+                    const Layout& b_layout = {}) {
   const bool fold_batch = g.b_batch.empty();
   const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
   const size_t batch_rank = fold_batch ? 0 : g.batch.size();
   MatMulDesc d;
   d.src_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.a_batch, batch_rank, M, K));
   d.weights_md = plain_f32_desc(operand(g.b_batch, batch_rank, K, N));
+  if (!is_plain(a_layout)) d.src_md = md_of(a_layout);
+  if (!is_plain(b_layout)) d.weights_md = md_of(b_layout);
   d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
   const memory::desc weights = pack_weights
                                    ? memory::desc(d.weights_md.dims(), memory::data_type::f32, memory::format_tag::any)
@@ -68,7 +75,9 @@ MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, bool pack_we
 class MatMulDnnl : public CompiledKernel {
  public:
   // `constant_b`: B's data, reordered now into the primitive's weights layout when that differs from B's.
-  MatMulDnnl(MatMulDesc d, const Tensor* constant_b, bool residual) : d_(std::move(d)), residual_(residual) {
+  // `layouts`: the layouts A and B are read in (the others plain).
+  MatMulDnnl(MatMulDesc d, const Tensor* constant_b, bool residual, KernelLayouts layouts)
+      : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     if (constant_b && d_.pd.weights_desc() != d_.weights_md) {
@@ -79,6 +88,7 @@ class MatMulDnnl : public CompiledKernel {
     }
   }
 
+  const KernelLayouts* layouts() const override { return &layouts_; }
   // The sum post-op adds what dst holds: dst may be the residual's own buffer.
   int in_place_input() const override { return residual_ ? 3 : -1; }
 
@@ -94,6 +104,7 @@ class MatMulDnnl : public CompiledKernel {
  private:
   MatMulDesc d_;
   bool residual_;
+  KernelLayouts layouts_;
   matmul matmul_;
   memory::desc scratchpad_md_;
   OwnedMemory packed_weights_;  // B in the primitive's layout, when B is constant and that layout is not B's
@@ -113,10 +124,24 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             // oneDNN's reference implementation (then B is read as stored).
             const Tensor* constant_b = a.in[1].constant && g.b_batch.empty() ? a.in[1].constant.get() : nullptr;
             const bool pack = constant_b && runs_without_reference([&] { return describe(g, *p, true).pd; });
+            // A and B in the dense layouts they arrive in, when batched with their full rank (no 1s to pad)
+            // and oneDNN has a JIT kernel for them; plain otherwise (the plan reorders).
+            KernelLayouts layouts{std::vector<Layout>(a.in.size()), {Layout()}};
+            if (!g.b_batch.empty())
+              for (size_t i = 0; i < 2; ++i) {
+                const Layout& arriving = a.offered.in[i];
+                if (!is_plain(arriving) && !has_inner_blocks(arriving) && size_t(a.in[i].rank()) == g.batch.size() + 2)
+                  layouts.in[i] = arriving;
+              }
+            if (!is_plain(layouts.in[0]) || !is_plain(layouts.in[1])) {
+              if (!runs_without_reference([&] { return describe(g, *p, pack, layouts.in[0], layouts.in[1]).pd; }))
+                layouts.in[0] = layouts.in[1] = Layout();
+            }
             MatMulDesc d;
-            why = dnnl_refuses([&] { d = describe(g, *p, pack); });
+            why = dnnl_refuses([&] { d = describe(g, *p, pack, layouts.in[0], layouts.in[1]); });
             if (!why.empty()) return Compiled::decline(why);
-            return std::make_unique<MatMulDnnl>(std::move(d), pack ? constant_b : nullptr, p->fusion.residual);
+            return std::make_unique<MatMulDnnl>(std::move(d), pack ? constant_b : nullptr, p->fusion.residual,
+                                                std::move(layouts));
           }};
 }
 
