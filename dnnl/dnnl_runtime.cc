@@ -122,6 +122,14 @@ Layout layout_of(const dnnl::memory::desc& md) {
 
 Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blocked_desc(shape)); }
 
+Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& perm) {
+  if (shape.empty() || shape.size() > DNNL_MAX_NDIMS) return Layout();
+  Shape out;
+  for (int64_t a : perm) out.push_back(shape.at(size_t(a)));
+  // permute_axes sends axis i of the plain output to position perm[i]: the input's axis it came from.
+  return layout_of(plain_f32_desc(out).permute_axes(std::vector<int>(perm.begin(), perm.end())));
+}
+
 dnnl::memory::desc same_order_desc(const Layout& like_layout, const Shape& shape) {
   const dnnl::memory::desc& like = md_of(like_layout);
   if (is_plain(like_layout) || like.data.format_kind != dnnl_blocked || like.data.format_desc.blocking.inner_nblks > 0 ||

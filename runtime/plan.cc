@@ -132,9 +132,19 @@ std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, 
 }
 
 // The layout the plan would like each value in: channel-blocked for the inputs and output of every Concat
-// that can then be joined in place (so their producers write into its buffer in the layout it needs).
+// that can then be joined in place (so their producers write into its buffer in the layout it needs); for
+// a float32 value read only by a Transpose, the layout in which the Transpose's output is plain (a
+// producer writing it makes the Transpose a view: attention's head merge after its last MatMul).
 std::vector<Layout> wished_layouts(const Graph& g) {
   std::vector<Layout> wished(g.values.size());
+  const std::vector<std::vector<int>> consumers = consumers_of(g);
+  for (const Node& node : g.nodes) {
+    if (!node.def->permutes_axes || node.inputs.empty() || node.inputs[0] < 0) continue;
+    const int x = node.inputs[0];
+    const ValueInfo& in = g.values[size_t(x)].info;
+    if (in.dtype != DType::f32 || !used_once(g, consumers, x)) continue;
+    wished[size_t(x)] = transposed_plain_layout(in.shape, node.def->permutes_axes(*node.params, {in}));
+  }
   for (const Node& node : g.nodes) {
     if (!node.def->joins_inputs_along || node.outputs[0] < 0) continue;
     std::vector<ValueInfo> in;

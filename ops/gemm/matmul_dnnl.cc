@@ -4,7 +4,8 @@
 // operand broadcasts. A constant 2-D B (a Linear layer's weights) is reordered once, at compile time, into
 // the layout the primitive picks (format_tag::any): read as stored, oneDNN's brgemm matmul copies B into
 // that layout on every run. Batched operands arriving in a dense permuted layout (a Transpose's view) are
-// read in it, strides and all. FusedMatMul's residual is a sum post-op (dst holds the residual: its own
+// read in it, strides and all, and a batched dst is written in the dense layout its reader wishes (the one
+// that makes a Transpose after it a view). FusedMatMul's residual is a sum post-op (dst holds the residual: its own
 // buffer when the plan grants it, else copied in first) and its activation eltwise post-ops.
 #include <cstring>
 
@@ -46,10 +47,10 @@ primitive_attr fusion_attr(const MatMulFusion& f) {
 
 // A batched A or B arriving in a dense layout other than plain (a Transpose's view: K transposed for Q K^T,
 // heads split from tokens) is read in it when it has the operand's dims as oneDNN sees them; `a_layout` and
-// `b_layout` are those layouts, or plain.
+// `b_layout` are those layouts, or plain; `dst_layout` likewise the dense layout dst is written in.
 // `pack_weights`: the primitive picks B's layout (format_tag::any); otherwise B is read as stored.
 MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, bool pack_weights, const Layout& a_layout = {},
-                    const Layout& b_layout = {}) {
+                    const Layout& b_layout = {}, const Layout& dst_layout = {}) {
   const bool fold_batch = g.b_batch.empty();
   const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
   const size_t batch_rank = fold_batch ? 0 : g.batch.size();
@@ -59,6 +60,7 @@ MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, bool pack_we
   if (!is_plain(a_layout)) d.src_md = md_of(a_layout);
   if (!is_plain(b_layout)) d.weights_md = md_of(b_layout);
   d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
+  if (!is_plain(dst_layout)) d.dst_md = md_of(dst_layout);
   const memory::desc weights = pack_weights
                                    ? memory::desc(d.weights_md.dims(), memory::data_type::f32, memory::format_tag::any)
                                    : d.weights_md;
@@ -137,8 +139,18 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
               if (!runs_without_reference([&] { return describe(g, *p, pack, layouts.in[0], layouts.in[1]).pd; }))
                 layouts.in[0] = layouts.in[1] = Layout();
             }
+            // dst in the dense layout its reader wishes (a Transpose then is a view), likewise; the residual
+            // the sum post-op adds is read in it too.
+            const Layout wish = a.offered.out.empty() ? Layout() : a.offered.out[0];
+            if (!g.b_batch.empty() && !is_plain(wish) && !has_inner_blocks(wish) &&
+                md_of(wish).dims() == memory::dims(a.out[0].shape.begin(), a.out[0].shape.end()) &&
+                size_t(a.out[0].rank()) == g.batch.size() + 2 &&
+                runs_without_reference([&] { return describe(g, *p, pack, layouts.in[0], layouts.in[1], wish).pd; })) {
+              layouts.out[0] = wish;
+              if (p->fusion.residual) layouts.in[3] = wish;
+            }
             MatMulDesc d;
-            why = dnnl_refuses([&] { d = describe(g, *p, pack, layouts.in[0], layouts.in[1]); });
+            why = dnnl_refuses([&] { d = describe(g, *p, pack, layouts.in[0], layouts.in[1], layouts.out[0]); });
             if (!why.empty()) return Compiled::decline(why);
             return std::make_unique<MatMulDnnl>(std::move(d), pack ? constant_b : nullptr, p->fusion.residual,
                                                 std::move(layouts));
