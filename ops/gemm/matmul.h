@@ -43,8 +43,8 @@ std::vector<ValueInfo> infer_matmul(const MatMulParams& p, const std::vector<Val
 // applied in double, one rounding per output.
 Kernel<MatMulParams> matmul_ref_kernel();
 // oneDNN matmul with batch broadcasting and the bias as its bias argument, the residual as a sum post-op and
-// the activation as eltwise post-ops; a constant 2-D B is reordered once into the layout the primitive
-// picks. Declines what oneDNN refuses (matmul_dnnl.cc).
+// the activation as eltwise post-ops; batched operands in the dense permuted layouts they arrive in and dst
+// in the one its reader wishes, where oneDNN has a JIT kernel. Declines what oneDNN refuses (matmul_dnnl.cc).
 Kernel<MatMulParams> matmul_dnnl_kernel();
 
 }  // namespace cnnx
