@@ -94,12 +94,41 @@ dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape) {
   return is_plain(layout) ? plain_f32_desc(shape) : md_of(layout);
 }
 
+namespace {
+
+// True when `md` holds its elements where the plain descriptor of its dims does: f32, dense row-major but
+// for the strides of dims of size 1, which address nothing (a Transpose moving a unit dim).
+bool plain_bytes(const dnnl::memory::desc& md) {
+  const dnnl_memory_desc_t& d = md.data;
+  if (d.data_type != dnnl_f32 || d.format_kind != dnnl_blocked || d.format_desc.blocking.inner_nblks > 0 ||
+      d.offset0 != 0)
+    return false;
+  for (int i = 0; i < d.ndims; ++i)
+    if (d.padded_dims[i] != d.dims[i]) return false;
+  int64_t stride = 1;
+  for (int i = d.ndims; i-- > 0;) {
+    if (d.dims[i] != 1 && d.format_desc.blocking.strides[i] != stride) return false;
+    stride *= d.dims[i];
+  }
+  return true;
+}
+
+}  // namespace
+
 Layout layout_of(const dnnl::memory::desc& md) {
-  if (md.is_zero() || md == plain_f32_desc(md.dims())) return Layout();
+  if (md.is_zero() || plain_bytes(md)) return Layout();
   return Layout(std::make_shared<const DnnlLayout>(md));
 }
 
 Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blocked_desc(shape)); }
+
+Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& perm) {
+  if (shape.empty() || shape.size() > DNNL_MAX_NDIMS) return Layout();
+  Shape out;
+  for (int64_t a : perm) out.push_back(shape.at(size_t(a)));
+  // permute_axes sends axis i of the plain output to position perm[i]: the input's axis it came from.
+  return layout_of(plain_f32_desc(out).permute_axes(std::vector<int>(perm.begin(), perm.end())));
+}
 
 dnnl::memory::desc same_order_desc(const Layout& like_layout, const Shape& shape) {
   const dnnl::memory::desc& like = md_of(like_layout);

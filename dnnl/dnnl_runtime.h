@@ -58,7 +58,8 @@ OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& const
 const dnnl::memory::desc& md_of(const Layout& layout);
 // The oneDNN descriptor of a float32 value of `shape` held in `layout` (plain: plain_f32_desc(shape)).
 dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape);
-// What a kernel reports for a descriptor its primitive chose: the plain Layout when it is the plain one.
+// What a kernel reports for a descriptor its primitive chose: the plain Layout when it places every element
+// as the plain one does (strides of unit dims aside).
 Layout layout_of(const dnnl::memory::desc& md);
 // A dense float32 descriptor of `shape` whose dims are ordered in memory as in `like` (e.g. channels last
 // when `like` is channels last); plain when `like` is plain or has inner blocks (nChw16c).

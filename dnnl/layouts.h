@@ -16,6 +16,10 @@ std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& t
 // The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims). With N = 1 and a
 // multiple of 16 channels, a channel range starting at a multiple of 16 is a contiguous run of bytes in it.
 Layout channel_blocked_layout(const Shape& shape);
+// The dense layout of a float32 value of `shape` whose Transpose by `perm` (output axis i is input axis
+// perm[i]) is plain: what a Transpose's producer may write so that the Transpose is a view. Plain for a
+// rank oneDNN cannot describe.
+Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& perm);
 // True for a layout with inner blocks (nChw16c, ...); false for plain and for permuted dense ones (acdb).
 bool has_inner_blocks(const Layout& layout);
 

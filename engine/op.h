@@ -74,6 +74,10 @@ class CompiledKernel {
   // An input whose buffer run() may also take as output 0 (same layout and size), or -1. The plan gives
   // both one buffer when that input is not read after this step; run() sees io.out[0] over io.in[k].
   virtual int in_place_input() const { return -1; }
+  // True when output 0 is input 0's bytes as they are, only read through other layouts (a Transpose whose
+  // output layout is its input's, permuted): the plan may give both one buffer and skip run(). run() still
+  // copies when it is called (an input the arena does not hold).
+  virtual bool views_input() const { return false; }
 };
 
 using ParamsPtr = std::shared_ptr<const OpParams>;
@@ -142,6 +146,10 @@ struct OpSpec {
   // Where the layouts allow, the plan has the producers write straight into their part of the output's
   // buffer and skips the kernel.
   std::function<size_t(const P& params, const std::vector<ValueInfo>& in)> joins_inputs_along = {};
+  // For ops whose output 0 is input 0 with its axes permuted (Transpose): output axis i is input axis
+  // perm[i]. The plan asks input 0's producer for the layout in which output 0 is plain, so that the op is a
+  // view where the producer can write it.
+  std::function<std::vector<int64_t>(const P& params, const std::vector<ValueInfo>& in)> permutes_axes = {};
   // "" or a warning for settings where engines are known to disagree (run at load, when the inputs' shapes
   // may still be partly unknown; see Graph::warnings).
   std::function<std::string(const P& params, const std::vector<ValueInfo>& in)> caution = {};
@@ -177,6 +185,7 @@ struct OpDef {
   std::vector<KernelDef> kernels;
   bool output_views_input = false;
   std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
+  std::function<std::vector<int64_t>(const OpParams&, const std::vector<ValueInfo>& in)> permutes_axes;
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
   std::vector<size_t> float_shape_inputs;
   // OpSpec::terms with the params erased: (params, scale); absent for ops without one.
@@ -215,6 +224,10 @@ OpDef erase_params(OpSpec<P> spec) {
                            params_as<P>(*p, typed->type);
                            return typed->kernels[i].compile(std::static_pointer_cast<const P>(p), args);
                          }});
+  if (typed->permutes_axes)
+    d.permutes_axes = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
+      return typed->permutes_axes(params_as<P>(p, typed->type), in);
+    };
   if (typed->joins_inputs_along)
     d.joins_inputs_along = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
       return typed->joins_inputs_along(params_as<P>(p, typed->type), in);

@@ -1,7 +1,6 @@
 #include "ops/builtin_ops.h"
 #include "engine/op_registry.h"
 #include "ops/conv/fused_conv.h"
-#include "ops/eltwise/unary.h"
 #include "ops/norm/batch_norm.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -13,24 +12,8 @@ namespace {
 // The activation `node` computes on its input 0, from the activation table, or false when it is not one
 // FusedConv takes.
 bool as_activation(const Graph& g, const Node& node, ConvFusion& f) {
-  if (node.outputs.size() != 1) return false;
-  const ActivationDef* row = find_activation(node.op_type, node.domain);
-  if (!row || !row->fusable()) return false;
-  ActivationArgs args;
-  if (const auto* p = dynamic_cast<const ActivationParams*>(node.params.get())) {
-    args = p->args;
-  } else if (const auto* clip = dynamic_cast<const ClipParams*>(node.params.get())) {
-    if (!clip_bounds(*clip, input_infos(g, node), args)) return false;
-  } else {
-    return false;
-  }
-  // The fused kernel runs the row's oneDNN steps as post-ops: what oneDNN refuses (Clip with min > max,
-  // where ONNX gives max everywhere) stays a node of its own.
-  std::vector<EltwiseStep> steps;
-  if (!row->dnnl(args, steps).empty()) return false;
-  f.activation = row;
-  f.args = args;
-  return true;
+  f.activation = fusable_activation(g, node, f.args);
+  return f.activation != nullptr;
 }
 
 // BatchNormalization (inference) -> Relu, when the Relu is the only reader: the BN applies the Relu

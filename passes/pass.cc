@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/op_registry.h"
+#include "ops/eltwise/unary.h"
 #include "ops/reduce/reduce.h"
 #include "passes/passes.h"
 
@@ -23,7 +24,7 @@ const std::vector<GraphPass>& graph_passes() {
        fuse_channel_shuffle},
       {"fuse-gelu", "GELU spelled with Erf or Tanh (torch's nn.GELU below opset 20) as one Gelu (oneDNN gelu_erf, gelu_tanh)",
        fuse_gelu},
-      {"fuse-matmul-bias", "MatMul with a constant B then Add of a per-column constant bias as one MatMul with bias",
+      {"fuse-matmul-bias", "MatMul with a constant B then Add of a per-column constant bias [, Add of a residual] [, activation] as one MatMul with bias and post-ops",
        fuse_matmul_bias},
       {"einsum-transposes", "Transposes into or out of an Einsum folded into its equation (read and written through strides)",
        fold_einsum_transposes},
@@ -156,6 +157,23 @@ bool constant_reduce_axes(const Graph& graph, const Node& reduce, std::vector<in
   if (!a.constant || a.dtype != DType::i64) return false;
   axes.assign(a.constant->data<int64_t>(), a.constant->data<int64_t>() + a.constant->numel());
   return true;
+}
+
+const ActivationDef* fusable_activation(const Graph& graph, const Node& node, ActivationArgs& args) {
+  if (node.outputs.size() != 1) return nullptr;
+  const ActivationDef* row = find_activation(node.op_type, node.domain);
+  if (!row || !row->fusable()) return nullptr;
+  if (const auto* p = dynamic_cast<const ActivationParams*>(node.params.get())) {
+    args = p->args;
+  } else if (const auto* clip = dynamic_cast<const ClipParams*>(node.params.get())) {
+    if (!clip_bounds(*clip, input_infos(graph, node), args)) return nullptr;
+  } else {
+    return nullptr;
+  }
+  // The fused kernel runs the row's oneDNN steps as post-ops: what oneDNN refuses (Clip with min > max,
+  // where ONNX gives max everywhere) stays a node of its own.
+  std::vector<EltwiseStep> steps;
+  return row->dnnl(args, steps).empty() ? row : nullptr;
 }
 
 int add_value(Graph& graph, const std::string& base, ValueInfo info) {

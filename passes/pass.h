@@ -15,6 +15,7 @@
 
 #include "engine/backend.h"
 #include "engine/graph.h"
+#include "ops/common/activation.h"
 
 namespace cnnx {
 
@@ -65,6 +66,10 @@ bool scalar_constant(const Graph& graph, int value, double& v);
 // The axes a Reduce* node reduces as written: its attribute, or its opset-18 axes input when that is a
 // constant (an omitted input gives none); false when the axes are read at run time.
 bool constant_reduce_axes(const Graph& graph, const Node& reduce, std::vector<int64_t>& axes);
+// The activation `node` computes on its input 0, when a kernel may take it as a post-op: a fusable row of the
+// activation table that oneDNN runs under the node's args (its attributes, or Clip's constant bounds), read
+// into `args`; else nullptr.
+const ActivationDef* fusable_activation(const Graph& graph, const Node& node, ActivationArgs& args);
 // Adds a value (named after `base`, made unique) and returns its id.
 int add_value(Graph& graph, const std::string& base, ValueInfo info);
 // A node of `domain:type` resolved in the registry and parsed from `attrs` exactly as one from a model

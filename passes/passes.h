@@ -21,8 +21,8 @@ void fold_batch_norm(Graph& graph, Backend backend);
 void fuse_layer_norm(Graph& graph, Backend backend);
 // GELU spelled out with Erf or Tanh as one cnnx.internal Gelu or GeluTanh; passes/fuse_gelu.cc.
 void fuse_gelu(Graph& graph, Backend backend);
-// MatMul(A, constant B) -> Add(constant bias per column) as one cnnx.internal FusedMatMul;
-// passes/fuse_matmul_bias.cc.
+// MatMul(A, constant B) -> Add(constant bias per column) [-> Add(residual)] [-> activation] as one cnnx.internal
+// FusedMatMul; passes/fuse_matmul_bias.cc.
 void fuse_matmul_bias(Graph& graph, Backend backend);
 // Transposes into or out of an Einsum folded into its equation; passes/einsum_transposes.cc.
 void fold_einsum_transposes(Graph& graph, Backend backend);

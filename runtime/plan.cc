@@ -132,9 +132,19 @@ std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, 
 }
 
 // The layout the plan would like each value in: channel-blocked for the inputs and output of every Concat
-// that can then be joined in place (so their producers write into its buffer in the layout it needs).
+// that can then be joined in place (so their producers write into its buffer in the layout it needs); for
+// a float32 value read only by a Transpose, the layout in which the Transpose's output is plain (a
+// producer writing it makes the Transpose a view: attention's head merge after its last MatMul).
 std::vector<Layout> wished_layouts(const Graph& g) {
   std::vector<Layout> wished(g.values.size());
+  const std::vector<std::vector<int>> consumers = consumers_of(g);
+  for (const Node& node : g.nodes) {
+    if (!node.def->permutes_axes || node.inputs.empty() || node.inputs[0] < 0) continue;
+    const int x = node.inputs[0];
+    const ValueInfo& in = g.values[size_t(x)].info;
+    if (in.dtype != DType::f32 || !used_once(g, consumers, x)) continue;
+    wished[size_t(x)] = transposed_plain_layout(in.shape, node.def->permutes_axes(*node.params, {in}));
+  }
   for (const Node& node : g.nodes) {
     if (!node.def->joins_inputs_along || node.outputs[0] < 0) continue;
     std::vector<ValueInfo> in;
@@ -291,7 +301,8 @@ void size_arena_values(const Graph& g, const std::vector<int>& first, std::vecto
 }
 
 // Step 4 in part: what the steps ask to share, where it is sound in itself (runtime/memory_plan.h), in
-// buffer numbers (`buffer`: per value id, -1 outside the arena). Views: Reshape and the like. Joins: a
+// buffer numbers (`buffer`: per value id, -1 outside the arena). Views: Reshape and the like, and kernels
+// whose output is their input's bytes in another layout (CompiledKernel::views_input). Joins: a
 // Concat whose parts are runs of its output (join_offsets). In place: a kernel's in_place_input().
 std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanStep>& steps,
                                          const std::vector<ValueSlot>& slots, const std::vector<int>& buffer) {
@@ -310,7 +321,10 @@ std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanS
     const PlanStep& step = steps[s];
     const Node* node = step.node >= 0 ? &g.nodes[size_t(step.node)] : nullptr;
     const int out = step.outputs.empty() ? -1 : step.outputs[0];
-    if (node && node->def->output_views_input && shareable(step.inputs[0], out))
+    const bool views = node && ((node->def->output_views_input && shareable(step.inputs[0], out)) ||
+                                (step.exec->views_input() && in_arena(step.inputs[0]) && in_arena(out) &&
+                                 slots[size_t(step.inputs[0])].bytes == slots[size_t(out)].bytes));
+    if (views)
       requests.push_back({ShareRequest::view, int(s), buffer[size_t(out)], buffers({step.inputs[0]}), {}, {}});
     if (node && node->def->joins_inputs_along && in_arena(out)) {
       const size_t axis = node->def->joins_inputs_along(*node->params, step.in);

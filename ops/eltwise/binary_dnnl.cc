@@ -108,6 +108,32 @@ binary::primitive_desc describe(const BinaryOperands& ops, const Layout& layout)
   return binary::primitive_desc(desc, dnnl_attr(), dnnl_engine());
 }
 
+// The same operation over fewer dims: dims of size 1 dropped and neighbours src1 either broadcasts along both
+// or along neither merged ([64, 3, 49, 49] + [64, 1, 49, 49] is [64, 3, 2401] + [64, 1, 2401]). oneDNN 2.6's
+// JIT binary knows a few broadcasts (per channel, per batch and spatial, scalar, ...) by rank; Swin's mask,
+// broadcast along a middle dim of a rank-5 tensor, otherwise takes its reference implementation.
+BinaryOperands collapsed(const BinaryOperands& ops) {
+  BinaryOperands c = ops;
+  c.src0.clear();
+  c.src1.clear();
+  int previous = -1;  // whether the last kept dim broadcasts src1 (1) or not (0)
+  for (size_t i = 0; i < ops.dst.size(); ++i) {
+    if (ops.dst[i] == 1) continue;
+    const int broadcast = ops.src1[i] == 1 ? 1 : 0;
+    if (broadcast == previous) {
+      c.src0.back() *= ops.dst[i];
+      if (!broadcast) c.src1.back() *= ops.dst[i];
+    } else {
+      c.src0.push_back(ops.dst[i]);
+      c.src1.push_back(ops.src1[i]);
+    }
+    previous = broadcast;
+  }
+  if (c.src0.empty()) c.src0 = c.src1 = {1};
+  c.dst = c.src0;
+  return c;
+}
+
 class BinaryDnnl : public CompiledKernel {
  public:
   BinaryDnnl(BinaryOperands ops, const std::vector<Layout>& arriving) : ops_(std::move(ops)) {
@@ -115,18 +141,29 @@ class BinaryDnnl : public CompiledKernel {
     // a bool dst (blocked layouts are float32's).
     Layout layout = arriving[ops_.swapped ? 1 : 0];
     if (ops_.bool_dst || (!is_plain(layout) && md_of(layout).dims() != ops_.src0)) layout = Layout();
+    // A single-value src1 over a dense permuted layout (a Transpose's view, such as attention's scaled Q) is
+    // elementwise over the bytes as they lie: it runs over them as 1-D and keeps the layout.
+    Layout kept = layout;
+    if (!is_plain(layout) && !has_inner_blocks(layout) && checked_numel(ops_.src1) == 1) {
+      ops_.src0 = ops_.dst = {checked_numel(ops_.dst)};
+      ops_.src1 = {1};
+      layout = Layout();
+    }
     // oneDNN 2.6 broadcasts a per-channel src1 over nChw16c only in its reference implementation (150x
     // slower than channels-last: 15 ms for a [1, 32, 112, 112] Mul): plain is faster, reorders included.
-    if (!is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) layout = Layout();
+    if (!is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) kept = layout = Layout();
+    if (is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); }) &&
+        runs_without_reference([&] { return describe(collapsed(ops_), layout); }))
+      ops_ = collapsed(ops_);
     const binary::primitive_desc pd = describe(ops_, layout);
     binary_ = binary(pd);
     scratchpad_md_ = pd.scratchpad_desc();
     src0_md_ = pd.src_desc(0);
     src1_md_ = pd.src_desc(1);
     dst_md_ = pd.dst_desc();
-    const Layout src1_layout = ops_.src1 == ops_.dst ? layout : Layout();
-    layouts_.in = ops_.swapped ? std::vector<Layout>{src1_layout, layout} : std::vector<Layout>{layout, src1_layout};
-    layouts_.out = {layout};
+    const Layout src1_layout = ops_.src1 == ops_.dst ? kept : Layout();
+    layouts_.in = ops_.swapped ? std::vector<Layout>{src1_layout, kept} : std::vector<Layout>{kept, src1_layout};
+    layouts_.out = {kept};
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }

@@ -20,13 +20,21 @@ MatMulParams parse_matmul(const Node& node) {
   return {};
 }
 
+std::string MatMulFusion::summary() const {
+  std::string s = "MatMul+bias";
+  if (residual) s += "+Add";
+  if (activation) s += std::string("+") + activation->name;
+  return s;
+}
+
 MatMulParams parse_fused_matmul(const Node& node) {
-  require_inputs(node, 3, 3);
+  require_inputs(node, 3, 4);
   require_outputs(node, 1, 1);
   node.attrs.allow_only({});
   require(has_input(node, 2), "input bias is required");
   MatMulParams p;
   p.bias = true;
+  p.fusion.residual = has_input(node, 3);
   return p;
 }
 
@@ -70,6 +78,12 @@ std::vector<ValueInfo> infer_matmul(const MatMulParams& p, const std::vector<Val
     require(!g.b_is_vector, "a bias needs a 2-D or batched B, got ", to_string(in[1].shape));
     require(in[2].shape.size() == 1 && (in[2].shape[0] == g.N || g.N < 0 || in[2].shape[0] < 0), "bias must have shape [",
             g.N, "], got ", to_string(in[2].shape));
+  }
+  if (p.fusion.residual) {
+    require(present(in, 3), "the residual input is required");
+    require_dtype(in, 3, {DType::f32}, "residual");
+    require(in[3].shape == g.output_shape(), "the residual input must have the output's shape ",
+            to_string(g.output_shape()), ", got ", to_string(in[3].shape));
   }
   return {ValueInfo::of(DType::f32, g.output_shape())};
 }

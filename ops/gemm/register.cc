@@ -24,11 +24,20 @@ void register_gemm_ops(OpRegistry& r) {
                               {matmul_dnnl_kernel(), matmul_ref_kernel()}};
   matmul.flops = matmul_flops;
   r.add(std::move(matmul));
-  // The bias is one more rounding (oneDNN adds it in float32 to the accumulator; the reference in double).
+  // The bias is one more rounding (oneDNN adds it in float32 to the accumulator; the reference in double),
+  // and so are the residual add and the activation. The product's accumulation error (and the residual's
+  // rounding) reaches the output through the activation, scaled by at most its slope: the magnitudes are
+  // those of MatMul + bias + residual, times that slope (as FusedConv's).
   OpSpec<MatMulParams> fused{"FusedMatMul", 1, parse_fused_matmul, infer_matmul, kMatrixProductTolerance,
                              {matmul_dnnl_kernel(), matmul_ref_kernel()}};
   fused.domain = kInternalDomain;
   fused.flops = matmul_flops;
+  fused.terms = [](const MatMulParams& p) {
+    TermsRun<MatMulParams> run{p, 1};
+    if (p.fusion.activation) run.scale = p.fusion.activation->fused_slope(p.fusion.args);
+    run.params.fusion.activation = nullptr;
+    return run;
+  };
   r.add(std::move(fused));
   OpSpec<EinsumParams> einsum{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance,
                               {einsum_dnnl_kernel(), ref_kernel<EinsumParams>(einsum_ref)}};

@@ -44,8 +44,12 @@ void register_shape_ops(OpRegistry& r) {
   unsqueeze.output_views_input = true;
   r.add(std::move(unsqueeze));
 
-  r.add(OpSpec<TransposeParams>{"Transpose", 1, parse_transpose, infer_transpose, kExact,
-                                {transpose_dnnl_kernel(), ref_kernel<TransposeParams>(transpose_ref)}});
+  OpSpec<TransposeParams> transpose{"Transpose", 1, parse_transpose, infer_transpose, kExact,
+                                    {transpose_dnnl_kernel(), ref_kernel<TransposeParams>(transpose_ref)}};
+  transpose.permutes_axes = [](const TransposeParams& p, const std::vector<ValueInfo>& in) {
+    return resolve_perm(p, in.at(0).rank());
+  };
+  r.add(std::move(transpose));
   OpSpec<ConcatParams> concat{"Concat", 1, parse_concat, infer_concat, kExact,
                               {concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)}};
   concat.joins_inputs_along = concat_axis;

@@ -1,11 +1,23 @@
-// oneDNN Transpose: one reorder from the input (in the layout it arrives in) viewed with permuted axes to a
-// plain output.
+// oneDNN Transpose. An input arriving in a dense layout (plain, channels-last, any permutation of dims) is not
+// copied: the output is the input's bytes, read through the input's layout with permuted axes (plain again
+// when a channels-last Conv output is permuted to [N, H, W, C], as ConvNeXt does before its LayerNorm; the
+// input's permuted order when a plain [N, H, W, C] goes back to [N, C, H, W]). The plan gives both one
+// buffer (CompiledKernel::views_input) and skips the step, and readers that want another layout get one
+// reorder, the copy this kernel would have made. An input arriving channel-blocked (nChw16c) is copied
+// with one reorder to a plain output.
 #include "dnnl/dnnl_runtime.h"
 #include "ops/shape/transpose.h"
 
 namespace cnnx {
 
 namespace {
+
+// A ReorderCopy whose output is its input's bytes (`from` and `to` describe the same memory).
+class TransposeView : public ReorderCopy {
+ public:
+  using ReorderCopy::ReorderCopy;
+  bool views_input() const override { return true; }
+};
 
 Compiled compile_transpose(const std::shared_ptr<const TransposeParams>& p, const KernelArgs& a) {
   const std::string why = dnnl_declines_inputs(a.in);
@@ -16,6 +28,12 @@ Compiled compile_transpose(const std::shared_ptr<const TransposeParams>& p, cons
   std::vector<int> inverse(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inverse[size_t(perm[i])] = int(i);
   dnnl::memory::desc input = dnnl_desc(a.offered.in[0], a.in[0].shape);
+  if (!has_inner_blocks(a.offered.in[0])) {
+    const dnnl::memory::desc view = input.permute_axes(inverse);
+    return compile_or_refuse([&] {
+      return std::make_unique<TransposeView>(input, view, dnnl_desc(layout_of(view), a.out[0].shape), 1);
+    });
+  }
   dnnl::memory::desc view;
   try {
     view = input.permute_axes(inverse);

@@ -305,6 +305,72 @@ TEST_CASE("fuse-matmul-bias: MatMul then Add of a per-column constant becomes on
   check_patterns(cases, "fuse-matmul-bias", "FusedMatMul", kInternalDomain, 1);
 }
 
+TEST_CASE("fuse-matmul-bias: a residual Add and an activation after the bias join the FusedMatMul") {
+  // MatMul -> Add(bias) -> [Add(r)] -> [activation], each value read once unless the case says otherwise (the
+  // Gelu that fuse-gelu makes, the transformers' activation, is in tests/passes/torch_fusions.py).
+  struct Tail {
+    std::string what;
+    bool residual = false, constant_residual = false, relu = false, tanh = false, act_reads_residual = false;
+    bool also_output = false;  // the biased value is also a graph output
+    std::string ops, note;     // the plan's node ops, and the fused node's note prefix
+  };
+  const Tail tails[] = {
+      {"bias, residual, Tanh", true, false, false, true, false, false, "FusedMatMul", "MatMul+bias+Add+Tanh from"},
+      {"bias, Relu", false, false, true, false, false, false, "FusedMatMul", "MatMul+bias+Relu from"},
+      {"bias, residual", true, false, false, false, false, false, "FusedMatMul", "MatMul+bias+Add from"},
+      {"near miss: a constant residual stays an Add", true, true, false, false, false, false, "FusedMatMul,Add",
+       "MatMul+bias from"},
+      {"near miss: the activation reads another value", false, false, true, false, true, false, "Relu,FusedMatMul",
+       "MatMul+bias from"},
+      {"near miss: the biased value is also a graph output", true, false, true, false, false, true,
+       "FusedMatMul,Add,Relu", "MatMul+bias from"},
+  };
+  for (const Tail& t : tails) {
+    CAPTURE(t.what);
+    GraphBuilder b;
+    b.input("a", {2, 7, 16}).initializer("b", random_tensor({16, 8}, 1)).initializer("bias", random_tensor({8}, 2));
+    if (t.constant_residual) b.initializer("r", random_tensor({2, 7, 8}, 3));
+    else b.input("r", {2, 7, 8});
+    b.node("MatMul", {"a", "b"}, {"mm"}).node("Add", {"mm", "bias"}, {"y0"});
+    std::string y = "y0";
+    if (t.residual) {
+      b.node("Add", {"r", y}, {"y1"});
+      y = "y1";
+    }
+    if (t.relu) {
+      b.node("Relu", {t.act_reads_residual ? "r" : y}, {"y2"});
+      if (t.act_reads_residual) b.output(y);
+      y = "y2";
+    }
+    if (t.tanh) {
+      b.node("Tanh", {y}, {"y3"});
+      y = "y3";
+    }
+    b.output(y);
+    if (t.also_output) b.output("y0");
+    const auto [graph, infos, inputs] = build(b, 11);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      std::string ops, note;
+      for (const PlanStep& s : plan->steps()) {
+        if (s.node < 0) continue;
+        const Node& n = plan->graph().nodes[size_t(s.node)];
+        ops += (ops.empty() ? "" : ",") + n.op_type;
+        if (n.op_type == "FusedMatMul") note = n.note;
+      }
+      CAPTURE(note);
+      CHECK(ops == t.ops);
+      CHECK(note.rfind(t.note, 0) == 0);
+      const std::vector<Tensor> got = plan->run(inputs);
+      REQUIRE(got.size() == want.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        CHECK(within_tolerance("FusedMatMul", 1, got[i], want[i], kInternalDomain) == "");
+    }
+  }
+}
+
 TEST_CASE("ops of the cnnx.internal domain are not read from models") {
   GraphBuilder b;
   b.g.opsets[kInternalDomain] = 1;
