@@ -70,6 +70,17 @@ bool has_dnnl_kernel(const ActivationDef& row);
 // The row named `name` (of the default domain unless `domain` is given), or nullptr.
 const ActivationDef* find_activation(const std::string& name, const std::string& domain = "");
 
+// OpSpec::terms of an op that applies an activation row to its sum of products (FusedConv, FusedMatMul):
+// the product's accumulation error reaches the output through the activation, scaled by at most its slope,
+// so the terms are those of the op without the activation, times that slope.
+template <class P>
+TermsRun<P> terms_before_activation(const P& p) {
+  TermsRun<P> run{p, 1};
+  if (p.fusion.activation) run.scale = p.fusion.activation->fused_slope(p.fusion.args);
+  run.params.fusion.activation = nullptr;
+  return run;
+}
+
 // The params of a unary op made from a row.
 struct ActivationParams : OpParams {
   const ActivationDef* activation = nullptr;

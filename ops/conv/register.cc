@@ -29,12 +29,7 @@ void register_conv_ops(OpRegistry& r) {
   OpSpec<FusedConvParams> fused{"FusedConv", 1, refuse_fused_conv, infer_fused_conv, kConvTolerance,
                                 {fused_conv_dnnl_kernel(), fused_conv_ref_kernel()}};
   fused.domain = kInternalDomain;
-  fused.terms = [](const FusedConvParams& p) {
-    TermsRun<FusedConvParams> run{p, 1};
-    if (p.fusion.activation) run.scale = p.fusion.activation->fused_slope(p.fusion.args);
-    run.params.fusion.activation = nullptr;
-    return run;
-  };
+  fused.terms = terms_before_activation<FusedConvParams>;
   fused.flops = [](const FusedConvParams& p, const std::vector<ValueInfo>& in) { return conv_flops(p.conv, {in[0], in[1]}); };
   r.add(std::move(fused));
 }

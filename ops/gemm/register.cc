@@ -32,12 +32,7 @@ void register_gemm_ops(OpRegistry& r) {
                              {matmul_dnnl_kernel(), matmul_ref_kernel()}};
   fused.domain = kInternalDomain;
   fused.flops = matmul_flops;
-  fused.terms = [](const MatMulParams& p) {
-    TermsRun<MatMulParams> run{p, 1};
-    if (p.fusion.activation) run.scale = p.fusion.activation->fused_slope(p.fusion.args);
-    run.params.fusion.activation = nullptr;
-    return run;
-  };
+  fused.terms = terms_before_activation<MatMulParams>;
   r.add(std::move(fused));
   OpSpec<EinsumParams> einsum{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance,
                               {einsum_dnnl_kernel(), ref_kernel<EinsumParams>(einsum_ref)}};
