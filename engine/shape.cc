@@ -1,5 +1,7 @@
 #include "engine/shape.h"
 
+#include <sstream>
+
 #include "engine/error.h"
 
 namespace cnnx {
@@ -61,6 +63,15 @@ std::string list_string(const std::vector<int64_t>& values) {
   std::string s = "[";
   for (size_t i = 0; i < values.size(); ++i) s += (i ? "," : "") + std::to_string(values[i]);
   return s + "]";
+}
+
+std::string list_string(const std::vector<double>& values) {
+  std::ostringstream os;
+  os.precision(9);
+  os << "[";
+  for (size_t i = 0; i < values.size(); ++i) os << (i ? "," : "") << values[i];
+  os << "]";
+  return os.str();
 }
 
 }  // namespace cnnx

@@ -32,6 +32,8 @@ bool is_concrete(const Shape& shape);
 std::string to_string(const Shape& shape);
 // "[1,-2,3]" for messages about attribute values (unlike to_string(Shape), negatives are printed as they are).
 std::string list_string(const std::vector<int64_t>& values);
+// "[0.5,1,2.25]": floating-point values to 9 significant digits (a float prints exactly).
+std::string list_string(const std::vector<double>& values);
 // Maps axis in [-rank, rank) to [0, rank); throws naming `what` otherwise.
 int64_t normalize_axis(int64_t axis, int64_t rank, const char* what = "axis");
 // Row-major strides (in elements) of a concrete shape.

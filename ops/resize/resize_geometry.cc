@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace cnnx {
 
@@ -27,15 +26,6 @@ bool argument(const std::vector<ValueInfo>& in, int i, std::initializer_list<DTy
   }
   for (int64_t k = 0; k < v.constant->numel(); ++k) values.push_back(v.constant->double_at(k));
   return !values.empty();
-}
-
-std::string doubles_text(const std::vector<double>& v) {
-  std::ostringstream os;
-  os.precision(9);
-  os << "[";
-  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
-  os << "]";
-  return os.str();
 }
 
 // The axes scales / sizes / roi list, normalized (every axis when the attribute is absent).
@@ -105,7 +95,7 @@ bool resolve_resize(const ResizeParams& p, const std::vector<ValueInfo>& in, Res
   if (has_roi && p.coordinates == ResizeCoordinates::tf_crop_and_resize) {
     require(roi.size() == 2 * n, "input 1 (roi) has ", roi.size(), " values; expected ", 2 * n,
             " (starts then ends of ", n, " axes)");
-    for (double v : roi) require(std::isfinite(v), "input 1 (roi) ", doubles_text(roi), " must be finite");
+    for (double v : roi) require(std::isfinite(v), "input 1 (roi) ", list_string(roi), " must be finite");
     for (size_t i = 0; i < n; ++i) {
       g.axes[size_t(axes[i])].roi_start = roi[i];
       g.axes[size_t(axes[i])].roi_end = roi[n + i];
@@ -119,8 +109,8 @@ bool resolve_resize(const ResizeParams& p, const std::vector<ValueInfo>& in, Res
     for (size_t i = 0; i < n; ++i) {
       ResizeAxis& ax = g.axes[size_t(axes[i])];
       const double s = scales[i];
-      require(std::isfinite(s) && s > 0, "scales ", doubles_text(scales), " must be finite and > 0");
-      require(!p.scales_at_least_one || s >= 1, "scales ", doubles_text(scales), " must be >= 1 for Upsample");
+      require(std::isfinite(s) && s > 0, "scales ", list_string(scales), " must be finite and > 0");
+      require(!p.scales_at_least_one || s >= 1, "scales ", list_string(scales), " must be >= 1 for Upsample");
       ax.scale = s;
       ax.length = double(ax.in) * s * (ax.roi_end - ax.roi_start);
       require(ax.length >= 0 && ax.length < double(kMaxSize), "output axis ", axes[i], " would have ", ax.length,
@@ -132,11 +122,11 @@ bool resolve_resize(const ResizeParams& p, const std::vector<ValueInfo>& in, Res
   } else {
     for (size_t i = 0; i < n; ++i) {
       // Checked as read (a double) before the conversion: an int64 size near 2^63 converts out of range.
-      require(sizes[i] >= 0 && sizes[i] < double(kMaxSize), "sizes ", doubles_text(sizes),
+      require(sizes[i] >= 0 && sizes[i] < double(kMaxSize), "sizes ", list_string(sizes),
               " must be >= 0 (and below 2^52)");
       const int64_t size = int64_t(sizes[i]);
       const ResizeAxis& ax = g.axes[size_t(axes[i])];
-      require(ax.in > 0 || size == 0, "sizes ", doubles_text(sizes), " asks for ", size, " cells along axis ",
+      require(ax.in > 0 || size == 0, "sizes ", list_string(sizes), " asks for ", size, " cells along axis ",
               axes[i], " of input 0, which is empty");
       if (p.aspect != AspectPolicy::stretch)
         require(ax.in > 0, "keep_aspect_ratio_policy needs non-empty input axes; axis ", axes[i], " is empty");

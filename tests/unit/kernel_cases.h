@@ -128,12 +128,7 @@ struct KernelCase {
 // ---- describing a case (for CAPTURE) ----
 
 inline std::string floats_text(const std::vector<float>& v) {
-  std::ostringstream os;
-  os.precision(9);
-  os << "[";
-  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
-  os << "]";
-  return os.str();
+  return list_string(std::vector<double>(v.begin(), v.end()));
 }
 
 inline std::string tensor_text(const Tensor& t, int64_t max_values = 24) {
