@@ -80,7 +80,7 @@ struct Operand {
   bool copied = false;
   memory::desc tensor_md, dense_md;  // copied: the tensor's axes, and the same axes in the dense buffer
   DnnlReorder copy;                  // tensor_md -> dense_md (the output: dense_md -> tensor_md)
-  OwnedMemory prepared;              // a constant input's copy, made once
+  OwnedMemory prepared;              // a constant input's copy, made once (shared: prepare_constant)
   size_t offset = 0;                 // other copies: their place in the run's buffer
 };
 
@@ -131,14 +131,13 @@ class EinsumDnnl : public CompiledKernel {
     scratchpad_md_ = d_.pd.scratchpad_desc();
     for (Operand* o : {&d_.src, &d_.weights, &d_.dst}) {
       if (!o->copied) continue;
-      o->copy = o->input < 0 ? DnnlReorder(o->dense_md, o->tensor_md) : DnnlReorder(o->tensor_md, o->dense_md);
       if (o->input >= 0 && in[size_t(o->input)].constant) {
-        o->prepared = OwnedMemory(o->dense_md);
-        o->copy.run(dnnl_wrap(o->tensor_md, *in[size_t(o->input)].constant), o->prepared.memory);
-      } else {
-        o->offset = buffer_bytes_;
-        buffer_bytes_ += (o->dense_md.get_size() + 63) / 64 * 64;
+        o->prepared = prepare_constant(o->tensor_md, *in[size_t(o->input)].constant, o->dense_md);
+        continue;
       }
+      o->copy = o->input < 0 ? DnnlReorder(o->dense_md, o->tensor_md) : DnnlReorder(o->tensor_md, o->dense_md);
+      o->offset = buffer_bytes_;
+      buffer_bytes_ += (o->dense_md.get_size() + 63) / 64 * 64;
     }
   }
 
