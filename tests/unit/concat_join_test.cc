@@ -176,6 +176,30 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
     cases.push_back({"a part shared by two plain Concats of sizes that round alike", b, 1, 1});
   }
   {
+    // Producers doing 2 * 64 * 9 = 1152 flop per output element, over joins_that_pay's 1000 (GoogLeNet's
+    // branches): dnnl leaves the convolutions in the layout they choose and copies; plain N=1 joins on ref.
+    GraphBuilder b;
+    b.input("x", {1, 64, 4, 4});
+    conv(b, "x", 64, 16, "a", 1);
+    conv(b, "x", 64, 16, "b", 2);
+    b.node("Concat", {"a", "b"}, {"cat"}, "cat", axis_attr(1)).node("Relu", {"cat"}, {"y"}).output("y");
+    cases.push_back({"a lone Concat of heavy convolutions", b, 0, 1});
+  }
+  {
+    GraphBuilder b;  // the same convolutions where Concats share parts: joined again (ab is abc's first part)
+    b.input("x", {1, 64, 4, 4});
+    conv(b, "x", 64, 16, "a", 1);
+    conv(b, "x", 64, 16, "b", 2);
+    conv(b, "x", 64, 16, "c", 3);
+    b.node("Concat", {"a", "b"}, {"ab"}, "ab", axis_attr(1))
+        .node("Concat", {"a", "b", "c"}, {"abc"}, "abc", axis_attr(1))
+        .node("Relu", {"ab"}, {"y1"})
+        .node("Relu", {"abc"}, {"y2"})
+        .output("y1")
+        .output("y2");
+    cases.push_back({"heavy convolutions in Concats sharing parts", b, 2, 2});
+  }
+  {
     GraphBuilder b;  // a is the fused residual and a part of the convolution's own source: not in place
     b.input("x", {1, 16, 4, 4});
     conv(b, "x", 16, 16, "a", 1);
