@@ -7,11 +7,11 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <omp.h>
 #include <sstream>
 
 #include "engine/graph.h"
 #include "ops/softmax/softmax.h"
+#include "runtime/team.h"
 
 namespace cnnx {
 
@@ -57,13 +57,13 @@ size_t scores_output(const Model& model, const std::vector<Tensor>& outputs) {
 }
 
 // Decodes each file into its slot of `x`, the files in parallel (one image each; the pool of threads the
-// model runs on, which would otherwise spin idle through a serial decode), then packs the good ones from slot
+// model runs on, which would otherwise spin idle through a serial decode: default_team() unless pinned), then packs the good ones from slot
 // 0 in order. A file that fails gets its record's error instead. Returns how many decoded.
 int64_t decode(const std::vector<std::string>& files, const ImagePreprocess& p, int threads, Tensor& x,
                std::vector<ClassRecord>& records) {
   const int64_t image_floats = 3 * p.height * p.width;
   const int64_t n = int64_t(files.size());
-#pragma omp parallel for schedule(dynamic) num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel for schedule(dynamic) num_threads(threads > 0 ? threads : default_team())
   for (int64_t i = 0; i < n; ++i) {
     ClassRecord& r = records[size_t(i)];
     r.file = files[size_t(i)];
