@@ -139,9 +139,6 @@ struct OpSpec {
   Tolerance tolerance;
   std::vector<Kernel<P>> kernels;
   const char* domain = "";  // "" for the default ONNX domain
-  // Output 0 holds input 0's elements in the same order, only the shape differs (Reshape, Flatten,
-  // Squeeze, Unsqueeze): the plan may give it input 0's buffer and skip the kernel.
-  bool output_views_input = false;
   // For ops whose output 0 is their inputs laid end to end along one axis (Concat): that axis, normalized.
   // Where the layouts allow, the plan has the producers write straight into their part of the output's
   // buffer and skips the kernel.
@@ -183,7 +180,6 @@ struct OpDef {
   std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>& in)> infer;
   Tolerance tolerance;
   std::vector<KernelDef> kernels;
-  bool output_views_input = false;
   std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
   std::function<std::vector<int64_t>(const OpParams&, const std::vector<ValueInfo>& in)> permutes_axes;
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
@@ -213,7 +209,6 @@ OpDef erase_params(OpSpec<P> spec) {
   d.type = typed->type;
   d.since = typed->since;
   d.tolerance = typed->tolerance;
-  d.output_views_input = typed->output_views_input;
   d.float_shape_inputs = typed->float_shape_inputs;
   d.parse = [typed](const Node& node) -> ParamsPtr { return std::make_shared<const P>(typed->parse(node)); };
   d.infer = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {

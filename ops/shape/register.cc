@@ -27,22 +27,11 @@
 namespace cnnx {
 
 void register_shape_ops(OpRegistry& r) {
-  // Views: the plan may give output 0 input 0's buffer and skip the kernel.
-  OpSpec<FlattenParams> flatten{"Flatten", 1, parse_flatten, infer_flatten, kExact,
-                                {ref_kernel<FlattenParams>(view_ref)}};
-  flatten.output_views_input = true;
-  r.add(std::move(flatten));
-  OpSpec<ReshapeParams> reshape{"Reshape", 1, parse_reshape, infer_reshape, kExact,
-                                {ref_kernel<ReshapeParams>(view_ref)}};
-  reshape.output_views_input = true;
-  r.add(std::move(reshape));
-  OpSpec<AxesParams> squeeze{"Squeeze", 1, parse_squeeze, infer_squeeze, kExact, {ref_kernel<AxesParams>(view_ref)}};
-  squeeze.output_views_input = true;
-  r.add(std::move(squeeze));
-  OpSpec<AxesParams> unsqueeze{"Unsqueeze", 1, parse_unsqueeze, infer_unsqueeze, kExact,
-                               {ref_kernel<AxesParams>(view_ref)}};
-  unsqueeze.output_views_input = true;
-  r.add(std::move(unsqueeze));
+  // Views (view_kernel): the plan may give output 0 input 0's buffer and skip the kernel.
+  r.add(OpSpec<FlattenParams>{"Flatten", 1, parse_flatten, infer_flatten, kExact, {view_kernel<FlattenParams>()}});
+  r.add(OpSpec<ReshapeParams>{"Reshape", 1, parse_reshape, infer_reshape, kExact, {view_kernel<ReshapeParams>()}});
+  r.add(OpSpec<AxesParams>{"Squeeze", 1, parse_squeeze, infer_squeeze, kExact, {view_kernel<AxesParams>()}});
+  r.add(OpSpec<AxesParams>{"Unsqueeze", 1, parse_unsqueeze, infer_unsqueeze, kExact, {view_kernel<AxesParams>()}});
 
   OpSpec<TransposeParams> transpose{"Transpose", 1, parse_transpose, infer_transpose, kExact,
                                     {transpose_dnnl_kernel(), ref_kernel<TransposeParams>(transpose_ref)}};

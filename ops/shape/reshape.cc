@@ -5,7 +5,14 @@
 
 namespace cnnx {
 
-void view_ref(const OpParams&, const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); }
+namespace {
+struct BytesView : CompiledKernel {
+  void run(const KernelIO& io) const override { copy_bytes(*io.in[0], *io.out[0]); }
+  bool views_input() const override { return true; }
+};
+}  // namespace
+
+std::unique_ptr<CompiledKernel> compile_view() { return std::make_unique<BytesView>(); }
 
 // ---- Flatten ----
 

@@ -39,8 +39,12 @@ std::vector<ValueInfo> infer_squeeze(const AxesParams& p, const std::vector<Valu
 AxesParams parse_unsqueeze(const Node& node);
 std::vector<ValueInfo> infer_unsqueeze(const AxesParams& p, const std::vector<ValueInfo>& in);
 
-// The reference kernel of all four (their params do not matter to it): output 0 = input 0's bytes. The plan
-// usually makes output 0 a view of input 0 and skips it (OpSpec::output_views_input).
-void view_ref(const OpParams& p, const KernelIO& io);
+// The kernel of all four (their params do not matter to it): output 0 is input 0's bytes as they are
+// (CompiledKernel::views_input), so the plan usually gives both one buffer and skips it; called, it copies.
+std::unique_ptr<CompiledKernel> compile_view();
+template <class P>
+Kernel<P> view_kernel() {
+  return {"ref", [](const std::shared_ptr<const P>&, const KernelArgs&) -> Compiled { return compile_view(); }};
+}
 
 }  // namespace cnnx
