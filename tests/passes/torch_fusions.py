@@ -18,6 +18,9 @@ import onnx
 from onnx import helper, numpy_helper, TensorProto
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cnnx_outputs import mismatch, run_saved  # noqa: E402
+
 # |got - want| <= abs + rel * |want|, as each op declares it (engine/op.h Tolerance):
 LAYER_NORM = (2e-5, 2e-5)       # kLayerNormTolerance, ops/norm/layer_norm.h
 GELU = (1e-6, 4e-6)             # kTranscendental, the Gelu rows of ops/common/activation.cc
@@ -163,28 +166,6 @@ def inspect_reports(cnnx, path, extra=()):
     return {l.split()[0]: " ".join(l.split()[1:]) for l in lines if l.strip()}, r.stdout
 
 
-def run(cnnx, path, x_path, out, backend, disabled):
-    args = [cnnx, "run", path, x_path, "--save", out, "--backend", backend]
-    for name in disabled:
-        args += ["--disable-pass", name]
-    r = subprocess.run(args, capture_output=True, text=True)
-    return np.load(os.path.join(out, "y.npy")) if r.returncode == 0 else r.stderr
-
-
-def compare(got, want, tol):
-    if isinstance(got, str):
-        return f"cnnx failed: {got.strip()}"
-    if got.shape != want.shape:
-        return f"shape {got.shape}, want {want.shape}"
-    both_nan = np.isnan(got) & np.isnan(want)
-    excess = np.where(both_nan, -1.0, np.abs(got - want) - (tol[0] + tol[1] * np.abs(want)))
-    excess = np.where(np.isnan(excess), np.inf, excess)
-    worst = int(np.argmax(excess))
-    if excess.flat[worst] <= 0:
-        return ""
-    return f"element {worst}: got {got.flat[worst]!r}, want {want.flat[worst]!r} (abs {tol[0]}, rel {tol[1]})"
-
-
 def check(cnnx, work, name, path, x, want, expected, tol):
     """Runs the checks on one model; returns the failure messages."""
     failures = []
@@ -200,7 +181,8 @@ def check(cnnx, work, name, path, x, want, expected, tol):
     for backend in ("dnnl", "ref"):
         for disabled in ([], list(expected)):
             out = os.path.join(work, f"{name}_{backend}_{'off' if disabled else 'on'}")
-            why = compare(run(cnnx, path, x_path, out, backend, disabled), want, tol)
+            extra = [arg for name in disabled for arg in ("--disable-pass", name)]
+            why = mismatch(run_saved(cnnx, path, x_path, out, backend, extra), want, *tol)
             if why:
                 failures.append(f"{name} --backend {backend}" + (f" passes off {disabled}" if disabled else "") +
                                 f": {why}")

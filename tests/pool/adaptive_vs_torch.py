@@ -6,7 +6,6 @@ on the same seeded input within the op's tolerance (abs 1e-5 + rel 1e-5, kPoolAv
 Usage: adaptive_vs_torch.py CNNX [WORKDIR]"""
 import io
 import os
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -15,6 +14,9 @@ import numpy as np
 import onnx
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cnnx_outputs import max_abs_diff, mismatch, run_saved  # noqa: E402
 
 TOL_ABS, TOL_REL = 1e-5, 1e-5
 
@@ -77,25 +79,14 @@ def main():
         input_path = os.path.join(work, name + "_x.npy")
         np.save(input_path, x.numpy())
         for backend in ("ref", "dnnl"):
-            out_dir = os.path.join(work, name + "_" + backend)
-            r = subprocess.run([cnnx, "run", model_path, input_path, "--backend", backend, "--save", out_dir],
-                               capture_output=True, text=True)
-            if r.returncode != 0:
-                print(f"FAIL {name} ({backend}): exit {r.returncode}: {r.stderr.strip()}")
-                failures += 1
-                continue
-            got = np.load(os.path.join(out_dir, "y.npy"))
-            if got.shape != want.shape:
-                print(f"FAIL {name} ({backend}): shape {got.shape}, PyTorch {want.shape}")
-                failures += 1
-                continue
-            excess = np.abs(got - want) - (TOL_ABS + TOL_REL * np.abs(want))
-            worst = float(np.abs(got - want).max()) if want.size else 0.0
-            if want.size and excess.max() > 0:
-                print(f"FAIL {name} ({backend}): max abs diff {worst:.3g} beyond tolerance")
+            got = run_saved(cnnx, model_path, input_path, os.path.join(work, name + "_" + backend), backend)
+            why = mismatch(got, want, TOL_ABS, TOL_REL)
+            if why:
+                print(f"FAIL {name} ({backend}): {why}")
                 failures += 1
             else:
-                print(f"ok   {name} ({backend}): {op} {list(shape)} -> {list(want.shape)}, max abs diff {worst:.2g}")
+                print(f"ok   {name} ({backend}): {op} {list(shape)} -> {list(want.shape)}, "
+                      f"max abs diff {max_abs_diff(got, want):.2g}")
     print(f"{len(CASES)} cases x 2 backends, {failures} failures")
     return 1 if failures else 0
 

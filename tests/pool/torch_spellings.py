@@ -15,6 +15,9 @@ import onnx
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cnnx_outputs import mismatch, run_saved  # noqa: E402
+
 SPELLINGS = {
     "x.mean((2, 3))": lambda x: x.mean((2, 3)),
     "x.mean((-1, -2), keepdim=True)": lambda x: x.mean((-1, -2), keepdim=True),
@@ -64,11 +67,11 @@ def main():
                   and all(" Reshape " in l for l in others) and len(others) <= 1)
             note = pooled[0].split("{")[-1].rstrip("}") if pooled and "{" in pooled[0] else "(a GlobalAveragePool node)"
             out = os.path.join(work, f"out{i}_{opset}")
-            r = subprocess.run([cnnx, "run", path, x_path, "--save", out], capture_output=True, text=True)
-            got = np.load(os.path.join(out, "y.npy")).reshape(-1) if r.returncode == 0 else None
-            close = got is not None and got.shape == want.shape and np.all(np.abs(got - want) <= 1e-6 * np.abs(want))
+            got = run_saved(cnnx, path, x_path, out)
+            why = mismatch(got if isinstance(got, str) else got.reshape(-1), want, 0, 1e-6)
+            close = not why
             print(f"{'ok  ' if ok and close else 'FAIL'} opset {opset} {name}: exported {ops} -> {note}"
-                  + ("" if ok else f"\n     plan: {steps}") + ("" if close else "\n     result differs"))
+                  + ("" if ok else f"\n     plan: {steps}") + ("" if close else f"\n     result differs: {why}"))
             failures += 0 if ok and close else 1
     print(f"{len(SPELLINGS) * 3} exports, {failures} failures")
     return 1 if failures else 0

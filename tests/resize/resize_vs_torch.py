@@ -18,6 +18,9 @@ import onnx
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cnnx_outputs import max_abs_diff, mismatch, run_saved  # noqa: E402
+
 TOL_ABS, TOL_REL = 2e-5, 1e-5
 
 # (name, input shape, F.interpolate keyword arguments, opsets)
@@ -91,25 +94,14 @@ def main():
                 continue
             for backend in ("ref", "dnnl"):
                 runs += 1
-                out_dir = os.path.join(work, tag + "_" + backend)
-                r = subprocess.run([cnnx, "run", model_path, input_path, "--backend", backend, "--save", out_dir],
-                                   capture_output=True, text=True)
-                if r.returncode != 0:
-                    print(f"FAIL {tag} ({backend}): exit {r.returncode}: {r.stderr.strip()}")
-                    failures += 1
-                    continue
-                got = np.load(os.path.join(out_dir, "y.npy"))
-                if got.shape != want.shape:
-                    print(f"FAIL {tag} ({backend}): shape {got.shape}, PyTorch {want.shape}")
-                    failures += 1
-                    continue
-                diff = np.abs(got.astype(np.float64) - want)
-                worst = float(diff.max()) if want.size else 0.0
-                if want.size and (diff - (TOL_ABS + TOL_REL * np.abs(want))).max() > 0:
-                    print(f"FAIL {tag} ({backend}): {kwargs}: max abs diff {worst:.3g} beyond tolerance")
+                got = run_saved(cnnx, model_path, input_path, os.path.join(work, tag + "_" + backend), backend)
+                why = mismatch(got, want, TOL_ABS, TOL_REL)
+                if why:
+                    print(f"FAIL {tag} ({backend}): {kwargs}: {why}")
                     failures += 1
                 else:
-                    print(f"ok   {tag} ({backend}): {list(shape)} -> {list(want.shape)}, max abs diff {worst:.2g}")
+                    print(f"ok   {tag} ({backend}): {list(shape)} -> {list(want.shape)}, "
+                          f"max abs diff {max_abs_diff(got, want):.2g}")
             print(f"     {tag} dnnl plan: {kernel_of(cnnx, model_path, op)}")
     print(f"{runs} runs, {failures} failures")
     return 1 if failures else 0
