@@ -4,8 +4,10 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "dnnl/dnnl_runtime.h"
+#include "engine/thread_scope.h"
 
 namespace cnnx {
 
@@ -65,9 +67,75 @@ struct PreparedWeights::Store {
   }
 };
 
+// A reorder put off by a Batch, and the store its buffer goes to once filled (null: none).
+struct Deferred {
+  std::shared_ptr<Entry> entry;
+  PreparedWeights::Store* store;
+};
+
+struct PreparedWeights::Batch::Pending {
+  std::vector<Deferred> reorders;
+
+  std::shared_ptr<Entry> find(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) const {
+    for (const Deferred& d : reorders)
+      if (d.entry->serves(from, constant, to)) return d.entry;
+    return nullptr;
+  }
+};
+
 namespace {
 thread_local PreparedWeights::Store* current = nullptr;  // the innermost scope's
+thread_local PreparedWeights::Batch::Pending* batching = nullptr;  // the innermost batch's
+
+// Weights of at least this many bytes are reordered by the whole team, one after another; smaller ones each
+// by one thread, side by side. Large enough that the few fork-joins are worth the weights' time on every core
+// (resnet50's largest is 9.4 MB; alexnet's and vgg's fully-connected ones are 16-411 MB).
+constexpr size_t kTeamReorderBytes = size_t(16) << 20;
+
+void reorder_now(const Entry& e) {
+  dnnl::memory user = dnnl_wrap(e.from, e.source), prepared = e.prepared.memory;
+  dnnl::reorder(user, prepared).execute(dnnl_stream(), user, prepared);
+  dnnl_stream().wait();
+}
 }  // namespace
+
+PreparedWeights::Batch::Batch() : pending_(std::make_unique<Pending>()), outer_(batching) { batching = pending_.get(); }
+PreparedWeights::Batch::~Batch() { batching = outer_; }
+
+void PreparedWeights::Batch::fill() {
+  std::vector<const Entry*> alone, side_by_side;
+  for (const Deferred& d : pending_->reorders)
+    (d.entry->prepared.memory.get_desc().get_size() >= kTeamReorderBytes ? alone : side_by_side).push_back(d.entry.get());
+  for (const Entry* e : alone) reorder_now(*e);
+  std::vector<dnnl::reorder> reorders;
+  std::vector<dnnl::memory> users, prepared;
+  {
+    ThreadScope one(1);  // each runs on one thread (and the parallel region below runs them nested anyway)
+    for (const Entry* e : side_by_side) {
+      users.push_back(dnnl_wrap(e->from, e->source));
+      prepared.push_back(e->prepared.memory);
+      reorders.emplace_back(users.back(), prepared.back());
+    }
+  }
+  std::string error;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < reorders.size(); ++i) {
+    try {
+      reorders[i].execute(dnnl_stream(), users[i], prepared[i]);
+      dnnl_stream().wait();
+    } catch (const std::exception& ex) {
+#pragma omp critical(cnnx_prepared_weights_error)
+      if (error.empty()) error = ex.what();
+    }
+  }
+  require(error.empty(), "reordering constant weights: ", error);
+  for (Deferred& d : pending_->reorders) {
+    ++made;
+    made_bytes += int64_t(d.entry->to.get_size());
+    if (d.store) d.store->keep(d.entry);
+  }
+  pending_->reorders.clear();
+}
 
 PreparedWeights::PreparedWeights() : store_(std::make_unique<Store>()) {}
 PreparedWeights::~PreparedWeights() = default;
@@ -79,12 +147,18 @@ PreparedWeightCounts prepared_weight_counts() { return {made, shared, made_bytes
 
 OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) {
   PreparedWeights::Store* store = current;
-  if (store)
-    if (std::shared_ptr<Entry> e = store->find(from, constant, to)) {
-      ++shared;
-      shared_bytes += int64_t(to.get_size());
-      return shared_memory(e);
-    }
+  std::shared_ptr<Entry> earlier = store ? store->find(from, constant, to) : nullptr;
+  if (!earlier && batching) earlier = batching->find(from, constant, to);
+  if (earlier) {
+    ++shared;
+    shared_bytes += int64_t(to.get_size());
+    return shared_memory(earlier);
+  }
+  if (batching) {
+    auto entry = std::make_shared<Entry>(Entry{constant, from, to, OwnedMemory(to)});
+    batching->reorders.push_back({entry, store});
+    return shared_memory(entry);
+  }
   OwnedMemory prepared(to);
   dnnl::memory user = dnnl_wrap(from, constant);
   dnnl::reorder(user, prepared.memory).execute(dnnl_stream(), user, prepared.memory);

@@ -15,6 +15,12 @@
 //
 // Thread safety: scopes on many threads may use one store at once (two threads preparing equal data at the
 // same moment may both prepare it; the first kept is shared from then on).
+//
+// While a PreparedWeights::Batch lives on a thread, the reorders are put off and run together by its fill():
+// a plan's reorders are one per convolution, and each one split over the team was a fork-join that, on a
+// loaded machine, waits for a descheduled thread's next time slice (resnet50's planning: 180-940 ms at load
+// average 6, 60 ms with every reorder on one thread). fill() runs the small ones in one parallel region, each
+// on one thread, and splits only the large ones (a classifier's fully-connected weights) over the team.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +48,26 @@ class PreparedWeights {
 
    private:
     Store* outer_;
+  };
+
+  // Reorders put off while it lives on this thread (prepare_constant hands out the buffer unfilled), run by
+  // fill(), which must come before any kernel that got such a buffer runs; it also makes the buffers shareable
+  // through their store, which never offers one unfilled. Destroyed unfilled (planning failed), it drops the
+  // reorders. Batches nest: the innermost collects.
+  class Batch {
+   public:
+    Batch();
+    ~Batch();
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    // Runs the reorders on the calling thread's OpenMP team (see above). Throws cnnx::Error if one fails.
+    void fill();
+
+    struct Pending;  // the reorders (dnnl/prepared_weights.cc)
+
+   private:
+    std::unique_ptr<Pending> pending_;
+    Pending* outer_;
   };
 
  private:

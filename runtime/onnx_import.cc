@@ -2,10 +2,13 @@
 #include "runtime/onnx_import.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <onnx/onnx_pb.h>
 
 #include <cerrno>
@@ -13,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -72,6 +76,153 @@ void parse_file(Message& m, const std::string& path, int64_t max_bytes, const st
   require(file.GetErrno() == 0, "cannot read '", path, "': ", std::strerror(file.GetErrno()));
   require(parsed, what, " is not a valid ONNX protobuf (truncated or corrupt)");
 }
+
+// A model's bytes: a file mapped read-only, or memory the caller holds while the import runs. The parse
+// reads the mapping (the pages of its messages, not those of the raw_data it skips); initializers' raw_data,
+// most of a model, is read with pread straight into its tensors, so the file's pages never count in this
+// process's RSS. (A file truncated by another process while it is mapped would fault the parse: the price of
+// not copying it.)
+class ModelBytes {
+ public:
+  ModelBytes(const void* data, size_t size, int64_t max_bytes, const std::string& what)
+      : data_(static_cast<const uint8_t*>(data)), size_(size), what_(what) {
+    require(int64_t(size) <= max_bytes, what, " is ", size, " bytes, over the limit of ", max_bytes);
+  }
+  ModelBytes(const std::string& path, int64_t max_bytes) : what_("model '" + path + "'") {
+    std::error_code ec;
+    require(fs::is_regular_file(path, ec), "cannot open '", path, "': not a readable file");
+    const auto size = fs::file_size(path, ec);
+    require(!ec, "cannot read '", path, "': ", ec.message());
+    require(int64_t(size) <= max_bytes, "'", path, "' is ", size, " bytes, over the limit of ", max_bytes);
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    require(fd_ >= 0, "cannot open '", path, "': ", std::strerror(errno));
+    size_ = size_t(size);
+    if (size_ == 0) {  // empty, or a file whose size is not its length (/proc's): then refused
+      char probe;
+      const ssize_t n = ::read(fd_, &probe, 1);
+      const int error = errno;
+      if (n == 0) return;
+      ::close(fd_);
+      fail("cannot read '", path, "': ", n < 0 ? std::strerror(error) : "its size is 0 but it has bytes");
+    }
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (p == MAP_FAILED) {
+      const int error = errno;
+      ::close(fd_);
+      fail("cannot read '", path, "': ", std::strerror(error));
+    }
+    data_ = static_cast<const uint8_t*>(p);
+  }
+  ~ModelBytes() {
+    if (fd_ < 0) return;
+    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    ::close(fd_);
+  }
+  ModelBytes(const ModelBytes&) = delete;
+  ModelBytes& operator=(const ModelBytes&) = delete;
+
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  const std::string& what() const { return what_; }
+
+  // Copies `size` bytes at `offset` (within size()) into `dst`.
+  void copy(size_t offset, size_t size, void* dst) const {
+    if (fd_ < 0) {
+      if (size) std::memcpy(dst, data_ + offset, size);
+      return;
+    }
+    for (size_t done = 0; done < size;) {
+      const ssize_t n = ::pread(fd_, static_cast<char*>(dst) + done, size - done, off_t(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      require(n > 0, "cannot read ", what_, ": ", n < 0 ? std::strerror(errno) : "the file shrank while loading");
+      done += size_t(n);
+    }
+  }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  int fd_ = -1;  // when the bytes are a file's
+  std::string what_;
+};
+
+// An initializer's raw_data, where RawDataStripper found it in the model's bytes.
+struct RawSpan {
+  size_t offset = 0, size = 0;
+};
+
+// The model's bytes without the raw_data of its initializers (ModelProto.graph.initializer.raw_data), and
+// per initializer in order where that raw_data was (none when it had none). Protobuf would copy each raw_data
+// into a string (growing one over 50 MB by doubling) and tensor_from_proto copy it again; this way it is
+// copied once, straight into its tensor. Every other field is kept as it was, in order, so `raw` lines up
+// with the initializers protobuf parses from `stripped` (a graph given twice is merged, its initializers
+// appended, in both).
+class RawDataStripper {
+ public:
+  explicit RawDataStripper(const ModelBytes& bytes) : base_(bytes.data()), in_(base_, int(bytes.size())) {
+    in_.SetTotalBytesLimit(int(bytes.size()));
+    in_.SetRecursionLimit(64);
+  }
+
+  // False where the bytes are not a valid protobuf.
+  bool strip(std::string& stripped, std::vector<std::optional<RawSpan>>& raw) {
+    raw_ = &raw;
+    const auto limit = in_.PushLimit(in_.BytesUntilTotalBytesLimit());
+    const bool ok = copy_message(0, stripped);
+    in_.PopLimit(limit);
+    return ok;
+  }
+
+ private:
+  using WireFormatLite = google::protobuf::internal::WireFormatLite;
+  // Per depth, the field that leads on down: ModelProto.graph, GraphProto.initializer, TensorProto.raw_data.
+  static constexpr int kPath[] = {onnx::ModelProto::kGraphFieldNumber, onnx::GraphProto::kInitializerFieldNumber,
+                                  onnx::TensorProto::kRawDataFieldNumber};
+
+  // The fields of the message at `depth`, up to the stream's limit, into `out`.
+  bool copy_message(int depth, std::string& out) {
+    while (in_.BytesUntilLimit() > 0) {
+      const int field_start = in_.CurrentPosition();
+      const uint32_t tag = in_.ReadTag();
+      if (tag == 0) return false;
+      if (WireFormatLite::GetTagFieldNumber(tag) != kPath[depth] ||
+          WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        if (!WireFormatLite::SkipField(&in_, tag)) return false;
+        append(out, field_start, in_.CurrentPosition());
+        continue;
+      }
+      const int tag_end = in_.CurrentPosition();
+      int length = 0;
+      if (!in_.ReadVarintSizeAsInt(&length) || length > in_.BytesUntilLimit()) return false;
+      if (depth == 2) {  // raw_data: left out, its place kept (the last one given wins, as in protobuf)
+        raw_->back() = RawSpan{size_t(in_.CurrentPosition()), size_t(length)};
+        in_.Skip(length);
+        continue;
+      }
+      if (depth == 1) raw_->emplace_back();  // an initializer, with no raw_data so far
+      const auto limit = in_.PushLimit(length);
+      std::string inner;
+      const bool ok = copy_message(depth + 1, inner);
+      in_.PopLimit(limit);
+      if (!ok) return false;
+      append(out, field_start, tag_end);
+      uint8_t length_varint[5];  // a varint32 takes at most 5 bytes
+      const uint8_t* varint_end =
+          google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(uint32_t(inner.size()), length_varint);
+      out.append(reinterpret_cast<const char*>(length_varint), size_t(varint_end - length_varint));
+      out += inner;
+    }
+    return true;
+  }
+
+  void append(std::string& out, int begin, int end) const {
+    out.append(reinterpret_cast<const char*>(base_) + begin, size_t(end - begin));
+  }
+
+  const uint8_t* base_;
+  google::protobuf::io::CodedInputStream in_;
+  std::vector<std::optional<RawSpan>>* raw_ = nullptr;
+};
 
 // Resolves an external data location inside `dir`; refuses absolute paths, "..", and symlinks leaving it.
 fs::path confined_path(const std::string& dir, const std::string& location, const std::string& tensor) {
@@ -144,7 +295,9 @@ Tensor from_field(const Field& field, DType dtype, const Shape& shape, const std
   return t;
 }
 
-Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
+// `stripped`: an initializer's raw_data, left in `bytes_of_model` by RawDataStripper, when it had one.
+Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const ModelBytes* bytes_of_model = nullptr,
+                         const std::optional<RawSpan>& stripped = std::nullopt) {
   const std::string& name = p.name();
   require(!p.has_segment(), "tensor '", name, "': segmented tensors are not supported");
   DType dtype = dtype_from_onnx(p.data_type());
@@ -167,11 +320,13 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx) {
           " bytes exceeds the tensor limit of ", ctx.limits.max_tensor_bytes);
   // Every path checks the data present before allocating, so a lying header cannot make us allocate.
   if (p.data_location() == onnx::TensorProto::EXTERNAL) return read_external(p, ctx, dtype, shape, bytes);
-  if (p.has_raw_data()) {
-    require(int64_t(p.raw_data().size()) == bytes, "tensor '", name, "': raw_data holds ", p.raw_data().size(),
-            " bytes but shape ", to_string(shape), " of ", dtype_name(dtype), " needs ", bytes);
-    Tensor t = Tensor::uninitialized(dtype, shape);
-    if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));  // little-endian, as ONNX stores it
+  if (stripped || p.has_raw_data()) {
+    const size_t present = stripped ? stripped->size : p.raw_data().size();
+    require(int64_t(present) == bytes, "tensor '", name, "': raw_data holds ", present, " bytes but shape ",
+            to_string(shape), " of ", dtype_name(dtype), " needs ", bytes);
+    Tensor t = Tensor::uninitialized(dtype, shape);  // little-endian, as ONNX stores it
+    if (stripped) bytes_of_model->copy(stripped->offset, stripped->size, t.raw());
+    else if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));
     return t;
   }
   switch (dtype) {
@@ -272,9 +427,9 @@ ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
   return ValueInfo::of(dtype, shape);
 }
 
-// Moves what it can out of `m`: each initializer's bytes are freed once copied, so a big model is not held
-// twice while it loads.
-Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
+// `m` was parsed from `bytes` stripped of its initializers' raw_data, which `raw` locates (RawDataStripper).
+Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const ModelBytes& bytes,
+                       const std::vector<std::optional<RawSpan>>& raw) {
   Graph g;
   require(m.has_graph(), "the model has no graph");
   for (const auto& op : m.opset_import()) {
@@ -306,13 +461,13 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
     if (inserted) g.values.push_back(Value{name, {}, -1});
     return it->second;
   };
+  require(size_t(gp.initializer_size()) == raw.size(), "the graph's initializers could not be located");
   for (int i = 0; i < gp.initializer_size(); ++i) {
     const onnx::TensorProto& init = gp.initializer(i);
     require(!init.name().empty(), "an initializer has no name");
     int id = value_id(init.name());
     require(!g.values[size_t(id)].info.constant, "initializer '", init.name(), "' is defined twice");
-    g.values[size_t(id)].info = ValueInfo::of(tensor_from_proto(init, ctx));
-    std::string().swap(*m.mutable_graph()->mutable_initializer(i)->mutable_raw_data());
+    g.values[size_t(id)].info = ValueInfo::of(tensor_from_proto(init, ctx, &bytes, raw[size_t(i)]));
   }
   std::unordered_set<int> listed;  // graph inputs as id, outputs as -1 - id
   for (const auto& in : gp.input()) {
@@ -358,8 +513,14 @@ Graph graph_from_model(onnx::ModelProto& m, const Context& ctx) {
   return g;
 }
 
-Graph import_model(onnx::ModelProto& m, const Context& ctx) {
-  Graph g = graph_from_model(m, ctx);
+Graph import_model(const ModelBytes& bytes, const Context& ctx) {
+  std::string stripped;
+  std::vector<std::optional<RawSpan>> raw;
+  require(RawDataStripper(bytes).strip(stripped, raw), bytes.what(),
+          " is not a valid ONNX protobuf (truncated or corrupt)");
+  onnx::ModelProto m;
+  parse_message(m, stripped.data(), stripped.size(), ctx.limits.max_model_bytes, bytes.what());
+  Graph g = graph_from_model(m, ctx, bytes, raw);
   build_graph(g, builtin_ops(), ctx.limits.max_tensor_bytes);
   return g;
 }
@@ -367,18 +528,16 @@ Graph import_model(onnx::ModelProto& m, const Context& ctx) {
 }  // namespace
 
 Graph import_onnx_file(const std::string& path, const ImportLimits& limits) {
-  onnx::ModelProto m;
-  parse_file(m, path, limits.max_model_bytes, "model '" + path + "'");
+  const ModelBytes bytes(path, limits.max_model_bytes);
   fs::path dir = fs::path(path).parent_path();
-  return import_model(m, Context{dir.empty() ? "." : dir.string(), limits});
+  return import_model(bytes, Context{dir.empty() ? "." : dir.string(), limits});
 }
 
 Graph import_onnx_bytes(const void* data, size_t size, const std::string& external_data_dir,
                         const ImportLimits& limits) {
   require(data != nullptr || size == 0, "model bytes are null");
-  onnx::ModelProto m;
-  parse_message(m, data, size, limits.max_model_bytes, "the model");
-  return import_model(m, Context{external_data_dir, limits});
+  const ModelBytes bytes(data, size, limits.max_model_bytes, "the model");
+  return import_model(bytes, Context{external_data_dir, limits});
 }
 
 ModelOutline outline_onnx_file(const std::string& path, const ImportLimits& limits) {

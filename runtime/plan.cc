@@ -6,6 +6,7 @@
 
 #include "engine/compare.h"
 #include "dnnl/layouts.h"
+#include "dnnl/prepared_weights.h"
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
 #include "engine/thread_scope.h"
@@ -438,7 +439,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
   plan->pass_reports_ = run_graph_passes(g, backend, disabled_passes);  // 2. passes
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
+  PreparedWeights::Batch weights;                       // their constant weights reordered together, below
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, limits.max_tensor_bytes, layouts);
+  weights.fill();
   plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_);
   plan->slots_ = value_slots(g, layouts, plan->outputs_);  // 4. memory
   plan->arena_bytes_ = plan_arena(g, plan->steps_, plan->slots_, limits);

@@ -282,6 +282,12 @@ def tensor_cases(c):
           contains=["tensor 'W'", "raw_data"])
     c.add("raw_data_long", add_with_weight(raw_tensor("W", [4], b"\0" * 20)), [x4],
           contains=["tensor 'W'", "raw_data"])
+    # raw_data (the tensor's last field) declaring 19 bytes where its TensorProto holds 16: the import reads
+    # raw_data from the file where it lies, so its length must be checked against the enclosing messages.
+    good = add_with_weight(raw_tensor("W", [4], b"\x07" * 16)).SerializeToString()
+    assert good.count(b"\x4a\x10" + b"\x07" * 16) == 1
+    c.add("raw_data_past_its_tensor", good.replace(b"\x4a\x10" + b"\x07" * 16, b"\x4a\x13" + b"\x07" * 16), [x4],
+          contains=["not a valid ONNX protobuf"])
     c.add("float_data_short", add_with_weight(TensorProto(name="W", data_type=F, dims=[4], float_data=[1, 2, 3])), [x4],
           contains=["tensor 'W'", "float_data"])
     c.add("float_data_long", add_with_weight(TensorProto(name="W", data_type=F, dims=[4], float_data=[1, 2, 3, 4, 5])), [x4],

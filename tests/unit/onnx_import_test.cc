@@ -303,14 +303,13 @@ TEST_CASE("import limits are enforced before allocating") {
 }
 
 TEST_CASE("model files that cannot be read whole are clean errors naming the file") {
-  // Read from the descriptor as it is parsed: a read error (or a refused open, in some sandboxes), and a file
-  // longer than its reported size (0 for /proc files) running into the byte limit.
+  // Files are mapped by their reported size: a read error (or a refused open, in some sandboxes), and a file
+  // with bytes but a reported size of 0 (/proc's) are refused.
   CHECK_THROWS_WITH_AS(import_onnx_file("/proc/self/mem"), doctest::Contains("'/proc/self/mem'"),
                        cnnx::Error);
-  ImportLimits small;
-  small.max_model_bytes = 10;
-  CHECK_THROWS_WITH_AS(import_onnx_file("/proc/self/status", small),
-                       doctest::Contains("model '/proc/self/status' is not a valid ONNX protobuf"), cnnx::Error);
+  CHECK_THROWS_WITH_AS(import_onnx_file("/proc/self/status"),
+                       doctest::Contains("cannot read '/proc/self/status': its size is 0 but it has bytes"),
+                       cnnx::Error);
   CHECK_THROWS_WITH_AS(import_onnx_file("/nonexistent/model.onnx"),
                        doctest::Contains("cannot open '/nonexistent/model.onnx'"), cnnx::Error);
 }
@@ -368,4 +367,43 @@ TEST_CASE("every truncation and byte corruption of a model is a clean error or a
       } catch (const cnnx::Error&) {
       }
     }
+}
+
+// The import reads each initializer's raw_data straight from the model's bytes (a file's with pread), having
+// parsed the rest without it: what protobuf would make of the same bytes is what it must give.
+TEST_CASE("initializers' raw_data is read where the model holds it, with protobuf's meaning") {
+  auto floats = [](std::vector<float> v) { return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4); };
+  auto weight = [](const std::string& name, const std::vector<std::string>& raws) {
+    Proto t;
+    t.varint(f::tensor_dims, 4).varint(f::tensor_data_type, kFloat).str(f::tensor_name, name);
+    for (const std::string& raw : raws) t.str(f::tensor_raw_data, raw);
+    return t;
+  };
+  auto values = [](const Graph& g, const std::string& name) {
+    const Tensor& t = *g.value(g.find_value(name)).info.constant;
+    return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
+  };
+  const std::string model = model_bytes(add_graph(weight("W", {floats({1, 2, 3, 4})})));
+  CHECK(values(import(model), "W") == std::vector<float>{1, 2, 3, 4});
+  TempDir tmp;
+  tmp.write("model/m.onnx", model);
+  CHECK(values(import_onnx_file((tmp.path / "model" / "m.onnx").string()), "W") == std::vector<float>{1, 2, 3, 4});
+
+  // raw_data given twice: the last one counts.
+  CHECK(values(import(model_bytes(add_graph(weight("W", {floats({9, 9, 9, 9}), floats({5, 6, 7, 8})})))), "W") ==
+        std::vector<float>{5, 6, 7, 8});
+
+  // The graph given twice: protobuf merges them, the second's initializers after the first's.
+  GraphParts parts = add_graph(weight("W", {floats({1, 2, 3, 4})}));
+  const Proto second_graph = Proto().msg(f::graph_initializer, weight("V", {floats({4, 3, 2, 1})}));
+  const std::string split = model_bytes(parts) + Proto().msg(f::model_graph, second_graph).bytes;
+  const Graph merged = import(split);
+  CHECK(values(merged, "W") == std::vector<float>{1, 2, 3, 4});
+  CHECK(values(merged, "V") == std::vector<float>{4, 3, 2, 1});
+
+  // A tensor whose length ends inside its raw_data is no valid protobuf.
+  Proto cut;
+  cut.varint(f::tensor_dims, 4).varint(f::tensor_data_type, kFloat).str(f::tensor_raw_data, floats({1, 2, 3, 4}));
+  cut.bytes.resize(cut.bytes.size() - 3);
+  CHECK_THROWS_WITH_AS(import(model_bytes(add_graph(cut))), doctest::Contains("not a valid ONNX protobuf"), cnnx::Error);
 }
