@@ -183,8 +183,8 @@ std::vector<KernelCase> binary_cases() {
       {{1, 16, 7, 7}, {1, 16, 1, 1}, false}, {{5}, {5}, false},       {{4}, {3, 4}, true},
       {{}, {2, 3}, true},                  {{2, 1, 4}, {2, 3, 4}, true},
       // Swin's attention mask: B broadcasts along a middle dim (oneDNN runs it over collapsed dims), and at
-      // batch 2 along the batch too (a loop over the batch, or oneDNN's reference below 1024 elements a
-      // loop); B stepping along a looped dim.
+      // batch 2 along the batch too (a loop over the batch; oneDNN's reference below 1024 elements an
+      // execution); B stepping along a looped dim.
       {{1, 4, 3, 5, 5}, {1, 4, 1, 5, 5}, false}, {{2, 4, 3, 10, 10}, {1, 4, 1, 10, 10}, false},
       {{2, 4, 3, 5, 5}, {1, 4, 1, 5, 5}, false}, {{2, 16, 3, 25}, {2, 1, 3, 1}, false},
   };
