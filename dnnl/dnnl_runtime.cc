@@ -62,6 +62,12 @@ dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
   return dnnl::memory(md, dnnl_engine(), const_cast<void*>(t.raw()));
 }
 
+dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset) {
+  if (offset > t.bytes() || md.get_size() > t.bytes() - offset)
+    fail("oneDNN memory of ", md.get_size(), " bytes at byte ", offset, " of a tensor of ", t.bytes());
+  return dnnl::memory(md, dnnl_engine(), static_cast<char*>(const_cast<void*>(t.raw())) + offset);
+}
+
 namespace {
 
 // A oneDNN memory descriptor as the core's opaque layout handle.

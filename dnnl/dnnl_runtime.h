@@ -38,6 +38,9 @@ void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratch
 // A memory object over the tensor's own buffer (no copy). A plain `md` must describe exactly its bytes; a
 // blocked one may need more (padded channels): the plan allocates blocked values with md.get_size() bytes.
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
+// A memory object over part of the tensor's buffer: md.get_size() bytes from byte `offset`, which must lie
+// inside it (a plain `md`: one execution of a kernel that loops over the tensor's leading dims).
+dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset);
 
 // oneDNN memory over a hot buffer of its own (engine/hot_buffer.h: in huge pages), for data a kernel
 // prepares once at compile time and keeps, such as reordered weights. Default-constructed: empty.

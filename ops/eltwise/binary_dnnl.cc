@@ -134,6 +134,29 @@ BinaryOperands collapsed(const BinaryOperands& ops) {
   return c;
 }
 
+// Collapsed operands as a loop over their leading `outer` dims of one primitive on the rest. At batch 8 Swin's
+// mask is [8, 64, 3, 2401] + [1, 64, 1, 2401], broadcast along two dims, which oneDNN runs only in its
+// reference implementation (~2500x slower); each of the 8 executions is the batch-1 case, a JIT broadcast.
+// An execution costs 1-10 us (a fork-join at 2 threads), the reference ~40 ns an element, single-threaded: a
+// loop runs only when each execution has at least kLoopMinElements.
+constexpr int64_t kLoopMinElements = 1024;
+
+struct OuterLoop {
+  BinaryOperands inner;          // one execution's operands
+  Shape outer;                   // the dims looped over (empty: one execution)
+  std::vector<int64_t> src1_at;  // per outer dim, src1's step in elements (0 where it broadcasts)
+};
+
+OuterLoop loop_over(const BinaryOperands& ops, size_t outer) {
+  OuterLoop l;
+  l.inner = ops;
+  for (Shape* s : {&l.inner.src0, &l.inner.src1, &l.inner.dst}) s->erase(s->begin(), s->begin() + long(outer));
+  l.outer.assign(ops.dst.begin(), ops.dst.begin() + long(outer));
+  l.src1_at = broadcast_strides(Shape(ops.src1.begin(), ops.src1.begin() + long(outer)), l.outer);
+  for (int64_t& step : l.src1_at) step *= checked_numel(l.inner.src1);
+  return l;
+}
+
 class BinaryDnnl : public CompiledKernel {
  public:
   BinaryDnnl(BinaryOperands ops, const std::vector<Layout>& arriving) : ops_(std::move(ops)) {
@@ -152,9 +175,20 @@ class BinaryDnnl : public CompiledKernel {
     // oneDNN 2.6 broadcasts a per-channel src1 over nChw16c only in its reference implementation (150x
     // slower than channels-last: 15 ms for a [1, 32, 112, 112] Mul): plain is faster, reorders included.
     if (!is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) kept = layout = Layout();
-    if (is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); }) &&
-        runs_without_reference([&] { return describe(collapsed(ops_), layout); }))
-      ops_ = collapsed(ops_);
+    // Plain operands oneDNN would broadcast in its reference implementation: over collapsed dims, as a loop
+    // over the fewest leading ones that makes the rest a JIT broadcast (none: as they are).
+    if (is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) {
+      const BinaryOperands c = collapsed(ops_);
+      for (size_t outer = 0; outer < c.dst.size(); ++outer) {
+        OuterLoop l = loop_over(c, outer);
+        if (outer > 0 && checked_numel(l.inner.dst) < kLoopMinElements) break;
+        if (!runs_without_reference([&] { return describe(l.inner, layout); })) continue;
+        ops_ = l.inner;
+        outer_ = std::move(l.outer);
+        src1_at_ = std::move(l.src1_at);
+        break;
+      }
+    }
     const binary::primitive_desc pd = describe(ops_, layout);
     binary_ = binary(pd);
     scratchpad_md_ = pd.scratchpad_desc();
@@ -173,14 +207,27 @@ class BinaryDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];
     const Tensor& src1 = *io.in[ops_.swapped ? 0 : 1];
-    dnnl_execute(binary_, scratchpad_md_,
-                 {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
-                  {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1)},
-                  {DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}});
+    Tensor& dst = *io.out[0];
+    if (outer_.empty()) {
+      dnnl_execute(binary_, scratchpad_md_,
+                   {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
+                    {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1)},
+                    {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst)}});
+      return;
+    }
+    const size_t src0_bytes = src0_md_.get_size(), dst_bytes = dst_md_.get_size();
+    for_each_broadcast<1>(outer_, {src1_at_}, [&](int64_t i, const int64_t* src1_at) {
+      dnnl_execute(binary_, scratchpad_md_,
+                   {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0, size_t(i) * src0_bytes)},
+                    {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1, size_t(src1_at[0]) * sizeof(float))},
+                    {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst, size_t(i) * dst_bytes)}});
+    });
   }
 
  private:
   BinaryOperands ops_;
+  Shape outer_;                   // dims run as a loop of executions (OuterLoop); empty: one execution
+  std::vector<int64_t> src1_at_;  // src1's step per outer dim, in elements
   KernelLayouts layouts_;
   binary binary_;
   memory::desc scratchpad_md_, src0_md_, src1_md_, dst_md_;

@@ -15,5 +15,7 @@ struct GatherParams : OpParams {
 GatherParams parse_gather(const Node& node);
 std::vector<ValueInfo> infer_gather(const GatherParams& p, const std::vector<ValueInfo>& in);
 void gather_ref(const GatherParams& p, const KernelIO& io);
+// oneDNN: one reorder from the input's sub-memory at one constant index (ops/shape/gather_dnnl.cc).
+Kernel<GatherParams> gather_dnnl_kernel();
 
 }  // namespace cnnx

@@ -45,7 +45,8 @@ void register_shape_ops(OpRegistry& r) {
   r.add(std::move(concat));
   r.add(OpSpec<SliceParams>{"Slice", 1, parse_slice, infer_slice, kExact,
                             {slice_dnnl_kernel(), ref_kernel<SliceParams>(slice_ref)}});
-  r.add(OpSpec<GatherParams>{"Gather", 1, parse_gather, infer_gather, kExact, {ref_kernel<GatherParams>(gather_ref)}});
+  r.add(OpSpec<GatherParams>{"Gather", 1, parse_gather, infer_gather, kExact,
+                             {gather_dnnl_kernel(), ref_kernel<GatherParams>(gather_ref)}});
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
