@@ -62,6 +62,14 @@ __attribute__((target("avx512f"))) float sum_lanes_avx512(__m512 v) {
   return sum;
 }
 
+__attribute__((target("avx2"))) float sum_lanes_avx2(__m256 v) {
+  float lanes[8];
+  _mm256_storeu_ps(lanes, v);
+  float sum = 0;
+  for (float x : lanes) sum += x;
+  return sum;
+}
+
 // acc = acc * m + a on 16 independent registers; m < 1, so the values settle at a / (1 - m), never denormal.
 __attribute__((target("avx512f"))) float fma_loop_avx512(int64_t iters) {
   __m512 acc[16];
@@ -82,11 +90,7 @@ __attribute__((target("avx2,fma"))) float fma_loop_avx2(int64_t iters) {
     for (__m256& r : acc) r = _mm256_fmadd_ps(r, m, a);
   __m256 s = acc[0];
   for (int k = 1; k < 16; ++k) s = _mm256_add_ps(s, acc[k]);
-  float lanes[8];
-  _mm256_storeu_ps(lanes, s);
-  float sum = 0;
-  for (float v : lanes) sum += v;
-  return sum;
+  return sum_lanes_avx2(s);
 }
 
 __attribute__((target("avx512f"))) float read_sum_avx512(const float* p, size_t n) {
@@ -112,10 +116,7 @@ __attribute__((target("avx2"))) float read_sum_avx2(const float* p, size_t n) {
     s2 = _mm256_add_ps(s2, _mm256_load_ps(p + i + 16));
     s3 = _mm256_add_ps(s3, _mm256_load_ps(p + i + 24));
   }
-  float lanes[8];
-  _mm256_storeu_ps(lanes, _mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
-  float sum = 0;
-  for (float v : lanes) sum += v;
+  float sum = sum_lanes_avx2(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
   for (; i < n; ++i) sum += p[i];
   return sum;
 }
