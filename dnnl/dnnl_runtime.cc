@@ -136,6 +136,18 @@ Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& p
   return layout_of(plain_f32_desc(out).permute_axes(std::vector<int>(perm.begin(), perm.end())));
 }
 
+SubmemoryView submemory_view(const Layout& layout, const Shape& shape, const dnnl::memory::dims& dims,
+                             const dnnl::memory::dims& offsets) {
+  SubmemoryView v{dnnl_desc(layout, shape), {}};
+  try {
+    v.view = v.input.submemory_desc(dims, offsets);
+  } catch (const dnnl::error&) {
+    v.input = plain_f32_desc(shape);
+    v.view = v.input.submemory_desc(dims, offsets);
+  }
+  return v;
+}
+
 dnnl::memory::desc same_order_desc(const Layout& like_layout, const Shape& shape) {
   const dnnl::memory::desc& like = md_of(like_layout);
   if (is_plain(like_layout) || like.data.format_kind != dnnl_blocked || like.data.format_desc.blocking.inner_nblks > 0 ||

@@ -67,6 +67,14 @@ Layout layout_of(const dnnl::memory::desc& md);
 // A dense float32 descriptor of `shape` whose dims are ordered in memory as in `like` (e.g. channels last
 // when `like` is channels last); plain when `like` is plain or has inner blocks (nChw16c).
 dnnl::memory::desc same_order_desc(const Layout& like, const Shape& shape);
+// The part of a float32 value of `shape` arriving in `layout` that starts at `offsets` and spans `dims`: as
+// `view`, a sub-memory of `input`, which is the value as it arrives, or plain when an offset falls inside a
+// block (nChw16c), where oneDNN has no sub-memory. A reorder from `input` through `view` copies the part out.
+struct SubmemoryView {
+  dnnl::memory::desc input, view;
+};
+SubmemoryView submemory_view(const Layout& layout, const Shape& shape, const dnnl::memory::dims& dims,
+                             const dnnl::memory::dims& offsets);
 
 // The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims): nChw16c and its 3-D
 // and 5-D kin. With N = 1 and a multiple of 16 channels, a channel range starting at a multiple of 16 is a

@@ -26,16 +26,10 @@ Compiled compile_gather(const std::shared_ptr<const GatherParams>& p, const Kern
   dnnl::memory::dims offsets(shape.size(), 0);
   offsets[axis] = index < 0 ? index + n : index;
   return compile_or_refuse([&] {
-    dnnl::memory::desc input = dnnl_desc(a.offered.in[0], shape), view;
-    try {
-      view = input.submemory_desc(one, offsets);
-    } catch (const dnnl::error&) {  // an offset inside a block (nChw16c): take the input plain
-      input = plain_f32_desc(shape);
-      view = input.submemory_desc(one, offsets);
-    }
+    const SubmemoryView part = submemory_view(a.offered.in[0], shape, dnnl::memory::dims(one.begin(), one.end()), offsets);
     const dnnl::memory::dims out(a.out[0].shape.begin(), a.out[0].shape.end());
-    return std::make_unique<ReorderCopy>(input, view.reshape(out),
-                                         same_order_desc(layout_of(input), one).reshape(out), a.in.size());
+    return std::make_unique<ReorderCopy>(part.input, part.view.reshape(out),
+                                         same_order_desc(layout_of(part.input), one).reshape(out), a.in.size());
   });
 }
 

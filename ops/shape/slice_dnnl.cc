@@ -17,14 +17,9 @@ Compiled compile_slice(const std::shared_ptr<const SliceParams>& p, const Kernel
     why = "steps other than 1";
   if (why.empty() && checked_numel(g.out) == 0) why = "the slice is empty";
   if (!why.empty()) return Compiled::decline(why);
-  dnnl::memory::desc input = dnnl_desc(a.offered.in[0], a.in[0].shape), view;
-  try {
-    view = input.submemory_desc(g.out, g.start);
-  } catch (const dnnl::error&) {  // offsets inside a block (nChw16c): take the input plain
-    input = plain_f32_desc(a.in[0].shape);
-    view = input.submemory_desc(g.out, g.start);
-  }
-  return std::make_unique<ReorderCopy>(input, view, same_order_desc(layout_of(input), a.out[0].shape), a.in.size());
+  const SubmemoryView part = submemory_view(a.offered.in[0], a.in[0].shape, g.out, g.start);
+  return std::make_unique<ReorderCopy>(part.input, part.view, same_order_desc(layout_of(part.input), a.out[0].shape),
+                                       a.in.size());
 }
 
 }  // namespace
