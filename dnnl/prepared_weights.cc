@@ -97,6 +97,11 @@ void reorder_now(const Entry& e) {
   dnnl::reorder(user, prepared).execute(dnnl_stream(), user, prepared);
   dnnl_stream().wait();
 }
+
+void count_made(const Entry& e) {
+  ++made;
+  made_bytes += int64_t(e.to.get_size());
+}
 }  // namespace
 
 PreparedWeights::Batch::Batch() : pending_(std::make_unique<Pending>()), outer_(batching) { batching = pending_.get(); }
@@ -130,8 +135,7 @@ void PreparedWeights::Batch::fill() {
   }
   require(error.empty(), "reordering constant weights: ", error);
   for (Deferred& d : pending_->reorders) {
-    ++made;
-    made_bytes += int64_t(d.entry->to.get_size());
+    count_made(*d.entry);
     if (d.store) d.store->keep(d.entry);
   }
   pending_->reorders.clear();
@@ -154,19 +158,15 @@ OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& const
     shared_bytes += int64_t(to.get_size());
     return shared_memory(earlier);
   }
+  auto entry = std::make_shared<Entry>(Entry{constant, from, to, OwnedMemory(to)});
   if (batching) {
-    auto entry = std::make_shared<Entry>(Entry{constant, from, to, OwnedMemory(to)});
     batching->reorders.push_back({entry, store});
     return shared_memory(entry);
   }
-  OwnedMemory prepared(to);
-  dnnl::memory user = dnnl_wrap(from, constant);
-  dnnl::reorder(user, prepared.memory).execute(dnnl_stream(), user, prepared.memory);
-  dnnl_stream().wait();
-  ++made;
-  made_bytes += int64_t(to.get_size());
-  if (!store) return prepared;
-  return shared_memory(store->keep(std::make_shared<Entry>(Entry{constant, from, to, std::move(prepared)})));
+  reorder_now(*entry);
+  count_made(*entry);
+  if (!store) return entry->prepared;  // the buffer alone: nothing keeps the constant for later comparisons
+  return shared_memory(store->keep(entry));
 }
 
 }  // namespace cnnx
