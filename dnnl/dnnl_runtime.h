@@ -52,8 +52,8 @@ struct OwnedMemory {
 };
 
 // Constant data `constant`, described by `from`, reordered once into `to` (a primitive's weights layout):
-// shared with an earlier equal request of the same model's plans (dnnl/prepared_weights.h), else new. Never
-// to be written.
+// shared with an earlier equal request of the same model's plans (dnnl/prepared_weights.h), else new; the
+// constant's own bytes when `from` equals `to`. Never to be written.
 OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to);
 
 // Layouts (engine/layout.h) are opaque to the core; here they are oneDNN memory descriptors.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dnnl/dnnl_runtime.h"
+#include "engine/releasable_pages.h"
 #include "engine/thread_scope.h"
 
 namespace cnnx {
@@ -21,8 +22,17 @@ struct Entry {
   OwnedMemory prepared;
 
   bool serves(const dnnl::memory::desc& f, const Tensor& constant, const dnnl::memory::desc& t) const {
-    return f == from && t == to && constant.bytes() == source.bytes() &&
-           (constant.raw() == source.raw() || std::memcmp(constant.raw(), source.raw(), source.bytes()) == 0);
+    if (f != from || t != to || constant.bytes() != source.bytes()) return false;
+    if (constant.raw() == source.raw()) return true;
+    // Released bytes cannot be compared (nor read).
+    return !pages_released(source.raw()) && !pages_released(constant.raw()) &&
+           std::memcmp(constant.raw(), source.raw(), source.bytes()) == 0;
+  }
+
+  // True when the source's bytes can be rebuilt from the prepared copy: a reorder between f32 layouts moves
+  // every element as it is.
+  bool restorable() const {
+    return from.data_type() == dnnl::memory::data_type::f32 && to.data_type() == dnnl::memory::data_type::f32;
   }
 };
 
@@ -42,6 +52,15 @@ struct PreparedWeights::Store {
   std::mutex mutex;
   std::unordered_multimap<size_t, std::weak_ptr<Entry>> entries;  // by the constant's byte count
   size_t sweep_at = 64;  // entries whose memory no kernel holds are dropped when there are this many
+  std::vector<std::shared_ptr<Entry>> released;  // one per constant whose bytes are released, to restore them
+
+  // Releases the bytes of `entry`'s source when they are releasable and unpinned; keeps the entry to restore
+  // them from.
+  void release_source(const std::shared_ptr<Entry>& entry) {
+    if (!entry->restorable() || !release_pages(entry->source.raw())) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    released.push_back(entry);
+  }
 
   std::shared_ptr<Entry> find(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -75,6 +94,7 @@ struct Deferred {
 
 struct PreparedWeights::Batch::Pending {
   std::vector<Deferred> reorders;
+  std::vector<Deferred> served;  // requests served with an earlier buffer of a store
 
   std::shared_ptr<Entry> find(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) const {
     for (const Deferred& d : reorders)
@@ -107,16 +127,24 @@ void count_made(const Entry& e) {
 PreparedWeights::Batch::Batch() : pending_(std::make_unique<Pending>()), outer_(batching) { batching = pending_.get(); }
 PreparedWeights::Batch::~Batch() { batching = outer_; }
 
-void PreparedWeights::Batch::fill() {
-  std::vector<const Entry*> alone, side_by_side;
+void PreparedWeights::Batch::fill(const std::unordered_set<const void*>& read_at_run) {
+  // A source is released as soon as it is prepared, so the peak holds one large constant twice, not all.
+  auto release = [&](const Deferred& d) {
+    if (d.store && !read_at_run.count(d.entry->source.raw())) d.store->release_source(d.entry);
+  };
+  std::vector<const Deferred*> alone, side_by_side;
   for (const Deferred& d : pending_->reorders)
-    (d.entry->prepared.memory.get_desc().get_size() >= kTeamReorderBytes ? alone : side_by_side).push_back(d.entry.get());
-  for (const Entry* e : alone) reorder_now(*e);
+    (d.entry->prepared.memory.get_desc().get_size() >= kTeamReorderBytes ? alone : side_by_side).push_back(&d);
+  for (const Deferred* d : alone) {
+    reorder_now(*d->entry);
+    release(*d);
+  }
   std::vector<dnnl::reorder> reorders;
   std::vector<dnnl::memory> users, prepared;
   {
     ThreadScope one(1);  // each runs on one thread (and the parallel region below runs them nested anyway)
-    for (const Entry* e : side_by_side) {
+    for (const Deferred* d : side_by_side) {
+      const Entry* e = d->entry.get();
       users.push_back(dnnl_wrap(e->from, e->source));
       prepared.push_back(e->prepared.memory);
       reorders.emplace_back(users.back(), prepared.back());
@@ -134,11 +162,26 @@ void PreparedWeights::Batch::fill() {
     }
   }
   require(error.empty(), "reordering constant weights: ", error);
+  for (const Deferred* d : side_by_side) release(*d);
+  for (const Deferred& d : pending_->served) release(d);
   for (Deferred& d : pending_->reorders) {
     count_made(*d.entry);
     if (d.store) d.store->keep(d.entry);
   }
   pending_->reorders.clear();
+  pending_->served.clear();
+}
+
+void PreparedWeights::restore() {
+  Store& s = *store_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (const std::shared_ptr<Entry>& e : s.released) {
+    restore_pages(e->source.raw());
+    dnnl::memory prepared = e->prepared.memory, user = dnnl_wrap(e->from, e->source);
+    dnnl::reorder(prepared, user).execute(dnnl_stream(), prepared, user);
+    dnnl_stream().wait();
+  }
+  s.released.clear();
 }
 
 PreparedWeights::PreparedWeights() : store_(std::make_unique<Store>()) {}
@@ -150,12 +193,24 @@ PreparedWeights::Scope::~Scope() { current = outer_; }
 PreparedWeightCounts prepared_weight_counts() { return {made, shared, made_bytes, shared_bytes}; }
 
 OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) {
+  if (from == to) {  // the constant as it is: no copy, and its bytes pinned (never released) while in use
+    struct Alias {
+      Tensor constant;
+      std::shared_ptr<void> pin;
+    };
+    auto alias = std::make_shared<Alias>(Alias{constant, pin_pages(constant.raw())});
+    OwnedMemory m;
+    m.buffer = std::shared_ptr<void>(alias, const_cast<void*>(constant.raw()));
+    m.memory = dnnl_wrap(to, constant);
+    return m;
+  }
   PreparedWeights::Store* store = current;
   std::shared_ptr<Entry> earlier = store ? store->find(from, constant, to) : nullptr;
   if (!earlier && batching) earlier = batching->find(from, constant, to);
   if (earlier) {
     ++shared;
     shared_bytes += int64_t(to.get_size());
+    if (batching) batching->served.push_back({earlier, store});
     return shared_memory(earlier);
   }
   auto entry = std::make_shared<Entry>(Entry{constant, from, to, OwnedMemory(to)});

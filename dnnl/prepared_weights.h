@@ -21,10 +21,18 @@
 // loaded machine, waits for a descheduled thread's next time slice (resnet50's planning: 180-940 ms at load
 // average 6, 60 ms with every reorder on one thread). fill() runs the small ones in one parallel region, each
 // on one thread, and splits only the large ones (a classifier's fully-connected weights) over the team.
+//
+// Releasing: fill() also releases the bytes of each constant a batch prepared for a store's scope, when
+// they are releasable (engine/releasable_pages.h: the importer's large initializers) and no kernel reads
+// them at run time (the plan says which). The model then holds one copy of such weights, the prepared one
+// (alexnet: peak RSS 487 -> 2xx MB). restore() writes them back from their prepared copies: a model calls it
+// before anything else may read its constants (planning, which may fold or compare them; checks, whose
+// reference kernels read them).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <unordered_set>
 
 namespace cnnx {
 
@@ -60,8 +68,10 @@ class PreparedWeights {
     ~Batch();
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
-    // Runs the reorders on the calling thread's OpenMP team (see above). Throws cnnx::Error if one fails.
-    void fill();
+    // Runs the reorders on the calling thread's OpenMP team (see above), then releases the sources of this
+    // batch's requests made under a Scope, but for those whose data is in `read_at_run`. Throws cnnx::Error
+    // if a reorder fails.
+    void fill(const std::unordered_set<const void*>& read_at_run = {});
 
     struct Pending;  // the reorders (dnnl/prepared_weights.cc)
 
@@ -69,6 +79,10 @@ class PreparedWeights {
     std::unique_ptr<Pending> pending_;
     Pending* outer_;
   };
+
+  // Makes the bytes of every constant released through this store readable again, rebuilt from the
+  // prepared copy (exact: a reorder between f32 layouts). Not to be called while a Batch of this store fills.
+  void restore();
 
  private:
   std::unique_ptr<Store> store_;

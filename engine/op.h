@@ -78,6 +78,9 @@ class CompiledKernel {
   // output layout is its input's, permuted): the plan may give both one buffer and skip run(). run() still
   // copies when it is called (an input the arena does not hold).
   virtual bool views_input() const { return false; }
+  // False for an input run() never reads: a constant the kernel copied at compile time (weights prepared in
+  // its primitive's layout). The plan may then release that constant's bytes (engine/releasable_pages.h).
+  virtual bool reads_input_at_run(size_t /*input*/) const { return true; }
 };
 
 using ParamsPtr = std::shared_ptr<const OpParams>;

@@ -45,6 +45,12 @@ Tensor Tensor::borrow(DType dtype, Shape shape, void* data) {
   return t;
 }
 
+Tensor Tensor::adopt(DType dtype, Shape shape, std::shared_ptr<void> data) {
+  Tensor t = borrow(dtype, std::move(shape), data.get());
+  t.data_ = std::move(data);
+  return t;
+}
+
 Tensor Tensor::reshaped(Shape shape) const {
   Tensor t = *this;
   require(checked_numel(shape) == numel_, "cannot view ", to_string(shape_), " as ", to_string(shape));

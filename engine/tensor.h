@@ -22,6 +22,9 @@ class Tensor {
   static Tensor uninitialized(DType dtype, Shape shape);
   // Wraps memory the caller owns and keeps alive while this tensor (or a copy) lives.
   static Tensor borrow(DType dtype, Shape shape, void* data);
+  // Over `data` (at least the tensor's bytes, uninitialized), sharing its ownership: the importer puts large
+  // constants in releasable buffers (engine/releasable_pages.h).
+  static Tensor adopt(DType dtype, Shape shape, std::shared_ptr<void> data);
 
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }

@@ -68,6 +68,9 @@ struct Model::State {
   bool adaptive = false;               // the team adapts per run (runtime/team.h); false when pinned
   int wide_team = 1;                   // threads of a wide run (the plans' and the run's)
   PreparedWeights prepared;            // weights the plans' kernels prepared, shared between the plans
+  // Held while a plan is built or checked: planning reads constants whose bytes a plan built meanwhile might
+  // release (dnnl/prepared_weights.h), so the model plans one plan at a time and restores them first.
+  std::mutex constants_mutex;
   std::mutex mutex;
   std::list<std::pair<std::string, Plans>> plans;  // most recent first
 
@@ -138,12 +141,16 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
         break;
       }
   }
-  // Planning happens outside the lock; two threads may plan the same shapes once each, harmlessly. It runs
-  // under the team that will run it: oneDNN fixes a primitive's thread count when it is created.
+  // Planning happens outside the plans' lock, one plan at a time; two threads may plan the same shapes once
+  // each, harmlessly. It runs under the team that will run it: oneDNN fixes a primitive's thread count when
+  // it is created.
+  std::unique_lock<std::mutex> planning(constants_mutex);
   ThreadScope threads(wide ? wide_team : 1);
+  prepared.restore();
   PreparedWeights::Scope share(prepared);
   std::shared_ptr<const Plan> plan = Plan::build(graph, infos, options.backend, options.disabled_passes,
                                                   {options.max_tensor_bytes, options.max_arena_bytes});
+  planning.unlock();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = plans.begin();
   while (it != plans.end() && it->first != key) ++it;
@@ -183,7 +190,11 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info)
 std::vector<NodeCheck> Model::check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) const {
   ThreadScope threads(state_->wide_team);
   std::vector<NodeCheck> checks;
-  std::vector<Tensor> out = plan_for(inputs)->run(inputs, &checks);
+  std::shared_ptr<const Plan> plan = plan_for(inputs);
+  // The reference kernels beside the plan's read every constant: none released while they run.
+  std::lock_guard<std::mutex> no_release(state_->constants_mutex);
+  state_->prepared.restore();
+  std::vector<Tensor> out = plan->run(inputs, &checks);
   if (outputs) *outputs = std::move(out);
   return checks;
 }

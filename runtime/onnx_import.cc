@@ -22,6 +22,7 @@
 
 #include "engine/error.h"
 #include "engine/op_registry.h"
+#include "engine/releasable_pages.h"
 
 namespace cnnx {
 
@@ -245,6 +246,13 @@ fs::path confined_path(const std::string& dir, const std::string& location, cons
   return full;
 }
 
+// A tensor to read an initializer's bytes into: large ones releasable (engine/releasable_pages.h), so the
+// plans that prepare them in other layouts can hand their pages back.
+Tensor initializer_buffer(DType dtype, const Shape& shape, int64_t bytes) {
+  if (size_t(bytes) < kReleasableBytes) return Tensor::uninitialized(dtype, shape);
+  return Tensor::adopt(dtype, shape, allocate_releasable(size_t(bytes)));
+}
+
 // Reads external data into a fresh tensor of `dtype` and `shape` (`bytes` long), checking the declared
 // range against the file before allocating.
 Tensor read_external(const onnx::TensorProto& p, const Context& ctx, DType dtype, const Shape& shape,
@@ -274,7 +282,7 @@ Tensor read_external(const onnx::TensorProto& p, const Context& ctx, DType dtype
   require(offset <= file_size && length <= file_size - offset, "tensor '", p.name(), "': external data of ",
           length, " bytes at offset ", offset, " lies beyond the end of '", location, "' (", file_size,
           " bytes)");
-  Tensor t(dtype, shape);
+  Tensor t = initializer_buffer(dtype, shape, bytes);
   std::ifstream f(path, std::ios::binary);
   f.seekg(offset);
   f.read(static_cast<char*>(t.raw()), std::streamsize(length));
@@ -324,7 +332,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const M
     const size_t present = stripped ? stripped->size : p.raw_data().size();
     require(int64_t(present) == bytes, "tensor '", name, "': raw_data holds ", present, " bytes but shape ",
             to_string(shape), " of ", dtype_name(dtype), " needs ", bytes);
-    Tensor t = Tensor::uninitialized(dtype, shape);  // little-endian, as ONNX stores it
+    Tensor t = initializer_buffer(dtype, shape, bytes);  // little-endian, as ONNX stores it
     if (stripped) bytes_of_model->copy(stripped->offset, stripped->size, t.raw());
     else if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));
     return t;

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <unordered_set>
 
 #include "engine/compare.h"
 #include "dnnl/layouts.h"
 #include "dnnl/prepared_weights.h"
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
+#include "engine/releasable_pages.h"
 #include "engine/thread_scope.h"
 #include "passes/pass.h"
 #include "runtime/memory_plan.h"
@@ -425,6 +427,21 @@ size_t plan_arena(const Graph& g, std::vector<PlanStep>& steps, std::vector<Valu
   return m.arena_bytes;
 }
 
+// The data of the constants the steps read while the plan runs: inputs their kernels read at run time, and
+// those a reorder step will read (an input wanted in another layout). Kernels that prepared a constant at
+// compile time do not read it (CompiledKernel::reads_input_at_run).
+std::unordered_set<const void*> constants_read_at_run(const Graph& g, const std::vector<PlanStep>& steps) {
+  std::unordered_set<const void*> read;
+  for (const PlanStep& step : steps)
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+      const int id = step.inputs[i];
+      if (id < 0 || !g.values[size_t(id)].info.constant) continue;
+      if (step.exec->reads_input_at_run(i) || !is_plain(step.layouts.in[i]))
+        read.insert(g.values[size_t(id)].info.constant->raw());
+    }
+  return read;
+}
+
 }  // namespace
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
@@ -441,7 +458,10 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   PreparedWeights::Batch weights;                       // their constant weights reordered together, below
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, limits.max_tensor_bytes, layouts);
-  weights.fill();
+  const std::unordered_set<const void*> read_at_run = constants_read_at_run(g, node_steps);
+  for (const void* data : read_at_run)
+    if (std::shared_ptr<void> pin = pin_pages(data)) plan->pins_.push_back(std::move(pin));
+  weights.fill(read_at_run);  // releases the other constants they prepared
   plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_);
   plan->slots_ = value_slots(g, layouts, plan->outputs_);  // 4. memory
   plan->arena_bytes_ = plan_arena(g, plan->steps_, plan->slots_, limits);

@@ -98,6 +98,7 @@ class Plan {
   std::vector<ValueSlot> slots_;   // per value id
   std::vector<int> outputs_;       // value ids holding the graph outputs (plain)
   size_t arena_bytes_ = 0;
+  std::vector<std::shared_ptr<void>> pins_;  // on the releasable constants its steps read at run time
   mutable std::mutex arenas_mutex_;
   mutable std::vector<std::unique_ptr<Arena>> free_arenas_;
 };

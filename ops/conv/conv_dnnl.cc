@@ -126,7 +126,7 @@ class ConvDnnl : public CompiledKernel {
     if (residual_) layouts_.in[3] = layout_of(pd.dst_desc());
     layouts_.out = {layout_of(pd.dst_desc())};
     if (in[1].constant) {
-      // Constant weights: into the primitive's layout once (a plain copy when it kept the plain layout).
+      // Constant weights: into the primitive's layout once (read as they are when it kept the plain layout).
       const_weights_ = prepare_constant(d_.user_weights_md, *in[1].constant, pd.weights_desc());
     } else {
       weights_in_ = DnnlReorder(d_.user_weights_md, pd.weights_desc());
@@ -136,6 +136,7 @@ class ConvDnnl : public CompiledKernel {
   const KernelLayouts* layouts() const override { return &layouts_; }
   // The sum post-op adds what dst holds: dst may be the residual's own buffer.
   int in_place_input() const override { return residual_ ? 3 : -1; }
+  bool reads_input_at_run(size_t input) const override { return input != 1 || !const_weights_.memory; }
 
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];

@@ -91,6 +91,8 @@ class ConvTransposeDnnl : public CompiledKernel {
     }
   }
 
+  bool reads_input_at_run(size_t input) const override { return input != 1 || !const_weights_.memory; }
+
   void run(const KernelIO& io) const override {
     memory weights = const_weights_.memory;
     if (!weights) {

@@ -141,6 +141,12 @@ class EinsumDnnl : public CompiledKernel {
     }
   }
 
+  bool reads_input_at_run(size_t input) const override {
+    for (const Operand* o : {&d_.src, &d_.weights})
+      if (o->input == int(input) && o->prepared.buffer) return false;
+    return true;
+  }
+
   void run(const KernelIO& io) const override {
     // The per-run copies; the runs on one thread follow each other, so one buffer per thread serves them.
     thread_local std::vector<char> buffer;

@@ -77,6 +77,8 @@ class GemmLayer : public CompiledKernel {
     for (int64_t n = 0; n < N; ++n) bias[n] = c ? p.beta * c[one_c ? 0 : n] : 0.f;
   }
 
+  bool reads_input_at_run(size_t input) const override { return input == 0; }  // B and C copied in
+
   void run(const KernelIO& io) const override {
     dnnl_execute(ip_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},

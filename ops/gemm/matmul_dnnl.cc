@@ -6,9 +6,9 @@
 // a Transpose after it a view). FusedMatMul's residual is a sum post-op (dst holds the residual: its own
 // buffer when the plan grants it, else copied in first) and its activation eltwise post-ops.
 //
-// A constant B is read as stored. Reordering it once into the layout the primitive picks (format_tag::any)
-// saved ~8% of ViT's matmul time (brgemm copies B on every run) but kept a second copy of every weight:
-// vit_b_16's peak RSS went from 398 to 696 MB, above ONNX Runtime's 640.
+// A constant 2-D B (a Linear layer's weights) is reordered once into the layout the primitive picks
+// (format_tag::any): as stored, brgemm copies it into that layout on every run (~8% of ViT's matmul time).
+// The model then releases its own copy (dnnl/prepared_weights.h), so peak RSS holds the weights once.
 #include <cstring>
 
 #include "dnnl/dnnl_runtime.h"
@@ -23,6 +23,7 @@ using namespace dnnl;
 
 struct MatMulDesc {
   memory::desc src_md, weights_md, bias_md, dst_md;  // bias_md zero: none
+  memory::desc user_weights_md;                      // B as stored, when weights_md is the primitive's choice
   matmul::primitive_desc pd;
 };
 
@@ -50,8 +51,9 @@ primitive_attr fusion_attr(const MatMulFusion& f) {
 // A batched A or B arriving in a dense layout other than plain (a Transpose's view: K transposed for Q K^T,
 // heads split from tokens) is read in it when it has the operand's dims as oneDNN sees them; `a_layout` and
 // `b_layout` are those layouts, or plain; `dst_layout` likewise the dense layout dst is written in.
+// `prepared_b`: B is a constant the kernel reorders once into the layout the primitive picks.
 MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout& a_layout = {},
-                    const Layout& b_layout = {}, const Layout& dst_layout = {}) {
+                    const Layout& b_layout = {}, const Layout& dst_layout = {}, bool prepared_b = false) {
   const bool fold_batch = g.b_batch.empty();
   const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
   const size_t batch_rank = fold_batch ? 0 : g.batch.size();
@@ -60,6 +62,10 @@ MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout
   d.weights_md = plain_f32_desc(operand(g.b_batch, batch_rank, K, N));
   if (!is_plain(a_layout)) d.src_md = md_of(a_layout);
   if (!is_plain(b_layout)) d.weights_md = md_of(b_layout);
+  if (prepared_b) {
+    d.user_weights_md = d.weights_md;
+    d.weights_md = memory::desc(d.weights_md.dims(), memory::data_type::f32, memory::format_tag::any);
+  }
   d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
   if (!is_plain(dst_layout)) d.dst_md = md_of(dst_layout);
   const primitive_attr attr = fusion_attr(p.fusion);
@@ -69,26 +75,30 @@ MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout
   } else {
     d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), attr, dnnl_engine());
   }
+  if (prepared_b) d.weights_md = d.pd.weights_desc();
   return d;
 }
 
 class MatMulDnnl : public CompiledKernel {
  public:
-  // `layouts`: the layouts A, B and dst are read and written in (the others plain).
-  MatMulDnnl(MatMulDesc d, bool residual, KernelLayouts layouts)
+  // `layouts`: the layouts A, B and dst are read and written in (the others plain). `b`: B's data when
+  // `d` prepares it (user_weights_md set).
+  MatMulDnnl(MatMulDesc d, bool residual, KernelLayouts layouts, const Tensor* b)
       : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
+    if (b) weights_ = prepare_constant(d_.user_weights_md, *b, d_.weights_md);
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
   // The sum post-op adds what dst holds: dst may be the residual's own buffer.
   int in_place_input() const override { return residual_ ? 3 : -1; }
+  bool reads_input_at_run(size_t input) const override { return input != 1 || !weights_.memory; }
 
   void run(const KernelIO& io) const override {
     if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());
     DnnlArgs args = {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
-                     {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
+                     {DNNL_ARG_WEIGHTS, weights_.memory ? weights_.memory : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (!d_.bias_md.is_zero()) args[DNNL_ARG_BIAS] = dnnl_wrap(d_.bias_md, *io.in[2]);
     dnnl_execute(matmul_, scratchpad_md_, std::move(args));
@@ -100,6 +110,7 @@ class MatMulDnnl : public CompiledKernel {
   KernelLayouts layouts_;
   matmul matmul_;
   memory::desc scratchpad_md_;
+  OwnedMemory weights_;  // B prepared at compile time, or empty
 };
 
 }  // namespace
@@ -138,7 +149,15 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             MatMulDesc d;
             why = dnnl_refuses([&] { d = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0]); });
             if (!why.empty()) return Compiled::decline(why);
-            return std::make_unique<MatMulDnnl>(std::move(d), p->fusion.residual, std::move(layouts));
+            // A constant 2-D B into the primitive's own layout, where oneDNN runs that without its reference.
+            const bool prepare_b = a.in[1].constant && a.in[1].rank() == 2 && g.b_batch.empty();
+            MatMulDesc prepared;
+            if (prepare_b && runs_without_reference([&] {
+                  return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true)).pd;
+                }))
+              return std::make_unique<MatMulDnnl>(std::move(prepared), p->fusion.residual, std::move(layouts),
+                                                  a.in[1].constant.get());
+            return std::make_unique<MatMulDnnl>(std::move(d), p->fusion.residual, std::move(layouts), nullptr);
           }};
 }
 

@@ -1,0 +1,155 @@
+// A model's large constants, once its plans have prepared them in other layouts, are released
+// (engine/releasable_pages.h, dnnl/prepared_weights.h): their bytes come back exactly for every reader that
+// needs them (new plans, checks), constants read at run time stay, and many threads running and planning at
+// once see the values a model that never released anything gives.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "engine/graph.h"
+#include "engine/releasable_pages.h"
+#include "runtime/cnnx.h"
+#include "tests/unit/onnx_bytes.h"
+
+using namespace cnnx;
+using namespace onnx_bytes;
+
+namespace {
+
+std::vector<float> pattern(size_t n, int seed) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = float(int64_t((i * 7919 + size_t(seed) * 104729) % 2001) - 1000) / 8000.f;
+  return v;
+}
+
+// Conv W [256, 128, 3, 3] (1.2 MB, releasable) -> Relu -> GlobalAveragePool -> Flatten -> Gemm with B [1024,
+// 256] transposed (1 MB, releasable) and C [1024]: x [N, 128, 8, 8] -> y [N, 1024].
+const std::vector<float> kW = pattern(256 * 128 * 9, 1), kB = pattern(1024 * 256, 2), kC = pattern(1024, 3);
+
+std::string model() {
+  Proto pads = Proto().str(f::attr_name, "pads").varint(f::attr_type, 7);  // AttributeProto INTS
+  for (int i = 0; i < 4; ++i) pads.varint(8, 1);                            // AttributeProto.ints
+  GraphParts g;
+  g.nodes = {node("Conv", {"x", "W"}, {"c"}, "conv", {pads}), node("Relu", {"c"}, {"r"}, "relu"),
+             node("GlobalAveragePool", {"r"}, {"p"}, "pool"), node("Flatten", {"p"}, {"f"}, "flatten"),
+             node("Gemm", {"f", "B", "C"}, {"y"}, "fc", {int_attr("transB", 1)})};
+  g.initializers = {float_initializer("W", {256, 128, 3, 3}, kW), float_initializer("B", {1024, 256}, kB),
+                    float_initializer("C", {1024}, kC)};
+  g.inputs = {value("x", {-1, 128, 8, 8})};
+  g.outputs = {value("y", {-1, 1024})};
+  return model_bytes(g);
+}
+
+Model load(Backend backend = Backend::dnnl) {
+  Options o;
+  o.threads = 2;
+  o.backend = backend;
+  const std::string bytes = model();
+  return Model::load_from_bytes(bytes.data(), bytes.size(), o);
+}
+
+Tensor input(int64_t batch) {
+  Tensor x(DType::f32, {batch, 128, 8, 8});
+  const std::vector<float> v = pattern(size_t(x.numel()), 4);
+  std::memcpy(x.raw(), v.data(), x.bytes());
+  return x;
+}
+
+const Tensor& constant(const Model& m, const std::string& name) {
+  const Graph& g = m.graph();
+  for (const Value& v : g.values)
+    if (v.name == name) return *v.info.constant;
+  throw std::logic_error("no constant " + name);
+}
+
+bool holds(const Tensor& t, const std::vector<float>& want) {
+  return t.bytes() == want.size() * sizeof(float) && std::memcmp(t.raw(), want.data(), t.bytes()) == 0;
+}
+
+bool same_bits(const Tensor& a, const Tensor& b) {
+  return a.shape() == b.shape() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("releasable pages: a pin keeps them, release makes them unreadable, restore gives them back") {
+  std::shared_ptr<void> buffer = allocate_releasable(3 << 20);
+  const void* p = buffer.get();
+  CHECK(is_releasable(p));
+  CHECK(!is_releasable(static_cast<const char*>(p) + 64));
+  std::memset(buffer.get(), 7, 3 << 20);
+  {
+    std::shared_ptr<void> pin = pin_pages(p);
+    CHECK(pin != nullptr);
+    CHECK(!release_pages(p));
+    CHECK(!pages_released(p));
+  }
+  CHECK(release_pages(p));
+  CHECK(pages_released(p));
+  CHECK(!release_pages(p));  // released already
+  restore_pages(p);
+  CHECK(!pages_released(p));
+  CHECK(static_cast<const unsigned char*>(p)[0] == 0);  // zeros until the caller writes
+  int dummy = 0;
+  CHECK(pin_pages(&dummy) == nullptr);
+  CHECK(!release_pages(&dummy));
+}
+
+TEST_CASE("a model's prepared constants are released, and restored exactly for new plans and checks") {
+  const Model m = load();
+  const Tensor& W = constant(m, "W");
+  const Tensor& C = constant(m, "C");
+  CHECK(is_releasable(W.raw()));
+  CHECK(!is_releasable(C.raw()));  // 4 KB: not worth a mapping
+
+  const Tensor y1 = m.run({input(1)})[0];
+  CHECK(pages_released(W.raw()));  // the convolution prepared it in a blocked layout
+
+  // A check runs reference kernels on the constants: restored, bit for bit, and the kernels agree.
+  for (const NodeCheck& c : m.check({input(2)})) {
+    CAPTURE(c.node);
+    CAPTURE(c.detail);
+    CHECK(c.within);
+  }
+  CHECK(!pages_released(W.raw()));
+  CHECK(holds(W, kW));
+  CHECK(holds(constant(m, "B"), kB));
+
+  // A new plan releases them again; the first plan still runs as it did.
+  m.run({input(3)});
+  CHECK(pages_released(W.raw()));
+  CHECK(same_bits(m.run({input(1)})[0], y1));
+}
+
+TEST_CASE("constants the reference backend reads at run time are never released") {
+  const Model m = load(Backend::ref);
+  m.run({input(1)});
+  CHECK(!pages_released(constant(m, "W").raw()));
+  CHECK(holds(constant(m, "W"), kW));
+}
+
+TEST_CASE("threads running and planning batches at once on one model get a fresh model's bits") {
+  constexpr int kThreads = 4;
+  std::vector<Tensor> want;
+  for (int t = 0; t < kThreads; ++t) want.push_back(load().run({input(1 + t)})[0]);
+  const Model m = load();
+  std::vector<std::vector<Tensor>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 3; ++round) {
+        const int64_t batch = 1 + (t + round) % kThreads;
+        got[size_t(t)].push_back(m.run({input(batch)})[0]);
+        if (round == 1) m.check({input(batch)});
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t)
+    for (int round = 0; round < 3; ++round) {
+      CAPTURE(t);
+      CAPTURE(round);
+      CHECK(same_bits(got[size_t(t)][size_t(round)], want[size_t((t + round) % kThreads)]));
+    }
+}
