@@ -1,5 +1,6 @@
 #include "dnnl/prepared_weights.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -59,6 +60,8 @@ struct PreparedWeights::Store {
   void release_source(const std::shared_ptr<Entry>& entry) {
     if (!entry->restorable() || !release_pages(entry->source.raw())) return;
     std::lock_guard<std::mutex> lock(mutex);
+    for (const std::shared_ptr<Entry>& e : released)
+      if (e->source.raw() == entry->source.raw()) return;
     released.push_back(entry);
   }
 
@@ -118,6 +121,54 @@ void reorder_now(const Entry& e) {
   dnnl_stream().wait();
 }
 
+// A large source to be released is reordered in slices along its outermost dim, each slice's pages released
+// once read: the peak then holds one slice twice instead of the whole constant (vgg11_bn's fc6 is 411 MB,
+// alexnet's 151). The source must be dense with that dim outermost, and the target blocked along it in
+// whole blocks (oneDNN makes sub-memories of those); false, with nothing done, otherwise.
+constexpr size_t kSliceBytes = size_t(32) << 20;
+
+bool reorder_releasing_slices(const Entry& e) {
+  const dnnl_memory_desc_t& f = e.from.data;
+  const dnnl_memory_desc_t& t = e.to.data;
+  if (f.format_kind != dnnl_blocked || f.format_desc.blocking.inner_nblks > 0 || f.offset0 != 0 ||
+      t.format_kind != dnnl_blocked || f.ndims < 1)
+    return false;
+  int outer = 0;
+  for (int i = 1; i < f.ndims; ++i)
+    if (f.format_desc.blocking.strides[i] > f.format_desc.blocking.strides[outer]) outer = i;
+  const int64_t rows = f.dims[outer], row_elements = f.format_desc.blocking.strides[outer];
+  if (rows * row_elements != e.source.numel()) return false;  // not dense
+  int64_t block = 1;
+  for (int k = 0; k < t.format_desc.blocking.inner_nblks; ++k)
+    if (t.format_desc.blocking.inner_idxs[k] == outer) block *= t.format_desc.blocking.inner_blks[k];
+  const size_t row_bytes = size_t(row_elements) * sizeof(float);
+  const int64_t per_slice = std::max<int64_t>(block, int64_t(kSliceBytes / row_bytes) / block * block);
+  struct Slice {
+    dnnl::memory::desc from, to;
+    int64_t first, rows;
+  };
+  std::vector<Slice> slices;
+  try {
+    for (int64_t first = 0; first < rows; first += per_slice) {
+      dnnl::memory::dims dims = e.from.dims(), offsets(dims.size(), 0);
+      dims[size_t(outer)] = std::min(per_slice, rows - first);
+      offsets[size_t(outer)] = first;
+      slices.push_back({e.from.submemory_desc(dims, offsets), e.to.submemory_desc(dims, offsets), first,
+                        dims[size_t(outer)]});
+    }
+  } catch (const dnnl::error&) {
+    return false;
+  }
+  void* source = const_cast<void*>(e.source.raw());
+  for (const Slice& s : slices) {
+    dnnl::memory user(s.from, dnnl_engine(), source), prepared(s.to, dnnl_engine(), e.prepared.memory.get_data_handle());
+    dnnl::reorder(user, prepared).execute(dnnl_stream(), user, prepared);
+    dnnl_stream().wait();
+    release_pages(source, size_t(s.first) * row_bytes, size_t(s.rows) * row_bytes);
+  }
+  return true;
+}
+
 void count_made(const Entry& e) {
   ++made;
   made_bytes += int64_t(e.to.get_size());
@@ -128,16 +179,27 @@ PreparedWeights::Batch::Batch() : pending_(std::make_unique<Pending>()), outer_(
 PreparedWeights::Batch::~Batch() { batching = outer_; }
 
 void PreparedWeights::Batch::fill(const std::unordered_set<const void*>& read_at_run) {
-  // A source is released as soon as it is prepared, so the peak holds one large constant twice, not all.
+  // Each source is released as soon as the last reorder reading it is done, so the peak holds a few
+  // constants twice, not all of them.
+  std::unordered_map<const void*, size_t> source_of;  // source data -> index into `readers`
+  for (const Deferred& d : pending_->reorders) source_of.emplace(d.entry->source.raw(), source_of.size());
+  std::vector<std::atomic<int>> readers(source_of.size());
+  for (const Deferred& d : pending_->reorders) ++readers[source_of.at(d.entry->source.raw())];
   auto release = [&](const Deferred& d) {
     if (d.store && !read_at_run.count(d.entry->source.raw())) d.store->release_source(d.entry);
+  };
+  auto done = [&](const Deferred& d) {
+    if (--readers[source_of.at(d.entry->source.raw())] == 0) release(d);
   };
   std::vector<const Deferred*> alone, side_by_side;
   for (const Deferred& d : pending_->reorders)
     (d.entry->prepared.memory.get_desc().get_size() >= kTeamReorderBytes ? alone : side_by_side).push_back(&d);
   for (const Deferred* d : alone) {
-    reorder_now(*d->entry);
-    release(*d);
+    const void* source = d->entry->source.raw();
+    const bool released_after = d->store && !read_at_run.count(source) && readers[source_of.at(source)] == 1 &&
+                                d->entry->restorable() && is_releasable(source);
+    if (!released_after || !reorder_releasing_slices(*d->entry)) reorder_now(*d->entry);
+    done(*d);
   }
   std::vector<dnnl::reorder> reorders;
   std::vector<dnnl::memory> users, prepared;
@@ -156,13 +218,13 @@ void PreparedWeights::Batch::fill(const std::unordered_set<const void*>& read_at
     try {
       reorders[i].execute(dnnl_stream(), users[i], prepared[i]);
       dnnl_stream().wait();
+      done(*side_by_side[i]);
     } catch (const std::exception& ex) {
 #pragma omp critical(cnnx_prepared_weights_error)
       if (error.empty()) error = ex.what();
     }
   }
   require(error.empty(), "reordering constant weights: ", error);
-  for (const Deferred* d : side_by_side) release(*d);
   for (const Deferred& d : pending_->served) release(d);
   for (Deferred& d : pending_->reorders) {
     count_made(*d.entry);

@@ -84,15 +84,20 @@ std::shared_ptr<void> pin_pages(const void* data) {
   });
 }
 
-bool release_pages(const void* data) {
+bool release_pages(const void* data, size_t offset, size_t bytes) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = r.buffers.find(data);
-  if (it == r.buffers.end() || it->second.pins > 0 || it->second.released) return false;
-  void* p = const_cast<void*>(data);
-  // Unreadable first: should dropping the pages fail, they still are never read.
-  if (mprotect(p, it->second.length, PROT_NONE) != 0) return false;
-  madvise(p, it->second.length, MADV_DONTNEED);
+  if (it == r.buffers.end() || it->second.pins > 0) return false;
+  const size_t length = it->second.length, page = page_bytes();
+  const size_t begin = std::min(length, (offset + page - 1) / page * page);
+  const size_t end = bytes >= length - std::min(offset, length) ? length : (offset + bytes) / page * page;
+  if (end > begin) {
+    char* p = static_cast<char*>(const_cast<void*>(data)) + begin;
+    // Unreadable first: should dropping the pages fail, they still are never read.
+    if (mprotect(p, end - begin, PROT_NONE) != 0) return it->second.released;
+    madvise(p, end - begin, MADV_DONTNEED);
+  }
   it->second.released = true;
   return true;
 }

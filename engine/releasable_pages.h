@@ -34,9 +34,10 @@ bool pages_released(const void* data);
 // (nullptr when `data` is not releasable). The buffer must be readable (not released) when pinned.
 std::shared_ptr<void> pin_pages(const void* data);
 
-// Drops the pages of the releasable buffer starting at `data` and makes them unreadable. False (and nothing
-// done) when `data` is not releasable, is pinned or is released already.
-bool release_pages(const void* data);
+// Drops the whole pages of the releasable buffer starting at `data` that lie within [offset, offset +
+// bytes) (all of them by default) and makes them unreadable; the buffer is released from then on, however
+// little of it was dropped. False (and nothing done) when `data` is not releasable or is pinned.
+bool release_pages(const void* data, size_t offset = 0, size_t bytes = size_t(-1));
 
 // Makes a released buffer readable and writable again; its bytes are zeros until the caller writes them.
 // Nothing for a buffer that is not released.
