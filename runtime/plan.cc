@@ -427,11 +427,13 @@ size_t plan_arena(const Graph& g, std::vector<PlanStep>& steps, std::vector<Valu
   return m.arena_bytes;
 }
 
-// The data of the constants the steps read while the plan runs: inputs their kernels read at run time, and
-// those a reorder step will read (an input wanted in another layout). Kernels that prepared a constant at
-// compile time do not read it (CompiledKernel::reads_input_at_run).
+// The data of the constants read while the plan runs: inputs their steps' kernels read at run time, those a
+// reorder step will read (an input wanted in another layout), and graph outputs (copied out). Kernels that
+// prepared a constant at compile time do not read it (CompiledKernel::reads_input_at_run).
 std::unordered_set<const void*> constants_read_at_run(const Graph& g, const std::vector<PlanStep>& steps) {
   std::unordered_set<const void*> read;
+  for (int id : g.outputs)
+    if (g.values[size_t(id)].info.constant) read.insert(g.values[size_t(id)].info.constant->raw());
   for (const PlanStep& step : steps)
     for (size_t i = 0; i < step.inputs.size(); ++i) {
       const int id = step.inputs[i];

@@ -30,7 +30,8 @@ std::vector<float> pattern(size_t n, int seed) {
 const std::vector<float> kW = pattern(256 * 128 * 9, 1);
 std::vector<float> fc_weights(int64_t outputs) { return pattern(size_t(outputs) * 256, 2); }
 
-std::string model(int64_t outputs) {
+// With `b_as_output`, B is also a second graph output.
+std::string model(int64_t outputs, bool b_as_output = false) {
   Proto pads = Proto().str(f::attr_name, "pads").varint(f::attr_type, 7);  // AttributeProto INTS
   for (int i = 0; i < 4; ++i) pads.varint(8, 1);                            // AttributeProto.ints
   GraphParts g;
@@ -42,14 +43,15 @@ std::string model(int64_t outputs) {
                     float_initializer("C", {outputs}, pattern(size_t(outputs), 3))};
   g.inputs = {value("x", {-1, 128, 8, 8})};
   g.outputs = {value("y", {-1, outputs})};
+  if (b_as_output) g.outputs.push_back(value("B", {outputs, 256}));
   return model_bytes(g);
 }
 
-Model load(Backend backend = Backend::dnnl, int64_t fc_outputs = 1024) {
+Model load(Backend backend = Backend::dnnl, int64_t fc_outputs = 1024, bool b_as_output = false) {
   Options o;
   o.threads = 2;
   o.backend = backend;
-  const std::string bytes = model(fc_outputs);
+  const std::string bytes = model(fc_outputs, b_as_output);
   return Model::load_from_bytes(bytes.data(), bytes.size(), o);
 }
 
@@ -143,6 +145,15 @@ TEST_CASE("a constant of 40 MB is prepared in slices, each released once read, a
   }
   // Restored from the prepared copy, B holds its bytes only if every slice was prepared right.
   CHECK(holds(B, fc_weights(kOutputs)));
+}
+
+TEST_CASE("a prepared constant that is also a graph output is never released: runs copy it out") {
+  const Model m = load(Backend::dnnl, 1024, true);
+  const std::vector<Tensor> out = m.run({input(1)});
+  REQUIRE(out.size() == 2);
+  CHECK(!pages_released(constant(m, "B").raw()));
+  CHECK(holds(out[1], fc_weights(1024)));
+  CHECK(pages_released(constant(m, "W").raw()));
 }
 
 TEST_CASE("constants the reference backend reads at run time are never released") {
