@@ -101,7 +101,9 @@ class Model {
   // throw a cnnx::Error naming the first node past its tolerance.)
   std::vector<NodeCheck> check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs = nullptr) const;
 
-  // For cnnx's own tools: the loaded graph and the plan for a set of inputs (made on first use).
+  // For cnnx's own tools: the loaded graph and the plan for a set of inputs (made on first use). Once a plan
+  // is made, the data of constants of 1 MiB or more that its kernels took in their own layouts is released
+  // (dnnl/prepared_weights.h): reading it faults, until the next plan or check restores it.
   const Graph& graph() const;
   std::shared_ptr<const Plan> plan_for(const std::vector<Tensor>& inputs) const;
 
