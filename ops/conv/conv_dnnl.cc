@@ -119,6 +119,8 @@ class ConvDnnl : public CompiledKernel {
         residual_(fusion.residual), swish_(runs_swish_after(fusion)) {
     const auto& pd = d_.pd;
     conv_ = convolution_forward(pd);
+    src_md_ = pd.src_desc();
+    dst_md_ = pd.dst_desc();
     scratchpad_md_ = pd.scratchpad_desc();
     // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
     layouts_.in.assign(in.size(), Layout());
@@ -141,11 +143,11 @@ class ConvDnnl : public CompiledKernel {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
     const auto& pd = d_.pd;
-    const memory conv_src = dnnl_wrap(pd.src_desc(), X);
-    const memory conv_dst = dnnl_wrap(pd.dst_desc(), *io.out[0]);
+    const memory conv_src = dnnl_wrap(src_md_, X);
+    const memory conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
-      std::memcpy(io.out[0]->raw(), io.in[3]->raw(), pd.dst_desc().get_size());
+      std::memcpy(io.out[0]->raw(), io.in[3]->raw(), dst_md_.get_size());
     memory conv_weights = const_weights_.memory;
     if (!conv_weights) {
       const memory user_weights = dnnl_wrap(d_.user_weights_md, W);
@@ -159,7 +161,7 @@ class ConvDnnl : public CompiledKernel {
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
     dnnl_execute(conv_, scratchpad_md_, std::move(args));
     // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
-    if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(pd.dst_desc().get_size() / sizeof(float)));
+    if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(dst_md_.get_size() / sizeof(float)));
   }
 
  private:
@@ -167,7 +169,7 @@ class ConvDnnl : public CompiledKernel {
   bool has_bias_, residual_, swish_;
   KernelLayouts layouts_;
   convolution_forward conv_;
-  memory::desc scratchpad_md_;
+  memory::desc src_md_, dst_md_, scratchpad_md_;  // queried once: run() would copy them out of pd each time
   DnnlReorder weights_in_;
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 };
