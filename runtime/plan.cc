@@ -63,14 +63,18 @@ namespace {
 // work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
 // created, so such steps are compiled single-threaded too.
 constexpr int64_t kOneThreadBytes = 64 << 10;
+// The same for steps that only copy (OpDef::copies_only, the plan's reorders): at 20-100 GB/s from the
+// caches, 512 KiB is 5-25 us on one core. Split over 2 threads, shufflenet's Slices (225 KiB) took 2.4 us
+// instead of 1.2 and its ChannelShuffles (300 KiB, two oneDNN reorders) 6.6 instead of 5.8.
+constexpr int64_t kOneThreadCopyBytes = 512 << 10;
 
 // Counts inputs too: a global pool reads a large plane into a few bytes.
-bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out) {
+bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out, int64_t one_thread_bytes) {
   int64_t bytes = 0;
   for (const auto* list : {&in, &out})
     for (const ValueInfo& v : *list)
       if (v.dtype != DType::undefined && v.concrete()) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
-  return bytes < kOneThreadBytes;
+  return bytes < one_thread_bytes;
 }
 
 // The first kernel of the op that compiles for the node on this backend; records why earlier ones declined.
@@ -269,7 +273,7 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, int64_t max_
           fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
                to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
       }
-      step.one_thread = small_step(step.in, step.out);
+      step.one_thread = small_step(step.in, step.out, node.def->copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
       ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
       if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
@@ -291,7 +295,7 @@ PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, cons
   step.inputs = {id};
   step.outputs = {copy};
   step.in = step.out = {g.values[size_t(copy)].info};
-  step.one_thread = small_step(step.in, step.out);
+  step.one_thread = small_step(step.in, step.out, kOneThreadCopyBytes);
   try {
     ThreadScope threads(step.one_thread ? 1 : 0);
     step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape);
