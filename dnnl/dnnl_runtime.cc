@@ -46,10 +46,22 @@ void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratch
     if (!buffer) throw std::bad_alloc();
     capacity = need;
   }
-  args.insert({DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad, dnnl_engine(), buffer.get())});
+  args.insert({DNNL_ARG_SCRATCHPAD, dnnl_memory(scratchpad, buffer.get())});
+  // The C API takes the arguments as an array (primitive::execute would build one from a map each time).
+  thread_local std::vector<dnnl_exec_arg_t> c_args;
+  c_args.clear();
+  for (const auto& [arg, memory] : args.list()) c_args.push_back({arg, memory.get(true)});
   dnnl::stream& stream = dnnl_stream();
-  prim.execute(stream, args);
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(prim.get(), stream.get(), int(c_args.size()), c_args.data()),
+                          "could not execute a primitive");
   stream.wait();
+}
+
+dnnl::memory& DnnlArgs::operator[](int arg) {
+  for (auto& [id, memory] : args_)
+    if (id == arg) return memory;
+  args_.push_back({arg, dnnl::memory()});
+  return args_.back().second;
 }
 
 OwnedMemory::OwnedMemory(const dnnl::memory::desc& md)
@@ -59,13 +71,13 @@ dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
   const bool fits = md.get_size() == t.bytes() || (!is_plain(layout_of(md)) && md.get_size() >= t.bytes());
   if (!fits) fail("oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
   // oneDNN takes a non-const handle for every memory; inputs are only read (they are primitive sources).
-  return dnnl::memory(md, dnnl_engine(), const_cast<void*>(t.raw()));
+  return dnnl_memory(md, const_cast<void*>(t.raw()));
 }
 
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset) {
   if (offset > t.bytes() || md.get_size() > t.bytes() - offset)
     fail("oneDNN memory of ", md.get_size(), " bytes at byte ", offset, " of a tensor of ", t.bytes());
-  return dnnl::memory(md, dnnl_engine(), static_cast<char*>(const_cast<void*>(t.raw())) + offset);
+  return dnnl_memory(md, static_cast<char*>(const_cast<void*>(t.raw())) + offset);
 }
 
 namespace {
@@ -191,7 +203,7 @@ void ReorderCopy::run(const KernelIO& io) const {
     std::memcpy(io.out[0]->raw(), io.in[0]->raw(), to_.get_size());
     return;
   }
-  reorder_.run(dnnl::memory(from_, dnnl_engine(), const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
+  reorder_.run(dnnl_memory(from_, const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
 }
 
 std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape) {

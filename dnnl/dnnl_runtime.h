@@ -10,8 +10,9 @@
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <initializer_list>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "dnnl/layouts.h"
@@ -26,7 +27,17 @@ dnnl::stream& dnnl_stream();
 // A plain (row-major) f32 memory descriptor for a concrete shape; dims as oneDNN wants them.
 dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape);
 
-using DnnlArgs = std::unordered_map<int, dnnl::memory>;
+// A primitive's arguments (DNNL_ARG_*): a few, so kept in a vector (no hashing, one allocation).
+class DnnlArgs {
+ public:
+  DnnlArgs(std::initializer_list<std::pair<int, dnnl::memory>> args) : args_(args) {}
+  void insert(std::pair<int, dnnl::memory> arg) { args_.push_back(std::move(arg)); }
+  dnnl::memory& operator[](int arg);  // the argument's memory, added empty when absent
+  const std::vector<std::pair<int, dnnl::memory>>& list() const { return args_; }
+
+ private:
+  std::vector<std::pair<int, dnnl::memory>> args_;
+};
 
 // The attributes every cnnx primitive starts from: scratchpad_mode::user.
 dnnl::primitive_attr dnnl_attr();
@@ -35,7 +46,11 @@ dnnl::primitive_attr dnnl_attr();
 // and waits.
 void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args);
 
-// A memory object over the tensor's own buffer (no copy). A plain `md` must describe exactly its bytes; a
+// A memory object over `data` (no copy): kept from an earlier run while a MemoryMemo::Run is active on this
+// thread (dnnl/memory_memo.h), else new. Kernels make their run-time memory objects with it (or dnnl_wrap).
+dnnl::memory dnnl_memory(const dnnl::memory::desc& md, void* data);
+
+// A memory object over the tensor's own buffer (no copy; dnnl_memory). A plain `md` must describe exactly its bytes; a
 // blocked one may need more (padded channels): the plan allocates blocked values with md.get_size() bytes.
 dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
 // A memory object over part of the tensor's buffer: md.get_size() bytes from byte `offset`, which must lie

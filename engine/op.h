@@ -156,6 +156,10 @@ struct OpSpec {
   // Floating-point inputs whose data sets the output's shape (Resize's scales and roi). A plan needs that
   // data: a graph input feeding one is planned with its data, as integer graph inputs always are.
   std::vector<size_t> float_shape_inputs = {};
+  // Ops whose kernels only copy elements (Slice, Concat, Transpose, ...): the plan runs one that copies less
+  // than runtime/plan.cc's kOneThreadCopyBytes on the calling thread alone, where a copy is faster than a
+  // fork-join.
+  bool copies_only = false;
   // Ops whose tolerance has terms_rel: the reference kernel run on |inputs| gives each output element's
   // magnitude under the params and scale this returns; absent, under the node's own params, scale 1 (Conv:
   // conv(|X|, |W|) + |B|). Gemm takes |alpha| and |beta|; FusedConv drops its activation and scales by the
@@ -187,6 +191,7 @@ struct OpDef {
   std::function<std::vector<int64_t>(const OpParams&, const std::vector<ValueInfo>& in)> permutes_axes;
   std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
   std::vector<size_t> float_shape_inputs;
+  bool copies_only = false;
   // OpSpec::terms with the params erased: (params, scale); absent for ops without one.
   std::function<std::pair<ParamsPtr, double>(const OpParams&)> terms;
   std::function<double(const OpParams&, const std::vector<ValueInfo>& in)> flops;  // OpSpec::flops, or absent
@@ -213,6 +218,7 @@ OpDef erase_params(OpSpec<P> spec) {
   d.since = typed->since;
   d.tolerance = typed->tolerance;
   d.float_shape_inputs = typed->float_shape_inputs;
+  d.copies_only = typed->copies_only;
   d.parse = [typed](const Node& node) -> ParamsPtr { return std::make_shared<const P>(typed->parse(node)); };
   d.infer = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
     return typed->infer(params_as<P>(p, typed->type), in);

@@ -24,6 +24,8 @@ const std::vector<GraphPass>& graph_passes() {
        fuse_channel_shuffle},
       {"fuse-gelu", "GELU spelled with Erf or Tanh (torch's nn.GELU below opset 20) as one Gelu (oneDNN gelu_erf, gelu_tanh)",
        fuse_gelu},
+      {"fuse-hardswish", "x * HardSigmoid(x) (torch's nn.Hardswish below opset 14) as one HardSwish (oneDNN hardswish)",
+       fuse_hardswish},
       {"fuse-matmul-bias", "MatMul with a constant B then Add of a per-column constant bias [, Add of a residual] [, activation] as one MatMul with bias and post-ops",
        fuse_matmul_bias},
       {"einsum-transposes", "Transposes into or out of an Einsum folded into its equation (read and written through strides)",

@@ -21,6 +21,9 @@ void fold_batch_norm(Graph& graph, Backend backend);
 void fuse_layer_norm(Graph& graph, Backend backend);
 // GELU spelled out with Erf or Tanh as one cnnx.internal Gelu or GeluTanh; passes/fuse_gelu.cc.
 void fuse_gelu(Graph& graph, Backend backend);
+// x * HardSigmoid(x) (alpha 1/6, beta 1/2), the HardSigmoid read only there, as one HardSwish;
+// passes/fuse_hardswish.cc.
+void fuse_hardswish(Graph& graph, Backend backend);
 // MatMul(A, constant B) -> Add(constant bias per column) [-> Add(residual)] [-> activation] as one cnnx.internal
 // FusedMatMul; passes/fuse_matmul_bias.cc.
 void fuse_matmul_bias(Graph& graph, Backend backend);

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <unordered_set>
 
 #include "engine/compare.h"
 #include "dnnl/layouts.h"
+#include "dnnl/memory_memo.h"
 #include "dnnl/prepared_weights.h"
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
@@ -25,11 +27,32 @@ Backend parse_backend(const std::string& name) {
   fail("unknown backend '", name, "' (expected dnnl or ref)");
 }
 
-// One run's memory for the intermediate values: 64-byte aligned, reused by later runs.
+// One run's state, reused by later runs (one at a time): the memory for the intermediate values (64-byte
+// aligned), the tensors every step reads and writes (per value id: the arena's values over their bytes and
+// the plan's constants, made once; graph inputs and outputs set for each run and dropped after it), each
+// step's KernelIO over them, and the oneDNN memory objects the kernels made over them (dnnl/memory_memo.h).
+// Made once, they spare each run ~1 us of allocations per step on the calling thread.
 struct Plan::Arena {
-  explicit Arena(size_t bytes) : buffer(allocate_hot_buffer(bytes)) {}
+  Arena(const Plan& plan) : buffer(allocate_hot_buffer(plan.arena_bytes_)) {
+    const Graph& g = *plan.graph_;
+    values.resize(g.values.size());
+    for (size_t id = 0; id < plan.slots_.size(); ++id) {
+      const ValueSlot& slot = plan.slots_[id];
+      const ValueInfo& vi = g.values[id].info;
+      if (slot.kind == ValueSlot::constant) values[id] = *vi.constant;
+      if (slot.kind == ValueSlot::arena) values[id] = Tensor::borrow(vi.dtype, vi.shape, data() + slot.offset);
+    }
+    for (const PlanStep& step : plan.steps_) {
+      KernelIO& step_io = io.emplace_back();
+      for (int id : step.inputs) step_io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+      for (int id : step.outputs) step_io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+    }
+  }
   char* data() const { return static_cast<char*>(buffer.get()); }
   std::shared_ptr<void> buffer;
+  std::vector<Tensor> values;
+  std::vector<KernelIO> io;  // per step
+  MemoryMemo memo;
 };
 
 Plan::Plan() = default;
@@ -42,14 +65,18 @@ namespace {
 // work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
 // created, so such steps are compiled single-threaded too.
 constexpr int64_t kOneThreadBytes = 64 << 10;
+// The same for steps that only copy (OpDef::copies_only, the plan's reorders): at 20-100 GB/s from the
+// caches, 512 KiB is 5-25 us on one core. Split over 2 threads, shufflenet's Slices (225 KiB) took 2.4 us
+// instead of 1.2 and its ChannelShuffles (300 KiB, two oneDNN reorders) 6.6 instead of 5.8.
+constexpr int64_t kOneThreadCopyBytes = 512 << 10;
 
 // Counts inputs too: a global pool reads a large plane into a few bytes.
-bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out) {
+bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& out, int64_t one_thread_bytes) {
   int64_t bytes = 0;
   for (const auto* list : {&in, &out})
     for (const ValueInfo& v : *list)
       if (v.dtype != DType::undefined && v.concrete()) bytes += checked_numel(v.shape) * int64_t(dtype_size(v.dtype));
-  return bytes < kOneThreadBytes;
+  return bytes < one_thread_bytes;
 }
 
 // The first kernel of the op that compiles for the node on this backend; records why earlier ones declined.
@@ -248,7 +275,7 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, int64_t max_
           fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
                to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
       }
-      step.one_thread = small_step(step.in, step.out);
+      step.one_thread = small_step(step.in, step.out, node.def->copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
       ThreadScope threads(step.one_thread ? 1 : 0);
       step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
       if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
@@ -270,7 +297,7 @@ PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, cons
   step.inputs = {id};
   step.outputs = {copy};
   step.in = step.out = {g.values[size_t(copy)].info};
-  step.one_thread = small_step(step.in, step.out);
+  step.one_thread = small_step(step.in, step.out, kOneThreadCopyBytes);
   try {
     ThreadScope threads(step.one_thread ? 1 : 0);
     step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape);
@@ -479,7 +506,7 @@ std::unique_ptr<Plan::Arena> Plan::acquire_arena() const {
       return arena;
     }
   }
-  return std::make_unique<Arena>(arena_bytes_);
+  return std::make_unique<Arena>(*this);
 }
 
 void Plan::release_arena(std::unique_ptr<Arena> arena) const {
@@ -557,26 +584,27 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
            to_string(planned.shape), ", got ", dtype_name(inputs[i].dtype()), " ", to_string(inputs[i].shape()));
   }
   std::unique_ptr<Arena> arena = acquire_arena();
-  struct Return {  // gives the arena back however the run ends
+  std::vector<Tensor>& values = arena->values;
+  struct Return {  // drops the run's inputs and outputs and gives the arena back however the run ends
     const Plan* plan;
     std::unique_ptr<Arena>& arena;
-    ~Return() { plan->release_arena(std::move(arena)); }
+    ~Return() {
+      for (int id : plan->graph_->inputs) arena->values[size_t(id)] = Tensor();
+      for (int id : plan->outputs_)
+        if (plan->slots_[size_t(id)].kind == ValueSlot::output) arena->values[size_t(id)] = Tensor();
+      plan->release_arena(std::move(arena));
+    }
   } give_back{this, arena};
-
-  std::vector<Tensor> values(g.values.size());
   for (size_t i = 0; i < inputs.size(); ++i) values[size_t(g.inputs[i])] = inputs[i];
-  for (size_t id = 0; id < slots_.size(); ++id) {
-    const ValueSlot& slot = slots_[id];
-    const ValueInfo& vi = g.values[id].info;
-    if (slot.kind == ValueSlot::constant) values[id] = *vi.constant;
-    if (slot.kind == ValueSlot::output) values[id] = Tensor(vi.dtype, vi.shape);
-    if (slot.kind == ValueSlot::arena) values[id] = Tensor::borrow(vi.dtype, vi.shape, arena->data() + slot.offset);
-  }
+  for (int id : outputs_)
+    if (slots_[size_t(id)].kind == ValueSlot::output) values[size_t(id)] = Tensor(info(id).dtype, info(id).shape);
+  // Checks run extra oneDNN reorders between the steps: the memo would hand their memory objects around.
+  std::optional<MemoryMemo::Run> memo;
+  if (!checks) memo.emplace(arena->memo);
 
   if (step_ms) step_ms->resize(steps_.size());
   for (size_t s = 0; s < steps_.size(); ++s) {
     const PlanStep& step = steps_[s];
-    const auto start = std::chrono::steady_clock::now();
     struct Timer {  // adds the step's time however it ends
       std::vector<double>* out;
       size_t s;
@@ -584,12 +612,10 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
       ~Timer() {
         if (out) (*out)[s] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       }
-    } timer{step_ms, s, start};
+    } timer{step_ms, s, step_ms ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point()};
     if (step.view && !checks) continue;  // the output already is the input's bytes
     ThreadScope threads(step.one_thread ? 1 : 0);
-    KernelIO io;
-    for (int id : step.inputs) io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
-    for (int id : step.outputs) io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+    const KernelIO& io = arena->io[s];
     zero_fill_for_reference(step, slots_, values);
     if (step.node < 0) {
       step.exec->run(io);

@@ -47,8 +47,8 @@ class ChannelShuffleDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     char* y = static_cast<char*>(io.out[0]->raw());
     for (size_t i = 0; i < io.in.size(); ++i)
-      reorder_.run(dnnl::memory(from_, dnnl_engine(), const_cast<void*>(io.in[i]->raw())),
-                   dnnl::memory(to_, dnnl_engine(), y + i * step_bytes_));
+      reorder_.run(dnnl_memory(from_, const_cast<void*>(io.in[i]->raw())),
+                   dnnl_memory(to_, y + i * step_bytes_));
   }
 
  private:

@@ -35,6 +35,34 @@ TEST_CASE("8 threads x 50 runs on one model match a single-threaded run bit for 
   }
 }
 
+// A run reuses the state an earlier run left in its arena (tensors, oneDNN memory objects over them,
+// runtime/plan.cc): inputs in new buffers must be read, and outputs handed out must not be written again.
+TEST_CASE("runs on new input buffers give what a fresh model gives, and leave earlier outputs alone") {
+  auto load = [] { return cnnx::Model::load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx"); };
+  cnnx::Model model = load();
+  cnnx::Shape shape = model.inputs()[0].shape;
+  for (int64_t& d : shape) d = d < 0 ? 2 : d;
+  auto input = [&](int seed) {
+    cnnx::Tensor x(cnnx::DType::f32, shape);
+    for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = float((i * 7919 + seed * 104729) % 255) / 255.f - 0.5f;
+    return x;
+  };
+  std::vector<cnnx::Tensor> inputs, outputs;
+  for (int seed = 0; seed < 4; ++seed) {
+    inputs.push_back(input(seed));  // each in a buffer of its own, all alive: no address comes back
+    outputs.push_back(model.run({inputs.back()})[0]);
+  }
+  outputs.push_back(model.run({inputs[1]})[0]);  // an earlier input again
+  for (size_t r = 0; r < outputs.size(); ++r) {
+    const cnnx::Tensor& x = inputs[r < 4 ? r : 1];
+    const cnnx::Tensor want = load().run({x})[0];
+    CAPTURE(r);
+    REQUIRE(outputs[r].shape() == want.shape());
+    CHECK(std::memcmp(outputs[r].raw(), want.raw(), want.bytes()) == 0);
+  }
+  CHECK(std::memcmp(outputs[0].raw(), outputs[1].raw(), outputs[0].bytes()) != 0);  // the inputs were read
+}
+
 // CPU time of this process, all threads.
 static double process_cpu_ms() {
   rusage u{};

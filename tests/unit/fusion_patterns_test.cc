@@ -272,6 +272,69 @@ TEST_CASE("fuse-gelu then fuse-conv: a Conv followed by GELU runs it as a post-o
   }
 }
 
+// ---- HardSwish ----
+
+namespace {
+
+// [Conv ->] x * HardSigmoid(x), as torch.onnx writes nn.Hardswish below opset 14.
+GraphBuilder hardswish(float alpha, float beta, bool gate_first = false, bool conv = false) {
+  GraphBuilder b;
+  Attributes hard_sigmoid;
+  hard_sigmoid.set("alpha", float_attr(alpha));
+  hard_sigmoid.set("beta", float_attr(beta));
+  if (conv) {
+    Attributes pads;
+    pads.set("pads", ints({1, 1, 1, 1}));
+    b.input("x0", {1, 8, 6, 6}).initializer("w", random_tensor({16, 8, 3, 3}, 1, -0.3f, 0.3f));
+    b.node("Conv", {"x0", "w"}, {"x"}, "conv", pads);
+  } else {
+    b.input("x", {2, 16, 5, 5});
+  }
+  b.node("HardSigmoid", {"x"}, {"gate"}, "hard_sigmoid", hard_sigmoid)
+      .node("Mul", gate_first ? std::vector<std::string>{"gate", "x"} : std::vector<std::string>{"x", "gate"}, {"y"},
+            "mul")
+      .output("y");
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("fuse-hardswish: x * HardSigmoid(x) with alpha 1/6, beta 1/2 becomes one HardSwish, near misses stay") {
+  const float sixth = 1.f / 6;
+  std::vector<Pattern> cases;
+  cases.push_back({"torch nn.Hardswish (opset 13): Mul(x, HardSigmoid(x))", hardswish(sixth, 0.5f), true});
+  cases.push_back({"Mul(HardSigmoid(x), x)", hardswish(sixth, 0.5f, true), true});
+  cases.push_back({"HardSigmoid's default alpha 0.2", hardswish(0.2f, 0.5f), false});
+  cases.push_back({"beta 0.6", hardswish(sixth, 0.6f), false});
+  GraphBuilder gate_out = hardswish(sixth, 0.5f);
+  gate_out.output("gate");
+  cases.push_back({"HardSigmoid output also a graph output", gate_out, false});
+  GraphBuilder other = hardswish(sixth, 0.5f);
+  other.input("z", {2, 16, 5, 5}).node("HardSigmoid", {"z"}, {"gz"}).node("Mul", {"x", "gz"}, {"y2"}).output("y2");
+  cases.push_back({"plus Mul(x, HardSigmoid(z)): only the first fuses", other, true});
+  check_patterns(cases, "fuse-hardswish", "HardSwish", "", 14);
+}
+
+TEST_CASE("fuse-hardswish then fuse-conv: a Conv followed by x * HardSigmoid(x) is one FusedConv") {
+  GraphBuilder b = hardswish(1.f / 6, 0.5f, false, true);
+  const auto [graph, infos, inputs] = build(b, 5);
+  const Tensor want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs)[0];
+  for (Backend backend : {Backend::dnnl, Backend::ref}) {
+    CAPTURE(backend_name(backend));
+    const auto plan = Plan::build(graph, infos, backend);
+    std::string ops, note;
+    for (const PlanStep& s : plan->steps()) {
+      if (s.node < 0) continue;  // reorders
+      const Node& n = plan->graph().nodes[size_t(s.node)];
+      ops += (ops.empty() ? "" : ",") + n.op_type;
+      note = n.note;
+    }
+    CHECK(ops == "FusedConv");
+    CHECK(note.find("Conv+HardSwish from 'conv' 'mul'") == 0);
+    CHECK(within_tolerance("Conv", 11, plan->run(inputs)[0], want) == "");
+  }
+}
+
 // ---- MatMul + bias ----
 
 namespace {
