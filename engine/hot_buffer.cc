@@ -26,9 +26,8 @@ std::shared_ptr<void> ordinary(size_t n) {
   return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t(kAlign)); });
 }
 
-}  // namespace
-
-std::shared_ptr<void> allocate_huge_mapping(size_t n) {
+// A mapping of its own for `n` bytes, starting on a huge page and advised as huge pages.
+std::shared_ptr<void> huge_mapping(size_t n) {
   const size_t length = round_up(n, size_t(4096));
   // Map a huge page more than needed, then unmap the unaligned head and the tail.
   void* raw = mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -42,6 +41,8 @@ std::shared_ptr<void> allocate_huge_mapping(size_t n) {
   return std::shared_ptr<void>(p, [length](void* q) { munmap(q, length); });
 }
 
+}  // namespace
+
 HotBufferPacking::HotBufferPacking() : outer_(packing) { packing = this; }
 HotBufferPacking::~HotBufferPacking() { packing = outer_; }
 
@@ -49,7 +50,7 @@ std::shared_ptr<void> allocate_hot_buffer(size_t bytes) {
   require(bytes <= size_t(-1) / 2, "out of memory allocating ", bytes, " bytes");
   if (CNNX_ASAN) return ordinary(std::max<size_t>(bytes, 1));  // exact, so the sanitizer sees overflows
   const size_t n = bytes == 0 ? kAlign : round_up(bytes, kAlign);
-  if (n >= kHugePageBytes) return allocate_huge_mapping(n);
+  if (n >= kHugePageBytes) return huge_mapping(n);
   if (!packing) return ordinary(n);
   std::vector<HotBufferPacking::Page>& open = packing->open_;
   for (HotBufferPacking::Page& page : open) {  // first fit
@@ -59,7 +60,7 @@ std::shared_ptr<void> allocate_hot_buffer(size_t bytes) {
     page.used += n;
     return std::shared_ptr<void>(shared, p);  // owns a share of the page
   }
-  std::shared_ptr<void> shared = allocate_huge_mapping(kHugePageBytes);
+  std::shared_ptr<void> shared = huge_mapping(kHugePageBytes);
   auto spent = [](const HotBufferPacking::Page& p) { return p.bytes.expired() || p.used + kAlign > kHugePageBytes; };
   open.erase(std::remove_if(open.begin(), open.end(), spent), open.end());
   if (open.size() == kMaxOpen) open.erase(open.begin());

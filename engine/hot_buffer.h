@@ -25,10 +25,6 @@ inline constexpr size_t kHugePageBytes = size_t(2) << 20;
 // out of memory.
 std::shared_ptr<void> allocate_hot_buffer(size_t bytes);
 
-// A mapping of its own of `bytes` rounded up to whole 4 KiB pages, starting on a huge page and advised as huge
-// pages, uninitialized, unmapped when freed (under AddressSanitizer too). Throws cnnx::Error when out of memory.
-std::shared_ptr<void> allocate_huge_mapping(size_t bytes);
-
 // While one lives, small hot buffers allocated on this thread share huge pages (scopes nest: the innermost
 // packs). A page is freed with the last buffer in it, whether or not the scope still lives.
 class HotBufferPacking {

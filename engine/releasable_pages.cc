@@ -8,7 +8,6 @@
 #include <mutex>
 
 #include "engine/error.h"
-#include "engine/hot_buffer.h"
 
 namespace cnnx {
 
@@ -38,20 +37,23 @@ size_t page_bytes() {
 }  // namespace
 
 std::shared_ptr<void> allocate_releasable(size_t bytes) {
-  // In huge pages, as the prepared copies are: reordering a weight reads it across many rows at once, and with
-  // 4 KiB pages each row is a TLB miss.
-  std::shared_ptr<void> mapping = allocate_huge_mapping(std::max<size_t>(bytes, 1));
-  void* p = mapping.get();
+  require(bytes <= size_t(-1) / 2, "out of memory allocating ", bytes, " bytes");
+  const size_t length = std::max<size_t>(1, (bytes + page_bytes() - 1) / page_bytes()) * page_bytes();
+  void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  require(p != MAP_FAILED, "out of memory allocating ", bytes, " bytes");
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    r.buffers[p] = Buffer{(std::max<size_t>(bytes, 1) + page_bytes() - 1) / page_bytes() * page_bytes()};
+    r.buffers[p] = Buffer{length};
   }
-  return std::shared_ptr<void>(p, [mapping](void* q) {
-    Registry& reg = registry();
-    std::lock_guard<std::mutex> lock(reg.mutex);
-    reg.buffers.erase(q);
-  });  // the mapping goes with the deleter
+  return std::shared_ptr<void>(p, [length](void* q) {
+    Registry& r = registry();
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      r.buffers.erase(q);
+    }
+    munmap(q, length);
+  });
 }
 
 bool is_releasable(const void* data) {
