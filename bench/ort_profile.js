@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// ONNX Runtime's own per-op profile of one model, to set beside `cnnx bench MODEL --profile`: mean ms per run
+// per op type, then the slowest nodes (ORT names a node by its output, after its own fusions: a Conv fused with
+// the Relu after it is listed under the Relu's output).
+// Usage: NODE_PATH=$ORT_DIR/node_modules bench/ort_profile.js MODEL.onnx INPUT.npy [threads=1] [runs=30] [top=15]
+const ort = require('onnxruntime-node');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+function readNpy(file) {
+  const buf = fs.readFileSync(file);
+  const hlen = buf.readUInt16LE(8);
+  const header = buf.slice(10, 10 + hlen).toString('latin1');
+  if (!header.includes("'<f4'")) throw new Error(`${file}: only float32 .npy is supported`);
+  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
+  return { shape, data: new Float32Array(buf.buffer.slice(buf.byteOffset + 10 + hlen, buf.byteOffset + buf.length)) };
+}
+
+(async () => {
+  const [model, input, threadsArg, runsArg, topArg] = process.argv.slice(2);
+  const threads = Number(threadsArg || 1), runs = Number(runsArg || 30), top = Number(topArg || 15);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ort_profile_'));
+  const sess = await ort.InferenceSession.create(model, {
+    intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential',
+    enableProfiling: true, profileFilePrefix: path.join(dir, 'p') });
+  const x = readNpy(input);
+  const feeds = { [sess.inputNames[0]]: new ort.Tensor('float32', x.data, x.shape) };
+  await sess.run(feeds);  // warm-up, profiled too: its events are dropped below
+  for (let i = 0; i < runs; i++) await sess.run(feeds);
+  sess.endProfiling();
+  const file = fs.readdirSync(dir).map(f => path.join(dir, f)).find(f => f.endsWith('.json'));
+  const events = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(dir, { recursive: true });
+  // Node events of the timed runs: those after the first model_run ends.
+  const firstRunEnd = events.filter(e => e.name === 'model_run').map(e => e.ts + e.dur).sort((a, b) => a - b)[0];
+  const byOp = new Map(), byNode = new Map();
+  for (const e of events) {
+    if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time') || e.ts < firstRunEnd) continue;
+    const op = e.args.op_name, node = e.name.slice(0, -'_kernel_time'.length);
+    const o = byOp.get(op) || { us: 0, n: 0 };
+    o.us += e.dur; o.n += 1; byOp.set(op, o);
+    byNode.set(node, { op, us: (byNode.has(node) ? byNode.get(node).us : 0) + e.dur });
+  }
+  const ms = us => (us / runs / 1000).toFixed(3).padStart(9);
+  let total = 0;
+  for (const o of byOp.values()) total += o.us;
+  console.log(`ONNX Runtime profile (mean of ${runs} runs, ${threads} thread(s), ${ms(total).trim()} ms in nodes):`);
+  for (const [op, o] of [...byOp].sort((a, b) => b[1].us - a[1].us))
+    console.log(`${ms(o.us)} ms  ${op} x${Math.round(o.n / runs)}`);
+  console.log('slowest nodes:');
+  for (const [node, o] of [...byNode].sort((a, b) => b[1].us - a[1].us).slice(0, top))
+    console.log(`${ms(o.us)} ms  ${o.op} ${node}`);
+})().catch(e => { console.error(`ort_profile: ${e.message}`); process.exit(1); });
