@@ -5,17 +5,8 @@
 // median_ms (per run).
 // Usage: NODE_PATH=ORT/node_modules node ort_callers.js MODEL.onnx INPUT.npy [threads=2] [callers=1] [iters=20]
 const ort = require('onnxruntime-node');
-const fs = require('fs');
+const readNpy = require('./read_npy');
 
-function readNpy(path) {
-  const buf = fs.readFileSync(path);
-  const hlen = buf.readUInt16LE(8);
-  const header = buf.slice(10, 10 + hlen).toString('latin1');
-  if (!header.includes("'<f4'")) throw new Error(`${path}: only float32 .npy is supported`);
-  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
-  const data = new Float32Array(buf.buffer.slice(buf.byteOffset + 10 + hlen, buf.byteOffset + buf.length));
-  return { shape, data };
-}
 
 (async () => {
   const [model, inputPath, threadsArg, callersArg, itersArg] = process.argv.slice(2);

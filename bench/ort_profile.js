@@ -5,17 +5,10 @@
 // Usage: NODE_PATH=$ORT_DIR/node_modules bench/ort_profile.js MODEL.onnx INPUT.npy [threads=1] [runs=30] [top=15]
 const ort = require('onnxruntime-node');
 const fs = require('fs');
+const readNpy = require('./read_npy');
 const os = require('os');
 const path = require('path');
 
-function readNpy(file) {
-  const buf = fs.readFileSync(file);
-  const hlen = buf.readUInt16LE(8);
-  const header = buf.slice(10, 10 + hlen).toString('latin1');
-  if (!header.includes("'<f4'")) throw new Error(`${file}: only float32 .npy is supported`);
-  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
-  return { shape, data: new Float32Array(buf.buffer.slice(buf.byteOffset + 10 + hlen, buf.byteOffset + buf.length)) };
-}
 
 (async () => {
   const [model, input, threadsArg, runsArg, topArg] = process.argv.slice(2);
