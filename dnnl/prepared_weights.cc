@@ -55,10 +55,10 @@ struct PreparedWeights::Store {
   size_t sweep_at = 64;  // entries whose memory no kernel holds are dropped when there are this many
   std::vector<std::shared_ptr<Entry>> released;  // one per constant whose bytes are released, to restore them
 
-  // Releases the bytes of `entry`'s source when they are releasable and unpinned; keeps the entry to restore
-  // them from.
+  // Releases the bytes of `entry`'s source (restorable) when they are releasable and unpinned; keeps the entry
+  // to restore them from.
   void release_source(const std::shared_ptr<Entry>& entry) {
-    if (!entry->restorable() || !release_pages(entry->source.raw())) return;
+    if (!release_pages(entry->source.raw())) return;
     std::lock_guard<std::mutex> lock(mutex);
     for (const std::shared_ptr<Entry>& e : released)
       if (e->source.raw() == entry->source.raw()) return;
@@ -115,11 +115,13 @@ thread_local PreparedWeights::Batch::Pending* batching = nullptr;  // the innerm
 // (resnet50's largest is 9.4 MB; alexnet's and vgg's fully-connected ones are 16-411 MB).
 constexpr size_t kTeamReorderBytes = size_t(16) << 20;
 
-void reorder_now(const Entry& e) {
-  dnnl::memory user = dnnl_wrap(e.from, e.source), prepared = e.prepared.memory;
-  dnnl::reorder(user, prepared).execute(dnnl_stream(), user, prepared);
+// One reorder, made, run on this thread's stream and waited for.
+void reorder_once(dnnl::memory from, dnnl::memory to) {
+  dnnl::reorder(from, to).execute(dnnl_stream(), from, to);
   dnnl_stream().wait();
 }
+
+void reorder_now(const Entry& e) { reorder_once(dnnl_wrap(e.from, e.source), e.prepared.memory); }
 
 // A large source to be released is reordered in slices along its outermost dim, each slice's pages released
 // once read: the peak then holds one slice twice instead of the whole constant (vgg11_bn's fc6 is 411 MB,
@@ -161,9 +163,8 @@ bool reorder_releasing_slices(const Entry& e) {
   }
   void* source = const_cast<void*>(e.source.raw());
   for (const Slice& s : slices) {
-    dnnl::memory user(s.from, dnnl_engine(), source), prepared(s.to, dnnl_engine(), e.prepared.memory.get_data_handle());
-    dnnl::reorder(user, prepared).execute(dnnl_stream(), user, prepared);
-    dnnl_stream().wait();
+    reorder_once(dnnl::memory(s.from, dnnl_engine(), source),
+                 dnnl::memory(s.to, dnnl_engine(), e.prepared.memory.get_data_handle()));
     release_pages(source, size_t(s.first) * row_bytes, size_t(s.rows) * row_bytes);
   }
   return true;
@@ -178,15 +179,16 @@ void count_made(const Entry& e) {
 PreparedWeights::Batch::Batch() : pending_(std::make_unique<Pending>()), outer_(batching) { batching = pending_.get(); }
 PreparedWeights::Batch::~Batch() { batching = outer_; }
 
-void PreparedWeights::Batch::fill(const std::unordered_set<const void*>& read_at_run) {
+void PreparedWeights::Batch::fill() {
   // Each source is released as soon as the last reorder reading it is done, so the peak holds a few
-  // constants twice, not all of them.
+  // constants twice, not all of them. Pins keep those a plan reads at run time (release_pages refuses them).
   std::unordered_map<const void*, size_t> source_of;  // source data -> index into `readers`
   for (const Deferred& d : pending_->reorders) source_of.emplace(d.entry->source.raw(), source_of.size());
   std::vector<std::atomic<int>> readers(source_of.size());
   for (const Deferred& d : pending_->reorders) ++readers[source_of.at(d.entry->source.raw())];
+  auto releases = [](const Deferred& d) { return d.store && d.entry->restorable(); };
   auto release = [&](const Deferred& d) {
-    if (d.store && !read_at_run.count(d.entry->source.raw())) d.store->release_source(d.entry);
+    if (releases(d)) d.store->release_source(d.entry);
   };
   auto done = [&](const Deferred& d) {
     if (--readers[source_of.at(d.entry->source.raw())] == 0) release(d);
@@ -196,9 +198,9 @@ void PreparedWeights::Batch::fill(const std::unordered_set<const void*>& read_at
     (d.entry->prepared.memory.get_desc().get_size() >= kTeamReorderBytes ? alone : side_by_side).push_back(&d);
   for (const Deferred* d : alone) {
     const void* source = d->entry->source.raw();
-    const bool released_after = d->store && !read_at_run.count(source) && readers[source_of.at(source)] == 1 &&
-                                d->entry->restorable() && is_releasable(source);
-    if (!released_after || !reorder_releasing_slices(*d->entry)) reorder_now(*d->entry);
+    // In slices only when no other reorder reads the source (a pinned one is sliced too, none released).
+    const bool slices = releases(*d) && readers[source_of.at(source)] == 1 && is_releasable(source);
+    if (!slices || !reorder_releasing_slices(*d->entry)) reorder_now(*d->entry);
     done(*d);
   }
   std::vector<dnnl::reorder> reorders;
@@ -239,9 +241,7 @@ void PreparedWeights::restore() {
   std::lock_guard<std::mutex> lock(s.mutex);
   for (const std::shared_ptr<Entry>& e : s.released) {
     restore_pages(e->source.raw());
-    dnnl::memory prepared = e->prepared.memory, user = dnnl_wrap(e->from, e->source);
-    dnnl::reorder(prepared, user).execute(dnnl_stream(), prepared, user);
-    dnnl_stream().wait();
+    reorder_once(e->prepared.memory, dnnl_wrap(e->from, e->source));
   }
   s.released.clear();
 }

@@ -23,8 +23,8 @@
 // on one thread, and splits only the large ones (a classifier's fully-connected weights) over the team.
 //
 // Releasing: fill() also releases the bytes of each constant a batch prepared for a store's scope, when
-// they are releasable (engine/releasable_pages.h: the importer's large initializers) and no kernel reads
-// them at run time (the plan says which). The model then holds one copy of such weights, the prepared one
+// they are releasable (engine/releasable_pages.h: the importer's large initializers) and unpinned (a plan
+// pins those its steps read at run time before it fills). The model then holds one copy of such weights, the prepared one
 // (alexnet: peak RSS 487 -> 2xx MB). restore() writes them back from their prepared copies: a model calls it
 // before anything else may read its constants (planning, which may fold or compare them; checks, whose
 // reference kernels read them).
@@ -32,7 +32,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_set>
 
 namespace cnnx {
 
@@ -68,10 +67,9 @@ class PreparedWeights {
     ~Batch();
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
-    // Runs the reorders on the calling thread's OpenMP team (see above), then releases the sources of this
-    // batch's requests made under a Scope, but for those whose data is in `read_at_run`. Throws cnnx::Error
-    // if a reorder fails.
-    void fill(const std::unordered_set<const void*>& read_at_run = {});
+    // Runs the reorders on the calling thread's OpenMP team (see above), then releases the unpinned sources
+    // of this batch's requests made under a Scope. Throws cnnx::Error if a reorder fails.
+    void fill();
 
     struct Pending;  // the reorders (dnnl/prepared_weights.cc)
 

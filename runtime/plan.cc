@@ -487,10 +487,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   PreparedWeights::Batch weights;                       // their constant weights reordered together, below
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, limits.max_tensor_bytes, layouts);
-  const std::unordered_set<const void*> read_at_run = constants_read_at_run(g, node_steps);
-  for (const void* data : read_at_run)
+  for (const void* data : constants_read_at_run(g, node_steps))
     if (std::shared_ptr<void> pin = pin_pages(data)) plan->pins_.push_back(std::move(pin));
-  weights.fill(read_at_run);  // releases the other constants they prepared
+  weights.fill();  // releases the unpinned constants they prepared
   plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_);
   plan->slots_ = value_slots(g, layouts, plan->outputs_);  // 4. memory
   plan->arena_bytes_ = plan_arena(g, plan->steps_, plan->slots_, limits);
