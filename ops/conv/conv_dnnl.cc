@@ -96,9 +96,10 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const me
 // has no such kernel or would run it with another instruction set than its own choice `own`.
 std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fusion, const ConvDesc& own) {
   if (g.C > 4 || g.M != 16 || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
-  memory::dims src_dims{g.N, g.C}, dst_dims{g.N, g.M};
+  memory::dims src_dims{g.N, g.C};
   src_dims.insert(src_dims.end(), g.in.begin(), g.in.end());
-  dst_dims.insert(dst_dims.end(), g.out.begin(), g.out.end());
+  const Shape out = g.output_shape();
+  const memory::dims dst_dims(out.begin(), out.end());
   try {
     ConvDesc d = describe(g, fusion, plain_f32_desc(src_dims), channel_blocked_desc(dst_dims));
     if (implementation_isa(d.pd) != implementation_isa(own.pd)) return std::nullopt;
