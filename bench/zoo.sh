@@ -104,6 +104,7 @@ for c in sys.argv[2].split(","):
 PY
   ready+=("$m")
 done
+[ ${#ready[@]} -gt 0 ] || { echo "zoo.sh: no model to run in $dir (name them after the options)" >&2; exit 1; }
 
 iters_of() { awk -v c="$2" '$1 == c { print $2 }' "$work/$1/iters"; }
 for ((r = 1; r <= rounds; ++r)); do

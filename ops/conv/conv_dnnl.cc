@@ -110,19 +110,32 @@ std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fus
   }
 }
 
+// A grouped (not depthwise) convolution over a multiple of 512 channels whose own choice is nChw16c. Its
+// channels-last kernel (oneDNN 2.6's jit:avx512_core) reads each group's 16 channels pixel by pixel at the
+// channel stride, a multiple of 2 KiB, so a row of pixels falls in one or two L1 sets and evicts itself:
+// ResNeXt's 32 groups of 16 over 512 channels run 1.6x slower than in nChw16c at 28x28, 5x at 56x56 stride
+// 2 (bench/README.md, "Grouped convolutions"). Other channel counts (RegNet's 144-400) run level in both.
+bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& own) {
+  Shape x{g.N, g.C};
+  x.insert(x.end(), g.in.begin(), g.in.end());
+  return g.group > 1 && g.group != g.C && g.C % 512 == 0 && layout_of(own.pd.src_desc()) == channel_blocked_layout(x);
+}
+
 // The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,
 // tried in this order: src as it arrives with the wished dst; the wished dst alone (a join saves a copy of
 // the whole Concat, a reorder of src is shared by its readers); src as it arrives alone; else its own choice.
 // A src arriving in a layout other than plain is offered whatever it is: a grouped convolution's own choice
 // (nChw4c, nChw8c) is barely faster than channels-last and costs two reorders, and the layout oneDNN picks
 // for a few channels per group must not spread to the layers after it: 1x1 convolutions in nChw8c run AVX2
-// code on AVX-512 machines at half the speed.
+// code on AVX-512 machines at half the speed. The exception: a grouped convolution that aliases in
+// channels-last (above) takes its own choice, reordering src where it arrives channels-last.
 ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const KernelLayouts& offered) {
   const Layout& src = offered.in[0];
   const Layout wished_dst = offered.out.empty() ? Layout() : offered.out[0];
   // Given a channels-last src and left to choose dst, oneDNN pairs it with a blocked dst it has no kernel for.
   const Layout dst_like_src = is_plain(src) || has_inner_blocks(src) ? Layout() : layout_of(same_order_desc(src, g.output_shape()));
   ConvDesc own = describe(g, fusion);
+  if (grouped_conv_aliases_channels_last(g, own)) return own;
   if (is_plain(src) && is_plain(wished_dst))
     if (std::optional<ConvDesc> d = first_layer(g, fusion, own)) return std::move(*d);
   const std::pair<Layout, Layout> tries[] = {{src, is_plain(wished_dst) ? dst_like_src : wished_dst},

@@ -31,8 +31,9 @@
 
 namespace cnnx::testing {
 
-// The layout a value is offered in: plain, or channel-blocked (nChw16c and kin: channel_blocked_layout).
-enum class Offer { plain, blocked };
+// The layout a value is offered in: plain, channel-blocked (nChw16c and kin: channel_blocked_layout), or
+// channels-last (NHWC and kin).
+enum class Offer { plain, blocked, channels_last };
 
 // One input of a case: random uniform data of a shape (the seed derived from the case unless given), or an
 // explicit tensor; constant inputs reach infer and the kernels with their data, as initializers do.
@@ -47,6 +48,7 @@ struct CaseInput {
 
   CaseInput constant() const { CaseInput c = *this; c.is_constant = true; return c; }
   CaseInput blocked() const { CaseInput c = *this; c.offer = Offer::blocked; return c; }
+  CaseInput channels_last() const { CaseInput c = *this; c.offer = Offer::channels_last; return c; }
   CaseInput seeded(uint32_t s) const { CaseInput c = *this; c.seed = s; return c; }
 };
 
@@ -74,8 +76,8 @@ inline CaseInput omitted() {
 
 // The layouts a compiled kernel chooses (KernelLayouts): anything; input 0 in the layout offered; input 0
 // in it and output 0 in the same kind (the kernel keeps an arriving blocked layout through); input 0 and
-// output 0 plain.
-enum class Takes { any, offered, offered_through, plain };
+// output 0 plain; input 0 and output 0 channel-blocked, whatever was offered.
+enum class Takes { any, offered, offered_through, plain, channel_blocked };
 
 // The expectation for one non-reference kernel of the op.
 struct Expect {
@@ -192,6 +194,7 @@ inline std::string describe(const KernelCase& c) {
     else os << "float32" << to_string(in.shape) << " uniform [" << in.lo << ", " << in.hi << ") seed " << seed_of(c, i);
     if (in.is_constant) os << ", constant";
     if (in.offer == Offer::blocked) os << ", offered channel-blocked";
+    if (in.offer == Offer::channels_last) os << ", offered channels-last";
   }
   os << "\n  outputs: " << c.num_outputs;
   for (size_t i : c.omitted_outputs) os << ", output " << i << " omitted";
@@ -204,12 +207,23 @@ inline std::string describe(const KernelCase& c) {
     if (e.takes == Takes::offered) os << " taking input 0 in the offered layout";
     if (e.takes == Takes::offered_through) os << " keeping the offered layout from input 0 to output 0";
     if (e.takes == Takes::plain) os << " taking input 0 and giving output 0 plain";
+    if (e.takes == Takes::channel_blocked) os << " taking input 0 and giving output 0 channel-blocked";
     os << ";";
   }
   return os.str();
 }
 
 // ---- running a case ----
+
+// The layout `offer` means for a value of `shape`.
+inline Layout offered_layout(Offer offer, const Shape& shape) {
+  if (offer == Offer::blocked) return channel_blocked_layout(shape);
+  if (offer != Offer::channels_last) return Layout();
+  std::vector<int64_t> perm{0};  // N, the spatial dims, C
+  for (int64_t a = 2; a < int64_t(shape.size()); ++a) perm.push_back(a);
+  perm.push_back(1);
+  return transposed_plain_layout(shape, perm);
+}
 
 // The node, its inputs and the KernelArgs the plan would give its kernels.
 struct PreparedCase {
@@ -244,7 +258,7 @@ inline PreparedCase prepare_case(const KernelCase& c) {
     const Tensor t = ci.data.defined() ? ci.data : random_tensor(ci.shape, seed_of(c, i), ci.lo, ci.hi);
     p.inputs.push_back(t);
     p.in.push_back(ci.is_constant ? ValueInfo::of(t) : ValueInfo::of(t.dtype(), t.shape()));
-    p.offered.in.push_back(ci.offer == Offer::blocked ? channel_blocked_layout(t.shape()) : Layout());
+    p.offered.in.push_back(offered_layout(ci.offer, t.shape()));
   }
   p.offered.out.resize(c.output_offers.size());
   p.out = infer_node(n, p.in);
@@ -361,6 +375,8 @@ inline std::set<std::string> check_kernel_case(const KernelCase& c) {
       if (expect.takes == Takes::offered_through)  // the offered layout's kind, for output 0's shape
         CHECK(out0 == (c.inputs.at(0).offer == Offer::blocked ? channel_blocked_layout(p.out.at(0).shape) : Layout()));
       if (expect.takes == Takes::plain) CHECK((is_plain(in0) && is_plain(out0)));
+      if (expect.takes == Takes::channel_blocked)
+        CHECK((in0 == channel_blocked_layout(p.in.at(0).shape) && out0 == channel_blocked_layout(p.out.at(0).shape)));
       stage = "run";
       std::vector<Tensor> got = case_outputs(p, true);
       with_node_context(p.node, [&] { run_compiled(*kern, p.inputs, got); });

@@ -459,6 +459,16 @@ std::vector<KernelCase> conv_cases() {
   blocked.attrs = pads1;
   cases.push_back(blocked.in(random_in({1, 32, 14, 14}).blocked()).in(random_in({32, 32, 3, 3}).constant())
                       .in(random_in({32}).constant()));
+  // A grouped convolution over 512 channels aliases in channels-last (conv_dnnl.cc): it takes nChw16c even
+  // when src arrives channels-last; with 64 channels it keeps the layout src arrives in.
+  KernelCase aliasing("Conv", 11, "32 groups over 512 channels, src offered channels-last");
+  aliasing.attrs = conv_attrs(32, "NOTSET", {2, 2}, {}, {1, 1, 1, 1});
+  cases.push_back(aliasing.in(random_in({2, 512, 9, 9}).channels_last()).in(random_in({512, 16, 3, 3}).constant())
+                      .runs("dnnl", Takes::channel_blocked));
+  KernelCase grouped_64("Conv", 11, "4 groups over 64 channels, src offered channels-last");
+  grouped_64.attrs = conv_attrs(4, "NOTSET", {}, {}, {1, 1, 1, 1});
+  cases.push_back(grouped_64.in(random_in({1, 64, 8, 8}).channels_last()).in(random_in({64, 16, 3, 3}).constant())
+                      .runs("dnnl", Takes::offered));
   KernelCase wished("Conv", 11, "dst wished nChw16c (a Concat joined in place)");
   wished.attrs = pads1;
   cases.push_back(wished.in(random_in({1, 16, 8, 8})).in(random_in({32, 16, 3, 3}).constant())
