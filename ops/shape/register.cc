@@ -45,7 +45,7 @@ void register_shape_ops(OpRegistry& r) {
   };
   r.add(std::move(transpose));
   OpSpec<ConcatParams> concat{"Concat", 1, parse_concat, infer_concat, kExact,
-                              {concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)}};
+                              {concat_channels_last_kernel(), concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)}};
   concat.copies_only = true;
   concat.joins_inputs_along = concat_axis;
   r.add(std::move(concat));

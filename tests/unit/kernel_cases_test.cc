@@ -1086,25 +1086,48 @@ std::vector<KernelCase> shape_cases() {
                       .in(random_in({2, 20, 3, 5}).blocked()));
   cases.push_back(KernelCase("Transpose", 13, "int64").in(given(ints3)).declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Transpose", 13, "scalar").in(random_in({})).declines("dnnl", "a scalar"));
-  // Concat (dnnl: the concat primitive over the inputs as they arrive).
+  // Concat (channels-last: one copy per pixel and input, for inputs and output channels-last along C; dnnl:
+  // the concat primitive over the inputs as they arrive).
+  const std::string not_channels_last = "not channels-last";
   cases.push_back(KernelCase("Concat", 13, "channels").attr("axis", int_attr(1))
-                      .in(random_in({1, 16, 3, 3})).in(random_in({1, 8, 3, 3})).in(random_in({1, 4, 3, 3})));
+                      .in(random_in({1, 16, 3, 3})).in(random_in({1, 8, 3, 3})).in(random_in({1, 4, 3, 3}))
+                      .declines("channels-last", "input 0 arrives plain, not channels-last"));
   cases.push_back(KernelCase("Concat", 13, "axis 0").attr("axis", int_attr(0))
-                      .in(random_in({2, 3})).in(random_in({1, 3})));
+                      .in(random_in({2, 3})).in(random_in({1, 3})).declines("channels-last", "rank 2 has no channels-last"));
   cases.push_back(KernelCase("Concat", 13, "axis -1").attr("axis", int_attr(-1))
-                      .in(random_in({2, 3, 4})).in(random_in({2, 3, 1})));
-  cases.push_back(KernelCase("Concat", 13, "one input").attr("axis", int_attr(0)).in(random_in({5})));
+                      .in(random_in({2, 3, 4})).in(random_in({2, 3, 1}))
+                      .declines("channels-last", "joins along axis 2, not channels"));
+  cases.push_back(KernelCase("Concat", 13, "one input").attr("axis", int_attr(0)).in(random_in({5}))
+                      .declines("channels-last", "rank 1"));
   cases.push_back(KernelCase("Concat", 13, "inputs offered nChw16c").attr("axis", int_attr(1))
                       .in(random_in({1, 16, 5, 5}).blocked()).in(random_in({1, 32, 5, 5}).blocked())
-                      .runs("dnnl", Takes::offered));
+                      .runs("dnnl", Takes::offered).declines("channels-last", not_channels_last));
   cases.push_back(KernelCase("Concat", 13, "output wished nChw16c (joined in place)").attr("axis", int_attr(1))
-                      .in(random_in({1, 16, 5, 5})).in(random_in({1, 16, 5, 5})).wish_output(Offer::blocked));
+                      .in(random_in({1, 16, 5, 5})).in(random_in({1, 16, 5, 5})).wish_output(Offer::blocked)
+                      .declines("channels-last", not_channels_last));
   cases.push_back(KernelCase("Concat", 13, "batch 2, blocked and plain inputs").attr("axis", int_attr(1))
-                      .in(random_in({2, 20, 3, 3}).blocked()).in(random_in({2, 5, 3, 3})));
+                      .in(random_in({2, 20, 3, 3}).blocked()).in(random_in({2, 5, 3, 3}))
+                      .declines("channels-last", not_channels_last));
   cases.push_back(KernelCase("Concat", 13, "an empty part").attr("axis", int_attr(1))
-                      .in(random_in({1, 0, 3, 3})).in(random_in({1, 4, 3, 3})).declines("dnnl", "is empty"));
+                      .in(random_in({1, 0, 3, 3})).in(random_in({1, 4, 3, 3})).declines("dnnl", "is empty")
+                      .declines("channels-last", "input 0 is empty"));
   cases.push_back(KernelCase("Concat", 13, "int64").attr("axis", int_attr(0)).in(given(ints3)).in(given(ints3))
-                      .declines("dnnl", "int64, not float32"));
+                      .declines("dnnl", "int64, not float32").declines("channels-last", "no channels-last layout"));
+  cases.push_back(KernelCase("Concat", 13, "channels-last, batch 2, 3 inputs").attr("axis", int_attr(1))
+                      .in(random_in({2, 16, 3, 5}).channels_last()).in(random_in({2, 8, 3, 5}).channels_last())
+                      .in(random_in({2, 5, 3, 5}).channels_last()).runs("channels-last", Takes::offered));
+  cases.push_back(KernelCase("Concat", 13, "channels-last 1-D and 3-D").attr("axis", int_attr(1))
+                      .in(random_in({3, 4, 7}).channels_last()).in(random_in({3, 2, 7}).channels_last())
+                      .runs("channels-last", Takes::offered));
+  cases.push_back(KernelCase("Concat", 13, "channels-last 3-D spatial").attr("axis", int_attr(-4))
+                      .in(random_in({1, 3, 2, 3, 4}).channels_last()).in(random_in({1, 6, 2, 3, 4}).channels_last())
+                      .runs("channels-last", Takes::offered));
+  cases.push_back(KernelCase("Concat", 13, "channels-last and plain inputs").attr("axis", int_attr(1))
+                      .in(random_in({2, 16, 3, 3}).channels_last()).in(random_in({2, 8, 3, 3}))
+                      .declines("channels-last", "input 1 arrives plain, not channels-last"));
+  cases.push_back(KernelCase("Concat", 13, "channels-last inputs, output wished nChw16c").attr("axis", int_attr(1))
+                      .in(random_in({1, 16, 3, 3}).channels_last()).in(random_in({1, 16, 3, 3}).channels_last())
+                      .wish_output(Offer::blocked).declines("channels-last", "output 0 is wished aBcd16b"));
   // Slice (dnnl: one reorder from a sub-memory view, unit steps).
   cases.push_back(KernelCase("Slice", 13, "two axes").in(random_in({2, 5, 6}))
                       .in(ints_in({1, 0})).in(ints_in({2, 4})).in(ints_in({0, 2})));
@@ -1290,7 +1313,10 @@ std::vector<KernelCase> data_cases() {
   cases.push_back(KernelCase("Dropout", 6, "is_test").attr("is_test", int_attr(1)).attr("ratio", float_attr(0.2f))
                       .in(random_in({2, 3})).outputs(2));
   cases.push_back(KernelCase("Dropout", 1, "consumed_inputs").attr("consumed_inputs", ints({0})).in(random_in({4})));
-  cases.push_back(KernelCase("Concat", 3, "default axis 1").in(random_in({2, 1})).in(random_in({2, 2})));
+  cases.push_back(KernelCase("Concat", 3, "default axis 1").in(random_in({2, 1})).in(random_in({2, 2}))
+                      .declines("channels-last", "rank 2"));
+  cases.push_back(KernelCase("Concat", 3, "default axis 1, channels-last").in(random_in({2, 1, 3}).channels_last())
+                      .in(random_in({2, 2, 3}).channels_last()).runs("channels-last", Takes::offered));
   cases.push_back(KernelCase("Gather", 1, "opset 1").in(random_in({4, 2})).in(given(make_int_tensor({2}, {3, 0})))
                       .declines("dnnl", "known only at run time"));
   cases.push_back(KernelCase("Gather", 1, "opset 1, one constant index").in(random_in({4, 2}))

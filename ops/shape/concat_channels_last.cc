@@ -1,0 +1,79 @@
+// Concat's channels-last kernel: every input and the output channels-last (N, the spatial dims, then C, in
+// memory) and joined along C. Each pixel of the output is then its inputs' channel runs end to end: one
+// memcpy per pixel and input, the pixels split over the team. oneDNN 2.6's concat (simple:any) runs this
+// case 1.5-3.6x slower (bench/README.md, "Concat along channels, channels-last"); Concats that the plan
+// does not join in place (batch > 1, or producers that pay for their channels-last convolutions) arrive so.
+#include <cstring>
+#include <string>
+
+#include "dnnl/layouts.h"
+#include "ops/shape/concat.h"
+
+namespace cnnx {
+
+namespace {
+
+// The channels-last layout of a value of `shape` (rank 3 to 5): N, the spatial dims, then C.
+Layout channels_last_layout(const Shape& shape) {
+  std::vector<int64_t> perm{0};
+  for (int64_t a = 2; a < int64_t(shape.size()); ++a) perm.push_back(a);
+  perm.push_back(1);
+  return transposed_plain_layout(shape, perm);
+}
+
+class ConcatChannelsLast : public CompiledKernel {
+ public:
+  ConcatChannelsLast(std::vector<size_t> run_bytes, int64_t pixels, KernelLayouts layouts)
+      : run_bytes_(std::move(run_bytes)), pixels_(pixels), layouts_(std::move(layouts)) {
+    for (size_t b : run_bytes_) pixel_bytes_ += b;
+  }
+
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
+  void run(const KernelIO& io) const override {
+    char* dst = static_cast<char*>(io.out[0]->raw());
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < pixels_; ++p) {
+      char* out = dst + size_t(p) * pixel_bytes_;
+      for (size_t i = 0; i < run_bytes_.size(); ++i) {
+        std::memcpy(out, static_cast<const char*>(io.in[i]->raw()) + size_t(p) * run_bytes_[i], run_bytes_[i]);
+        out += run_bytes_[i];
+      }
+    }
+  }
+
+ private:
+  std::vector<size_t> run_bytes_;  // per input: its channels of one pixel
+  size_t pixel_bytes_ = 0;
+  int64_t pixels_;
+  KernelLayouts layouts_;
+};
+
+Compiled compile_concat_channels_last(const std::shared_ptr<const ConcatParams>& p, const KernelArgs& a) {
+  const ValueInfo& y = a.out.at(0);
+  if (y.rank() < 3 || y.rank() > 5)
+    return Compiled::decline("rank " + std::to_string(y.rank()) + " has no channels-last layout (3 to 5)");
+  const size_t axis = concat_axis(*p, a.in);
+  if (axis != 1) return Compiled::decline("joins along axis " + std::to_string(axis) + ", not channels (1)");
+  KernelLayouts l;
+  std::vector<size_t> run_bytes;
+  for (size_t i = 0; i < a.in.size(); ++i) {
+    if (!a.in[i].concrete() || checked_numel(a.in[i].shape) == 0)
+      return Compiled::decline("input " + std::to_string(i) + " is empty or has no concrete shape");
+    l.in.push_back(channels_last_layout(a.in[i].shape));
+    if (a.offered.in.at(i) != l.in.back())
+      return Compiled::decline("input " + std::to_string(i) + " arrives " + a.offered.in[i].name() +
+                               ", not channels-last");
+    run_bytes.push_back(size_t(a.in[i].shape[1]) * dtype_size(a.in[i].dtype));
+  }
+  l.out = {channels_last_layout(y.shape)};
+  if (!a.offered.out.empty() && !is_plain(a.offered.out[0]) && a.offered.out[0] != l.out[0])
+    return Compiled::decline("output 0 is wished " + a.offered.out[0].name() + ", not channels-last");
+  return std::make_unique<ConcatChannelsLast>(std::move(run_bytes), checked_numel(y.shape) / y.shape[1], std::move(l));
+}
+
+}  // namespace
+
+Kernel<ConcatParams> concat_channels_last_kernel() { return {"channels-last", compile_concat_channels_last}; }
+
+}  // namespace cnnx
