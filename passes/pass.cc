@@ -2,6 +2,7 @@
 #include "passes/pass.h"
 
 #include <algorithm>
+#include <set>
 
 #include "engine/op_registry.h"
 #include "ops/eltwise/unary.h"
@@ -15,6 +16,8 @@ const std::vector<GraphPass>& graph_passes() {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
       {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",
        fold_pad},
+      {"pool-first", "an AveragePool that shrinks the map, reading a 1x1 Conv, runs before it (both linear: the Conv then runs on fewer pixels)",
+       pool_before_pointwise_conv},
       {"fuse-layer-norm", "LayerNorm spelled as ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div [, Mul, Add] as one LayerNormalization",
        fuse_layer_norm},  // before global-average-pool, which would take its ReduceMean over [N, T, C]
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
@@ -44,6 +47,15 @@ std::vector<std::string> graph_pass_names() {
 
 namespace {
 
+// What a node reads, writes and notes, to tell a rewritten node from the one it replaced.
+std::string node_signature(const Node& n) {
+  std::string s = n.domain + ":" + n.op_type + " " + n.note;
+  for (int id : n.inputs) s += " " + std::to_string(id);
+  s += " ->";
+  for (int id : n.outputs) s += " " + std::to_string(id);
+  return s;
+}
+
 std::map<std::string, int> op_histogram(const Graph& graph) {
   std::map<std::string, int> h;
   for (const Node& n : graph.nodes) ++h[n.op_type];
@@ -66,7 +78,8 @@ int total(const std::map<std::string, int>& h) {
 
 std::string PassReport::summary() const {
   if (disabled) return "disabled";
-  if (made.empty() && removed.empty()) return "no match";
+  if (made.empty() && removed.empty())
+    return rewritten.empty() ? "no match" : "rewrote " + std::to_string(total(rewritten)) + " nodes (" + counts(rewritten) + ")";
   const std::string from = std::to_string(total(removed)) + " nodes (" + counts(removed) + ")";
   if (made.empty()) return "removed " + from;
   std::string s;
@@ -91,8 +104,15 @@ std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const st
     r.disabled = std::find(disabled.begin(), disabled.end(), p.name) != disabled.end();
     if (r.disabled) continue;
     const std::map<std::string, int> before = op_histogram(graph);
+    std::multiset<std::string> signatures;
+    for (const Node& n : graph.nodes) signatures.insert(node_signature(n));
     p.run(graph, backend);
     remove_dead_nodes(graph);
+    for (const Node& n : graph.nodes) {
+      const auto same = signatures.find(node_signature(n));
+      if (same != signatures.end()) signatures.erase(same);
+      else ++r.rewritten[n.op_type];
+    }
     std::map<std::string, int> after = op_histogram(graph);
     for (const auto& [op, n] : before) {
       const int now = after.count(op) ? after[op] : 0;

@@ -36,8 +36,9 @@ struct PassReport {
   std::string pass;
   bool disabled = false;
   std::map<std::string, int> made, removed;  // op type -> how many more / fewer nodes of it
-  // "12 LayerNormalization from 96 nodes (Add x24, Div x12, ...)", "removed 3 nodes (Relu x3)", "no match",
-  // "disabled".
+  std::map<std::string, int> rewritten;      // op type -> nodes not in the graph before (new inputs, outputs or note)
+  // "12 LayerNormalization from 96 nodes (Add x24, Div x12, ...)", "removed 3 nodes (Relu x3)", "rewrote 6
+  // nodes (AveragePool x3, Conv x3)" (as many of each op as before), "no match", "disabled".
   std::string summary() const;
 };
 

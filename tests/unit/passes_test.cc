@@ -188,6 +188,55 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
     cases.push_back({"Pad(0) -> MaxPool: not folded", padded(hw1, 0, "MaxPool", max), "Pad,MaxPool"});
   }
 
+  // 1x1 Conv 8 -> 6 channels [with bias] on x [1, 8, 10, 10] -> `pool` with `attrs` [-> y], or `also` reading c.
+  auto pointwise_then = [&](bool bias, const char* pool, Attributes attrs, const char* between = nullptr) {
+    GraphBuilder b;
+    b.input("x", {1, 8, 10, 10})
+        .initializer("w1", random_tensor({6, 8, 1, 1}, 1, -0.5f, 0.5f))
+        .initializer("b1", random_tensor({6}, 2));
+    b.node("Conv", bias ? std::vector<std::string>{"x", "w1", "b1"} : std::vector<std::string>{"x", "w1"}, {"c"});
+    if (between) b.node(between, {"c"}, {"a"});
+    b.node(pool, {between ? "a" : "c"}, {"y"}, "", attrs).output("y");
+    return b;
+  };
+  auto avg = [](std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads,
+                int64_t count_include_pad, int64_t ceil_mode) {
+    Attributes a;
+    a.set("kernel_shape", ints(std::move(kernel)));
+    a.set("strides", ints(std::move(strides)));
+    a.set("pads", ints(std::move(pads)));
+    a.set("count_include_pad", int_attr(count_include_pad));
+    a.set("ceil_mode", int_attr(ceil_mode));
+    return a;
+  };
+  const Attributes avg2x2 = avg({2, 2}, {2, 2}, {0, 0, 0, 0}, 0, 0);
+  cases.push_back({"1x1 Conv -> AveragePool 2x2 stride 2 (DenseNet's transition): pool first",
+                   pointwise_then(false, "AveragePool", avg2x2), "AveragePool,Conv"});
+  cases.push_back({"1x1 Conv with bias -> AveragePool 2x2 stride 2: pool first",
+                   pointwise_then(true, "AveragePool", avg2x2), "AveragePool,Conv"});
+  cases.push_back({"1x1 Conv -> AveragePool 3x3 stride 2, pads counted, ceil_mode: pool first (no bias)",
+                   pointwise_then(false, "AveragePool", avg({3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 1)), "AveragePool,Conv"});
+  cases.push_back({"1x1 Conv with bias -> AveragePool with pads counted: not moved (windows sum the bias to < 1)",
+                   pointwise_then(true, "AveragePool", avg({3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 0)), "Conv,AveragePool"});
+  cases.push_back({"1x1 Conv with bias -> AveragePool with ceil_mode: not moved",
+                   pointwise_then(true, "AveragePool", avg({3, 3}, {2, 2}, {0, 0, 0, 0}, 0, 1)), "Conv,AveragePool"});
+  cases.push_back({"1x1 Conv -> AveragePool 3x3 stride 1 pads 1 (same size): not moved",
+                   pointwise_then(false, "AveragePool", avg({3, 3}, {1, 1}, {1, 1, 1, 1}, 1, 0)), "Conv,AveragePool"});
+  cases.push_back({"1x1 Conv with bias -> GlobalAveragePool: pool first", pointwise_then(true, "GlobalAveragePool", {}),
+                   "GlobalAveragePool,Conv"});
+  cases.push_back({"1x1 Conv -> Relu -> AveragePool: not moved", pointwise_then(false, "AveragePool", avg2x2, "Relu"),
+                   "FusedConv,AveragePool"});
+  {
+    GraphBuilder b = conv_graph();  // 3x3
+    b.node("AveragePool", {"c"}, {"y"}, "", avg2x2).output("y");
+    cases.push_back({"3x3 Conv -> AveragePool: not moved", b, "Conv,AveragePool"});
+  }
+  {
+    GraphBuilder b = pointwise_then(false, "AveragePool", avg2x2);
+    b.node("Relu", {"c"}, {"r"}).output("r");
+    cases.push_back({"1x1 Conv read by the pool and another node: not moved", b, "Conv,AveragePool,Relu"});
+  }
+
   for (Case& c : cases) {
     const auto [graph, infos, inputs] = build(c.graph, 9);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {

@@ -1,0 +1,74 @@
+// Pass "pool-first": a 1x1 Conv (stride 1, no pads) read only by an AveragePool or GlobalAveragePool that
+// shrinks the map runs after the pool instead: Pool(Conv(x)) as Conv(Pool(x)). DenseNet's transition layers
+// (BN -> ReLU -> 1x1 Conv -> 2x2 AveragePool stride 2) then convolve a quarter of the pixels: 11% of
+// densenet121's multiply-adds become 3%.
+//
+// Why the result is the same: a 1x1 convolution is one linear map of each pixel's channels, the same at every
+// pixel; an average pool is one weighted sum of pixels per output, the same weights for every channel. The
+// two commute exactly in real arithmetic (float32 rounds the sums in another order: within the tolerance of
+// a dot product). A bias b is added once at every pixel, and comes out of the pool as sum(weights) * b: the
+// same only when every window's weights sum to 1, so a Conv with a bias needs a pool with no pads and no
+// ceil_mode (every tap inside the input, the divisor the window size).
+#include "ops/conv/conv.h"
+#include "ops/pool/pool.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
+
+namespace cnnx {
+
+namespace {
+
+bool all_equal(const std::vector<int64_t>& v, int64_t x) {
+  for (int64_t d : v)
+    if (d != x) return false;
+  return true;
+}
+
+// True when `conv` is a 1x1 convolution with stride 1 and no padding: the same linear map at every pixel.
+bool pointwise(const Graph& g, const Node& conv) {
+  const ConvGeometry geo = resolve_conv_geometry(params_as<ConvParams>(*conv.params, conv.op_type), input_infos(g, conv));
+  return all_equal(geo.kernel, 1) && all_equal(geo.stride, 1) && all_equal(geo.pad_begin, 0) &&
+         all_equal(geo.pad_end, 0);
+}
+
+// True when every window of the pool averages input cells only, each with weight 1 / (window size).
+bool weights_sum_to_one(const Node& pool) {
+  if (is_op(pool, "GlobalAveragePool")) return true;
+  const PoolWindow& w = params_as<PoolParams>(*pool.params, pool.op_type).window;
+  return w.auto_pad != PoolAutoPad::same_upper && w.auto_pad != PoolAutoPad::same_lower && all_equal(w.pads, 0) &&
+         !w.ceil_mode;
+}
+
+}  // namespace
+
+void pool_before_pointwise_conv(Graph& g, Backend) {
+  const auto consumers = consumers_of(g);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& conv = g.nodes[n];
+    if (!is_op(conv, "Conv") || conv.outputs[0] < 0) continue;
+    const Node* pool = sole_reader(g, consumers, conv.outputs[0]);
+    if (!pool || !(is_op(*pool, "AveragePool") || is_op(*pool, "GlobalAveragePool"))) continue;
+    const ValueInfo& x = g.value(conv.inputs[0]).info;
+    const ValueInfo& y = g.value(pool->outputs[0]).info;
+    // Worth it when the pool shrinks the map: the Conv then runs on fewer pixels.
+    if (x.dtype != DType::f32 || numel_range(y.shape, 2, y.shape.size()) >= numel_range(x.shape, 2, x.shape.size()))
+      continue;
+    const bool has_bias = conv.inputs.size() > 2 && conv.inputs[2] >= 0;
+    if (!pointwise(g, conv) || (has_bias && !weights_sum_to_one(*pool))) continue;
+
+    Shape pooled_shape = y.shape;
+    pooled_shape[1] = x.shape[1];
+    const int pooled = add_value(g, g.value(conv.inputs[0]).name + "_pooled", ValueInfo::of(DType::f32, pooled_shape));
+    const std::string note = pool->op_type + " before " + conv.op_type + " from '" + conv.name + "' '" + pool->name + "'";
+    std::vector<int> conv_inputs = conv.inputs;
+    conv_inputs[0] = pooled;
+    Node pool_first = make_node(g, pool->name, "", pool->op_type, {conv.inputs[0]}, {pooled}, pool->attrs, note);
+    Node conv_after = make_node(g, conv.name, "", conv.op_type, conv_inputs, pool->outputs, conv.attrs, note);
+    // The Conv's place is before the pool's: the pool, reading the Conv's input, takes it; the Conv the pool's.
+    const size_t pool_at = size_t(pool - g.nodes.data());
+    g.nodes[n] = std::move(pool_first);
+    g.nodes[pool_at] = std::move(conv_after);
+  }
+}
+
+}  // namespace cnnx
