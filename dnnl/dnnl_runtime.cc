@@ -148,6 +148,13 @@ Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& p
   return layout_of(plain_f32_desc(out).permute_axes(std::vector<int>(perm.begin(), perm.end())));
 }
 
+Layout channels_last_layout(const Shape& shape) {
+  std::vector<int64_t> perm{0};
+  for (int64_t a = 2; a < int64_t(shape.size()); ++a) perm.push_back(a);
+  perm.push_back(1);
+  return transposed_plain_layout(shape, perm);
+}
+
 SubmemoryView submemory_view(const Layout& layout, const Shape& shape, const dnnl::memory::dims& dims,
                              const dnnl::memory::dims& offsets) {
   SubmemoryView v{dnnl_desc(layout, shape), {}};

@@ -16,6 +16,9 @@ std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& t
 // The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims). With N = 1 and a
 // multiple of 16 channels, a channel range starting at a multiple of 16 is a contiguous run of bytes in it.
 Layout channel_blocked_layout(const Shape& shape);
+// The channels-last layout of a value of `shape` (N, C, 1 to 3 spatial dims): N, the spatial dims, then C.
+// Plain where those bytes are plain's (one channel, or one pixel).
+Layout channels_last_layout(const Shape& shape);
 // The dense layout of a float32 value of `shape` whose Transpose by `perm` (output axis i is input axis
 // perm[i]) is plain: what a Transpose's producer may write so that the Transpose is a view. Plain for a
 // rank oneDNN cannot describe.

@@ -13,14 +13,6 @@ namespace cnnx {
 
 namespace {
 
-// The channels-last layout of a value of `shape` (rank 3 to 5): N, the spatial dims, then C.
-Layout channels_last_layout(const Shape& shape) {
-  std::vector<int64_t> perm{0};
-  for (int64_t a = 2; a < int64_t(shape.size()); ++a) perm.push_back(a);
-  perm.push_back(1);
-  return transposed_plain_layout(shape, perm);
-}
-
 class ConcatChannelsLast : public CompiledKernel {
  public:
   ConcatChannelsLast(std::vector<size_t> run_bytes, int64_t pixels, KernelLayouts layouts)

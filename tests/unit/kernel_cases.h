@@ -218,11 +218,7 @@ inline std::string describe(const KernelCase& c) {
 // The layout `offer` means for a value of `shape`.
 inline Layout offered_layout(Offer offer, const Shape& shape) {
   if (offer == Offer::blocked) return channel_blocked_layout(shape);
-  if (offer != Offer::channels_last) return Layout();
-  std::vector<int64_t> perm{0};  // N, the spatial dims, C
-  for (int64_t a = 2; a < int64_t(shape.size()); ++a) perm.push_back(a);
-  perm.push_back(1);
-  return transposed_plain_layout(shape, perm);
+  return offer == Offer::channels_last ? channels_last_layout(shape) : Layout();
 }
 
 // The node, its inputs and the KernelArgs the plan would give its kernels.
