@@ -114,7 +114,7 @@ std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fus
 // channels-last kernel (oneDNN 2.6's jit:avx512_core) reads each group's 16 channels pixel by pixel at the
 // channel stride, a multiple of 2 KiB, so a row of pixels falls in one or two L1 sets and evicts itself:
 // ResNeXt's 32 groups of 16 over 512 channels run 1.6x slower than in nChw16c at 28x28, 5x at 56x56 stride
-// 2 (bench/README.md, "Grouped convolutions"). Other channel counts (RegNet's 144-400) run level in both.
+// 2 (bench/README.md, "Grouped convolutions over 512 channels"). Other channel counts (RegNet's 144-400) run level in both.
 bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& own) {
   Shape x{g.N, g.C};
   x.insert(x.end(), g.in.begin(), g.in.end());
