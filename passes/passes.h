@@ -13,7 +13,7 @@ void drop_identity(Graph& graph, Backend backend);
 // or no pads of its own; no ceil_mode) reading it as its only reader: the Conv or pool with the Pad's cells as
 // its own pads; passes/fold_pad.cc.
 void fold_pad(Graph& graph, Backend backend);
-// 1x1 Conv (stride 1, no pads; with a bias only when every pool window averages input cells only) read only
+// 1x1 Conv (stride 1, no pads; with a bias only when every pool window divides by its taps in the input) read only
 // by an AveragePool or GlobalAveragePool that shrinks the map: the pool first, then the Conv on the pooled
 // map; passes/pool_before_pointwise_conv.cc.
 void pool_before_pointwise_conv(Graph& graph, Backend backend);

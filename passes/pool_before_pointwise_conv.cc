@@ -7,8 +7,9 @@
 // pixel; an average pool is one weighted sum of pixels per output, the same weights for every channel. The
 // two commute exactly in real arithmetic (float32 rounds the sums in another order: within the tolerance of
 // a dot product). A bias b is added once at every pixel, and comes out of the pool as sum(weights) * b: the
-// same only when every window's weights sum to 1, so a Conv with a bias needs a pool with no pads and no
-// ceil_mode (every tap inside the input, the divisor the window size).
+// same only when every window's weights sum to 1, i.e. the divisor counts exactly the taps inside the input
+// (ops/pool/pool_geometry.h): always without count_include_pad, and with it when there are no pads (no
+// SAME auto_pad; a ceil_mode window's overhang is never counted).
 #include "ops/conv/conv.h"
 #include "ops/pool/pool.h"
 #include "passes/pass.h"
@@ -31,12 +32,13 @@ bool pointwise(const Graph& g, const Node& conv) {
          all_equal(geo.pad_end, 0);
 }
 
-// True when every window of the pool averages input cells only, each with weight 1 / (window size).
+// True when every window of the pool divides by the number of its taps inside the input.
 bool weights_sum_to_one(const Node& pool) {
   if (is_op(pool, "GlobalAveragePool")) return true;
-  const PoolWindow& w = params_as<PoolParams>(*pool.params, pool.op_type).window;
-  return w.auto_pad != PoolAutoPad::same_upper && w.auto_pad != PoolAutoPad::same_lower && all_equal(w.pads, 0) &&
-         !w.ceil_mode;
+  const auto& p = params_as<PoolParams>(*pool.params, pool.op_type);
+  const PoolWindow& w = p.window;
+  return !p.count_include_pad ||
+         (w.auto_pad != PoolAutoPad::same_upper && w.auto_pad != PoolAutoPad::same_lower && all_equal(w.pads, 0));
 }
 
 }  // namespace

@@ -47,6 +47,12 @@ Compiled compile_concat_channels_last(const std::shared_ptr<const ConcatParams>&
     return Compiled::decline("rank " + std::to_string(y.rank()) + " has no channels-last layout (3 to 5)");
   const size_t axis = concat_axis(*p, a.in);
   if (axis != 1) return Compiled::decline("joins along axis " + std::to_string(axis) + ", not channels (1)");
+  if (y.dtype != DType::f32) return Compiled::decline(std::string(dtype_name(y.dtype)) + ", not float32");
+  // One channel or one pixel is channels-last and plain at once: with every input so, the plan's plain
+  // choices (a join in place) are kept.
+  bool any_channels_last = false;
+  for (const Layout& offered : a.offered.in) any_channels_last = any_channels_last || !is_plain(offered);
+  if (!any_channels_last) return Compiled::decline("every input arrives plain: none channels-last");
   KernelLayouts l;
   std::vector<size_t> run_bytes;
   for (size_t i = 0; i < a.in.size(); ++i) {

@@ -218,8 +218,40 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
                    pointwise_then(false, "AveragePool", avg({3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 1)), "AveragePool,Conv"});
   cases.push_back({"1x1 Conv with bias -> AveragePool with pads counted: not moved (windows sum the bias to < 1)",
                    pointwise_then(true, "AveragePool", avg({3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 0)), "Conv,AveragePool"});
-  cases.push_back({"1x1 Conv with bias -> AveragePool with ceil_mode: not moved",
-                   pointwise_then(true, "AveragePool", avg({3, 3}, {2, 2}, {0, 0, 0, 0}, 0, 1)), "Conv,AveragePool"});
+  cases.push_back({"1x1 Conv with bias -> AveragePool with pads not counted, ceil_mode: pool first",
+                   pointwise_then(true, "AveragePool", avg({3, 3}, {2, 2}, {1, 1, 1, 1}, 0, 1)), "AveragePool,Conv"});
+  cases.push_back({"1x1 Conv with bias -> AveragePool counting no pads, ceil_mode: pool first (overhang never counted)",
+                   pointwise_then(true, "AveragePool", avg({3, 3}, {2, 2}, {0, 0, 0, 0}, 1, 1)), "AveragePool,Conv"});
+  {
+    Attributes same;
+    same.set("kernel_shape", ints({3, 3}));
+    same.set("strides", ints({2, 2}));
+    same.set("auto_pad", string_attr("SAME_UPPER"));
+    same.set("count_include_pad", int_attr(1));
+    cases.push_back({"1x1 Conv with bias -> AveragePool SAME_UPPER counting pads: not moved",
+                     pointwise_then(true, "AveragePool", same), "Conv,AveragePool"});
+    cases.push_back({"1x1 Conv -> AveragePool SAME_UPPER counting pads: pool first (no bias)",
+                     pointwise_then(false, "AveragePool", same), "AveragePool,Conv"});
+  }
+  {
+    GraphBuilder b = pointwise_then(false, "AveragePool", avg2x2);
+    b.output("c");
+    cases.push_back({"1x1 Conv output also a graph output: not moved", b, "Conv,AveragePool"});
+  }
+  {
+    GraphBuilder b;
+    b.input("x", {1, 8, 12, 12}).initializer("w1", random_tensor({6, 8, 1, 1}, 1, -0.5f, 0.5f))
+        .initializer("b1", random_tensor({6}, 2))
+        .node("Conv", {"x", "w1", "b1"}, {"c"}).node("AveragePool", {"c"}, {"p"}, "", avg2x2)
+        .node("AveragePool", {"p"}, {"y"}, "", avg2x2).output("y");
+    cases.push_back({"1x1 Conv -> two AveragePools: both first", b, "AveragePool,AveragePool,Conv"});
+  }
+  {
+    GraphBuilder b;  // a 1x1 map: GlobalAveragePool does not shrink it
+    b.input("x", {1, 8, 1, 1}).initializer("w1", random_tensor({6, 8, 1, 1}, 1, -0.5f, 0.5f))
+        .node("Conv", {"x", "w1"}, {"c"}).node("GlobalAveragePool", {"c"}, {"y"}).output("y");
+    cases.push_back({"1x1 Conv -> GlobalAveragePool of a 1x1 map: not moved", b, "Conv,GlobalAveragePool"});
+  }
   cases.push_back({"1x1 Conv -> AveragePool 3x3 stride 1 pads 1 (same size): not moved",
                    pointwise_then(false, "AveragePool", avg({3, 3}, {1, 1}, {1, 1, 1, 1}, 1, 0)), "Conv,AveragePool"});
   cases.push_back({"1x1 Conv with bias -> GlobalAveragePool: pool first", pointwise_then(true, "GlobalAveragePool", {}),
@@ -382,4 +414,22 @@ TEST_CASE("a ResNeXt block keeps the layout its first convolution picks: no reor
     CAPTURE(nc.node);
     CHECK_MESSAGE(nc.within, nc.detail);
   }
+}
+
+TEST_CASE("a pass that rewrites nodes in place reports them, one that changes nothing reports no match") {
+  Attributes pool;
+  pool.set("kernel_shape", ints({2, 2}));
+  pool.set("strides", ints({2, 2}));
+  GraphBuilder b;
+  b.input("x", {1, 8, 6, 6}).initializer("w", random_tensor({4, 8, 1, 1}, 1))
+      .node("Conv", {"x", "w"}, {"c"}).node("AveragePool", {"c"}, {"y"}, "", pool).output("y");
+  const auto [graph, infos, inputs] = build(b, 3);
+  auto plan = Plan::build(graph, infos, Backend::dnnl);
+  std::map<std::string, std::string> summaries;
+  for (const PassReport& r : plan->pass_reports()) summaries[r.pass] = r.summary();
+  CHECK(summaries["pool-first"] == "rewrote 2 nodes (AveragePool x1, Conv x1)");
+  CHECK(summaries["fold-pad"] == "no match");
+  auto off = Plan::build(graph, infos, Backend::dnnl, {"pool-first"});
+  for (const PassReport& r : off->pass_reports())
+    if (r.pass == std::string("pool-first")) CHECK(r.summary() == "disabled");
 }
