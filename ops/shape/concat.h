@@ -19,7 +19,7 @@ size_t concat_axis(const ConcatParams& p, const std::vector<ValueInfo>& in);
 void concat_ref(const ConcatParams& p, const KernelIO& io);
 // oneDNN concat on float32 inputs in the layouts they arrive in (ops/shape/concat_dnnl.cc).
 Kernel<ConcatParams> concat_dnnl_kernel();
-// float32 inputs arriving channels-last (at least one not also plain), joined along channels into a
+// float32 rank-4/5 inputs arriving channels-last (at least one not also plain), joined along channels into a
 // channels-last output whatever layout is wished for it: one copy per pixel and input
 // (ops/shape/concat_channels_last.cc).
 Kernel<ConcatParams> concat_channels_last_kernel();

@@ -43,8 +43,10 @@ class ConcatChannelsLast : public CompiledKernel {
 
 Compiled compile_concat_channels_last(const std::shared_ptr<const ConcatParams>& p, const KernelArgs& a) {
   const ValueInfo& y = a.out.at(0);
-  if (y.rank() < 3 || y.rank() > 5)
-    return Compiled::decline("rank " + std::to_string(y.rank()) + " has no channels-last layout (3 to 5)");
+  // Rank 3's channels-last (N, W, C) is also a transposed token layout, [N, T, C] read as [N, C, T] (ViT's
+  // patch embedding after its Transpose view), where oneDNN's concat writes the plain output its readers want.
+  if (y.rank() < 4 || y.rank() > 5)
+    return Compiled::decline("rank " + std::to_string(y.rank()) + ": channels-last images are rank 4 or 5");
   const size_t axis = concat_axis(*p, a.in);
   if (axis != 1) return Compiled::decline("joins along axis " + std::to_string(axis) + ", not channels (1)");
   if (y.dtype != DType::f32) return Compiled::decline(std::string(dtype_name(y.dtype)) + ", not float32");

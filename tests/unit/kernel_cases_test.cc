@@ -1095,10 +1095,12 @@ std::vector<KernelCase> shape_cases() {
                       .in(random_in({1, 16, 3, 3})).in(random_in({1, 8, 3, 3})).in(random_in({1, 4, 3, 3}))
                       .declines("channels-last", "every input arrives plain"));
   cases.push_back(KernelCase("Concat", 13, "axis 0").attr("axis", int_attr(0))
-                      .in(random_in({2, 3})).in(random_in({1, 3})).declines("channels-last", "rank 2 has no channels-last"));
+                      .in(random_in({2, 3})).in(random_in({1, 3})).declines("channels-last", "rank 2"));
   cases.push_back(KernelCase("Concat", 13, "axis -1").attr("axis", int_attr(-1))
-                      .in(random_in({2, 3, 4})).in(random_in({2, 3, 1}))
-                      .declines("channels-last", "joins along axis 2, not channels"));
+                      .in(random_in({2, 3, 4})).in(random_in({2, 3, 1})).declines("channels-last", "rank 3"));
+  cases.push_back(KernelCase("Concat", 13, "channels-last inputs along W").attr("axis", int_attr(-1))
+                      .in(random_in({2, 3, 4, 2}).channels_last()).in(random_in({2, 3, 4, 1}).channels_last())
+                      .declines("channels-last", "joins along axis 3, not channels"));
   cases.push_back(KernelCase("Concat", 13, "one input").attr("axis", int_attr(0)).in(random_in({5}))
                       .declines("channels-last", "rank 1"));
   cases.push_back(KernelCase("Concat", 13, "inputs offered nChw16c").attr("axis", int_attr(1))
@@ -1124,13 +1126,13 @@ std::vector<KernelCase> shape_cases() {
                       .in(given(make_int_tensor({1, 1, 2, 2}, {5, 6, 7, 8})))
                       .declines("dnnl", "int64, not float32").declines("channels-last", "int64, not float32"));
   cases.push_back(KernelCase("Concat", 13, "int64").attr("axis", int_attr(0)).in(given(ints3)).in(given(ints3))
-                      .declines("dnnl", "int64, not float32").declines("channels-last", "no channels-last layout"));
+                      .declines("dnnl", "int64, not float32").declines("channels-last", "rank 2"));
   cases.push_back(KernelCase("Concat", 13, "channels-last, batch 2, 3 inputs").attr("axis", int_attr(1))
                       .in(random_in({2, 16, 3, 5}).channels_last()).in(random_in({2, 8, 3, 5}).channels_last())
                       .in(random_in({2, 5, 3, 5}).channels_last()).runs("channels-last", Takes::offered));
-  cases.push_back(KernelCase("Concat", 13, "channels-last, 1 spatial dim").attr("axis", int_attr(1))
-                      .in(random_in({3, 4, 7}).channels_last()).in(random_in({3, 2, 7}).channels_last())
-                      .runs("channels-last", Takes::offered));
+  cases.push_back(KernelCase("Concat", 13, "channels-last, 1 spatial dim (a transposed token layout too)")
+                      .attr("axis", int_attr(1)).in(random_in({3, 4, 7}).channels_last())
+                      .in(random_in({3, 2, 7}).channels_last()).declines("channels-last", "rank 3"));
   cases.push_back(KernelCase("Concat", 13, "channels-last 3-D spatial").attr("axis", int_attr(-4))
                       .in(random_in({1, 3, 2, 3, 4}).channels_last()).in(random_in({1, 6, 2, 3, 4}).channels_last())
                       .runs("channels-last", Takes::offered));
@@ -1327,8 +1329,8 @@ std::vector<KernelCase> data_cases() {
   cases.push_back(KernelCase("Dropout", 1, "consumed_inputs").attr("consumed_inputs", ints({0})).in(random_in({4})));
   cases.push_back(KernelCase("Concat", 3, "default axis 1").in(random_in({2, 1})).in(random_in({2, 2}))
                       .declines("channels-last", "rank 2"));
-  cases.push_back(KernelCase("Concat", 3, "default axis 1, channels-last").in(random_in({2, 1, 3}).channels_last())
-                      .in(random_in({2, 2, 3}).channels_last()).runs("channels-last", Takes::offered));
+  cases.push_back(KernelCase("Concat", 3, "default axis 1, channels-last").in(random_in({2, 1, 3, 2}).channels_last())
+                      .in(random_in({2, 2, 3, 2}).channels_last()).runs("channels-last", Takes::offered));
   cases.push_back(KernelCase("Gather", 1, "opset 1").in(random_in({4, 2})).in(given(make_int_tensor({2}, {3, 0})))
                       .declines("dnnl", "known only at run time"));
   cases.push_back(KernelCase("Gather", 1, "opset 1, one constant index").in(random_in({4, 2}))
