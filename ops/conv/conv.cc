@@ -59,6 +59,12 @@ void resolve_dim(AutoPad auto_pad, int64_t in, int64_t kernel, int64_t stride, i
 
 }  // namespace
 
+Shape ConvGeometry::input_shape() const {
+  Shape s{N, C};
+  s.insert(s.end(), in.begin(), in.end());
+  return s;
+}
+
 Shape ConvGeometry::output_shape() const {
   Shape s{N, M};
   s.insert(s.end(), out.begin(), out.end());

@@ -52,6 +52,7 @@ struct ConvGeometry {
   std::vector<int64_t> in, kernel, stride, dilation, pad_begin, pad_end, out;
 
   size_t spatial_rank() const { return in.size(); }
+  Shape input_shape() const;   // [N, C, in...]
   Shape output_shape() const;  // [N, M, out...]
 };
 

@@ -55,18 +55,16 @@ bool runs_swish_after(const ConvFusion& f) {
 // `src_md` / `dst_md`: zero for the primitive's choice (format_tag::any), else that layout.
 ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const memory::desc& src_md = {},
                   const memory::desc& dst_md = {}) {
-  const memory::dim N = g.N, IC = g.C, OC = g.M, G = g.group;
-  // Spatial dims, outermost first (1 to 3 of D, H, W): input, kernel, output sizes, strides, pads.
-  const memory::dims I = g.in, K = g.kernel, O = g.out, S = g.stride;
+  const memory::dim IC = g.C, OC = g.M, G = g.group;
+  // Spatial dims, outermost first (1 to 3 of D, H, W): kernel sizes, strides, pads.
+  const memory::dims K = g.kernel, S = g.stride;
   // Pads may differ per side (explicit asymmetric pads, or SAME_* with an odd total): padding_l / padding_r.
   const memory::dims P_L = g.pad_begin, P_R = g.pad_end;
   // oneDNN dilation counts the skipped cells between taps: oneDNN dilation = ONNX dilation - 1.
   memory::dims DIL;
   for (int64_t d : g.dilation) DIL.push_back(d - 1);
 
-  memory::dims src_dims{N, IC}, dst_dims{N, OC};
-  src_dims.insert(src_dims.end(), I.begin(), I.end());
-  dst_dims.insert(dst_dims.end(), O.begin(), O.end());
+  const memory::dims src_dims = g.input_shape(), dst_dims = g.output_shape();
   // Groups are a leading weights dim: ONNX's W [OC, IC/G, K...] is oneDNN's [G, OC/G, IC/G, K...] (same bytes).
   memory::dims weights_dims = G == 1 ? memory::dims{OC, IC} : memory::dims{G, OC / G, IC / G};
   weights_dims.insert(weights_dims.end(), K.begin(), K.end());
@@ -96,12 +94,9 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const me
 // has no such kernel or would run it with another instruction set than its own choice `own`.
 std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fusion, const ConvDesc& own) {
   if (g.C > 4 || g.M != 16 || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
-  memory::dims src_dims{g.N, g.C};
-  src_dims.insert(src_dims.end(), g.in.begin(), g.in.end());
-  const Shape out = g.output_shape();
-  const memory::dims dst_dims(out.begin(), out.end());
+  const memory::dims dst_dims = g.output_shape();
   try {
-    ConvDesc d = describe(g, fusion, plain_f32_desc(src_dims), channel_blocked_desc(dst_dims));
+    ConvDesc d = describe(g, fusion, plain_f32_desc(g.input_shape()), channel_blocked_desc(dst_dims));
     if (implementation_isa(d.pd) != implementation_isa(own.pd)) return std::nullopt;
     d.dst_layout = layout_of(memory::desc(dst_dims, dt::f32, tag::acdb));
     return d;
@@ -116,9 +111,8 @@ std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fus
 // ResNeXt's 32 groups of 16 over 512 channels run 1.6x slower than in nChw16c at 28x28, 5x at 56x56 stride
 // 2 (bench/README.md, "Grouped convolutions over 512 channels"). Other channel counts (RegNet's 144-400) run level in both.
 bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& own) {
-  Shape x{g.N, g.C};
-  x.insert(x.end(), g.in.begin(), g.in.end());
-  return g.group > 1 && g.group != g.C && g.C % 512 == 0 && layout_of(own.pd.src_desc()) == channel_blocked_layout(x);
+  return g.group > 1 && g.group != g.C && g.C % 512 == 0 &&
+         layout_of(own.pd.src_desc()) == channel_blocked_layout(g.input_shape());
 }
 
 // The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,
