@@ -59,12 +59,25 @@ void concat_ref(const ConcatParams& p, const KernelIO& io) {
   }
   if (total != size_t(y.dim(int64_t(axis)) * inner) * elem)
     fail("inputs do not add up to output ", to_string(y.shape()));
-  char* dst = static_cast<char*>(y.raw());
-  for (int64_t o = 0; o < outer; ++o)
-    for (size_t i = 0; i < io.in.size(); ++i) {
-      if (block[i]) std::memcpy(dst, static_cast<const char*>(io.in[i]->raw()) + size_t(o) * block[i], block[i]);
-      dst += block[i];
+  copy_concat_runs(io, block, outer);
+}
+
+void copy_concat_runs(const KernelIO& io, const std::vector<size_t>& run_bytes, int64_t outer) {
+  std::vector<const char*> src;
+  size_t out_bytes = 0;  // per outer index
+  for (size_t i = 0; i < io.in.size(); ++i) {
+    src.push_back(static_cast<const char*>(io.in[i]->raw()));
+    out_bytes += run_bytes[i];
+  }
+  char* dst = static_cast<char*>(io.out[0]->raw());
+#pragma omp parallel for schedule(static)
+  for (int64_t o = 0; o < outer; ++o) {
+    char* out = dst + size_t(o) * out_bytes;
+    for (size_t i = 0; i < src.size(); ++i) {
+      if (run_bytes[i]) std::memcpy(out, src[i] + size_t(o) * run_bytes[i], run_bytes[i]);
+      out += run_bytes[i];
     }
+  }
 }
 
 size_t concat_axis(const ConcatParams& p, const std::vector<ValueInfo>& in) {

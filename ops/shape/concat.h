@@ -17,6 +17,9 @@ std::vector<ValueInfo> infer_concat(const ConcatParams& p, const std::vector<Val
 size_t concat_axis(const ConcatParams& p, const std::vector<ValueInfo>& in);
 
 void concat_ref(const ConcatParams& p, const KernelIO& io);
+// The copy both Concat kernels make: for each of `outer` indices, run_bytes[i] bytes of input i (its
+// index-th run) written after one another into output 0. The indices are split over the team.
+void copy_concat_runs(const KernelIO& io, const std::vector<size_t>& run_bytes, int64_t outer);
 // oneDNN concat on float32 inputs in the layouts they arrive in (ops/shape/concat_dnnl.cc).
 Kernel<ConcatParams> concat_dnnl_kernel();
 // float32 rank-4/5 inputs arriving channels-last (at least one not also plain), joined along channels into a

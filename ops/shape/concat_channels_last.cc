@@ -3,7 +3,6 @@
 // memcpy per pixel and input, the pixels split over the team. oneDNN 2.6's concat (simple:any) runs this
 // case 1.5-3.6x slower (bench/README.md, "Concat of channels-last parts"); Concats that the plan
 // does not join in place (batch > 1, or producers that pay for their channels-last convolutions) arrive so.
-#include <cstring>
 #include <string>
 
 #include "dnnl/layouts.h"
@@ -16,27 +15,13 @@ namespace {
 class ConcatChannelsLast : public CompiledKernel {
  public:
   ConcatChannelsLast(std::vector<size_t> run_bytes, int64_t pixels, KernelLayouts layouts)
-      : run_bytes_(std::move(run_bytes)), pixels_(pixels), layouts_(std::move(layouts)) {
-    for (size_t b : run_bytes_) pixel_bytes_ += b;
-  }
+      : run_bytes_(std::move(run_bytes)), pixels_(pixels), layouts_(std::move(layouts)) {}
 
   const KernelLayouts* layouts() const override { return &layouts_; }
-
-  void run(const KernelIO& io) const override {
-    char* dst = static_cast<char*>(io.out[0]->raw());
-#pragma omp parallel for schedule(static)
-    for (int64_t p = 0; p < pixels_; ++p) {
-      char* out = dst + size_t(p) * pixel_bytes_;
-      for (size_t i = 0; i < run_bytes_.size(); ++i) {
-        std::memcpy(out, static_cast<const char*>(io.in[i]->raw()) + size_t(p) * run_bytes_[i], run_bytes_[i]);
-        out += run_bytes_[i];
-      }
-    }
-  }
+  void run(const KernelIO& io) const override { copy_concat_runs(io, run_bytes_, pixels_); }
 
  private:
   std::vector<size_t> run_bytes_;  // per input: its channels of one pixel
-  size_t pixel_bytes_ = 0;
   int64_t pixels_;
   KernelLayouts layouts_;
 };
