@@ -31,9 +31,10 @@ struct Entry {
   }
 
   // True when the source's bytes can be rebuilt from the prepared copy: a reorder between f32 layouts moves
-  // every element as it is.
+  // every element as it is. A Winograd-transformed copy (format_kind wino) holds sums of them: not a layout.
   bool restorable() const {
-    return from.data_type() == dnnl::memory::data_type::f32 && to.data_type() == dnnl::memory::data_type::f32;
+    return from.data_type() == dnnl::memory::data_type::f32 && to.data_type() == dnnl::memory::data_type::f32 &&
+           to.data.format_kind == dnnl_blocked;
   }
 };
 
