@@ -12,7 +12,7 @@
 // stride-1 convolution as element-wise products of transformed 4x4 or 6x6 input tiles and transformed
 // weights: 2.25x or 4x fewer multiplications. Standalone they run 1.5-2.7x faster than the direct kernels on
 // ResNet's and VGG's 3x3 layers (bench/README.md, "Winograd"); the weights are prepared once in the
-// transformed layout (16/9 or 4x the bytes), for weights under 1 MiB only (winograd_declines says why). Its rounding error is the sum of products' error of the tiles:
+// transformed layout (16/9 or 4x the bytes). Its rounding error is the sum of products' error of the tiles:
 // on data whose magnitudes vary by up to ~10^3 within a 6x6 tile it is at or below the direct kernels' (the
 // op's terms_rel bound, ops/common/sum_of_products.h, used to a tenth or less); a tile mixing values 10^5
 // apart can exceed it at the small outputs, which `cnnx check` then reports for the node.
@@ -24,7 +24,6 @@
 #include <string>
 #include <type_traits>
 
-#include "engine/releasable_pages.h"
 #include "engine/thread_scope.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/conv/swish.h"
@@ -253,13 +252,6 @@ std::string winograd_declines(const ConvGeometry& g, const ConvFusion& fusion) {
   if (g.kernel != std::vector<int64_t>{3, 3}) return "not a 2-D 3x3 kernel (its tiles are F(m, 3x3))";
   if (g.stride != ones || g.dilation != ones) return "strided or dilated (its tiles step by 1)";
   if (g.group != 1) return "grouped";
-  // Larger weights are held twice (their source cannot be released: the transform is not a layout of it),
-  // beside a copy 16/9 to 4x their size, made at planning by oneDNN's slow wino_reorder (21 ms for 512x512x3x3):
-  // vgg11_bn's peak RSS went over ONNX Runtime's and resnet18's load + first run from 70 to 190 ms.
-  const size_t weight_bytes = size_t(g.C) * size_t(g.M) * 9 * sizeof(float);
-  if (weight_bytes >= kReleasableBytes)
-    return "weights of " + std::to_string(weight_bytes >> 10) + " KiB: " + std::to_string(kReleasableBytes >> 10) +
-           " KiB or more would be held twice, beside their transform";
   if (g.C % 16 != 0 || g.M % 16 != 0)
     return "channels " + std::to_string(g.C) + " -> " + std::to_string(g.M) + ": not multiples of 16 (its 16-channel blocks)";
   // oneDNN's Winograd kernels fuse the residual sum and ReLU; Swish runs after the primitive anyway.

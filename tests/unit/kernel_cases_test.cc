@@ -455,8 +455,6 @@ std::vector<KernelCase> conv_cases() {
        nullptr},
       {"2-D 16 channels, pads 2", {1, 16, 6, 6}, {16, 16, 3, 3}, 1, "NOTSET", {}, {}, {2, 2, 2, 2}, true,
        "oneDNN refuses"},
-      {"2-D 128 -> 256 channels, 1.2 MB of weights", {1, 128, 6, 6}, {256, 128, 3, 3}, 1, "NOTSET", {}, {},
-       {1, 1, 1, 1}, false, "held twice"},
   };
   // On AVX-512 oneDNN runs Winograd in nChw16c; without it (no such kernel in oneDNN 2.6) it refuses.
   const bool avx512 = __builtin_cpu_supports("avx512f");

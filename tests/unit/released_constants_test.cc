@@ -135,17 +135,18 @@ TEST_CASE("a model's prepared constants are released, and restored exactly for n
   CHECK(same_bits(m.run({input(1)})[0], y1));
 }
 
-TEST_CASE("a stride-1 3x3 convolution's 1.2 MB of weights are the direct kernel's: released, restored exactly") {
-  // Winograd takes weights under 1 MiB only (ops/conv/conv_dnnl.cc): its transform is not a layout of them,
-  // so their bytes could not be released and restored.
+TEST_CASE("weights Winograd transformed are kept: its copy holds sums of them, not their bytes") {
   const Model m = load(Backend::dnnl, 1024, false, true);
   const Tensor& W = constant(m, "W");
   m.run({input(1)});
-  CHECK(pages_released(W.raw()));
+  // On AVX-512 the 3x3 stride-1 convolution is Winograd's (ops/conv/conv_dnnl.cc); elsewhere oneDNN has
+  // no such kernel and the direct one's blocked copy lets W go.
+  const bool winograd = __builtin_cpu_supports("avx512f");
+  CHECK(pages_released(W.raw()) == !winograd);
+  CHECK(pages_released(constant(m, "B").raw()));
   for (const NodeCheck& c : m.check({input(2)})) {
     CAPTURE(c.node);
-    CAPTURE(c.kernel);
-    CHECK(c.kernel != "winograd");
+    CAPTURE(c.detail);
     CHECK(c.within);
   }
   CHECK(holds(W, kW));
