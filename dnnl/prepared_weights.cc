@@ -31,10 +31,9 @@ struct Entry {
   }
 
   // True when the source's bytes can be rebuilt from the prepared copy: a reorder between f32 layouts moves
-  // every element as it is. A Winograd-transformed copy (format_kind wino) holds sums of them: not a layout.
+  // every element as it is.
   bool restorable() const {
-    return from.data_type() == dnnl::memory::data_type::f32 && to.data_type() == dnnl::memory::data_type::f32 &&
-           to.data.format_kind == dnnl_blocked;
+    return from.data_type() == dnnl::memory::data_type::f32 && to.data_type() == dnnl::memory::data_type::f32;
   }
 };
 

@@ -23,8 +23,7 @@
 // on one thread, and splits only the large ones (a classifier's fully-connected weights) over the team.
 //
 // Releasing: fill() also releases the bytes of each constant a batch prepared for a store's scope, when
-// they are releasable (engine/releasable_pages.h: the importer's large initializers), restorable (prepared
-// into a layout of the same elements: not Winograd's transformed weights, which hold sums of them) and unpinned (a plan
+// they are releasable (engine/releasable_pages.h: the importer's large initializers) and unpinned (a plan
 // pins those its steps read at run time before it fills). The model then holds one copy of such weights, the prepared one
 // (alexnet: peak RSS 487 -> 2xx MB). restore() writes them back from their prepared copies: a model calls it
 // before anything else may read its constants (planning, which may fold or compare them; checks, whose

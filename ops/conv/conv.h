@@ -69,9 +69,6 @@ Kernel<ConvParams> conv_ref_kernel();
 std::unique_ptr<CompiledKernel> conv_ref(const ConvParams& p, const std::vector<ValueInfo>& in);
 // oneDNN convolution_forward on the same geometry; declines non-float32 inputs and cases oneDNN refuses.
 Kernel<ConvParams> conv_dnnl_kernel();
-// The same by Winograd's algorithm (ops/conv/conv_dnnl.cc says where it runs and its rounding error): 2-D
-// 3x3, stride 1, undilated, ungrouped, channels in and out multiples of 16; declines the rest.
-Kernel<ConvParams> conv_winograd_kernel();
 
 // Each output is a dot product of K = C/group * prod(kernel) float32 terms (plus the bias). The reference
 // sums in double and rounds once (<= 0.5 ulp). An engine summing in float32 is off by an amount that scales

@@ -1,30 +1,18 @@
-// oneDNN Conv and FusedConv: convolution_forward over the one ConvGeometry the reference kernel uses, by two
-// kernels: "winograd" (algorithm::convolution_winograd, below) where the geometry allows it, else "dnnl"
-// (the direct algorithm). The primitive picks its own src/weights/dst layouts (format_tag::any) and reports them: the
+// oneDNN Conv and FusedConv: convolution_forward (direct algorithm) over the one ConvGeometry the reference
+// kernel uses. The primitive picks its own src/weights/dst layouts (format_tag::any) and reports them: the
 // plan hands src over in the chosen layout (reordering only when it arrives otherwise) and keeps dst in it
 // for the next kernels. Two offers are taken when oneDNN runs them with the instruction set it would use for
 // its own choice: src in the layout it arrives in (no reorder before) and the dst layout the readers wish for
 // (a Concat the plan joins in place). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
 // its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why).
-//
-// Winograd: oneDNN 2.6's F(2x2, 3x3) and F(4x4, 3x3) kernels (jit_fp32_wino_2x3, jit_wino_4x3) compute a 3x3
-// stride-1 convolution as element-wise products of transformed 4x4 or 6x6 input tiles and transformed
-// weights: 2.25x or 4x fewer multiplications. Standalone they run 1.5-2.7x faster than the direct kernels on
-// ResNet's and VGG's 3x3 layers (bench/README.md, "Winograd"); the weights are prepared once in the
-// transformed layout (16/9 or 4x the bytes). Its rounding error is the sum of products' error of the tiles:
-// on data whose magnitudes vary by up to ~10^3 within a 6x6 tile it is at or below the direct kernels' (the
-// op's terms_rel bound, ops/common/sum_of_products.h, used to a tenth or less); a tile mixing values 10^5
-// apart can exceed it at the small outputs, which `cnnx check` then reports for the node.
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
 #include <cstring>
 #include <optional>
 #include <string>
-#include <type_traits>
 
-#include "engine/thread_scope.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/conv/swish.h"
 
@@ -37,11 +25,11 @@ using tag = memory::format_tag;
 using dt = memory::data_type;
 
 // The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor, and the
-// layouts the plan is told src and dst have (the primitive's, but for first_layer's and Winograd's).
+// layout the plan is told dst has (the primitive's, but for first_layer's).
 struct ConvDesc {
   memory::desc user_weights_md, user_bias_md;
   convolution_forward::primitive_desc pd;
-  Layout src_layout, dst_layout;
+  Layout dst_layout;
 };
 
 // The fusion as post-ops: sum first (dst holds the residual), then the activation, but for Swish: run() sweeps
@@ -65,8 +53,8 @@ bool runs_swish_after(const ConvFusion& f) {
 }
 
 // `src_md` / `dst_md`: zero for the primitive's choice (format_tag::any), else that layout.
-ConvDesc describe(const ConvGeometry& g, algorithm alg, const ConvFusion& fusion = {},
-                  const memory::desc& src_md = {}, const memory::desc& dst_md = {}) {
+ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const memory::desc& src_md = {},
+                  const memory::desc& dst_md = {}) {
   const memory::dim IC = g.C, OC = g.M, G = g.group;
   // Spatial dims, outermost first (1 to 3 of D, H, W): kernel sizes, strides, pads.
   const memory::dims K = g.kernel, S = g.stride;
@@ -88,25 +76,13 @@ ConvDesc describe(const ConvGeometry& g, algorithm alg, const ConvFusion& fusion
   const memory::desc conv_src_md = src_md.is_zero() ? memory::desc(src_dims, dt::f32, tag::any) : src_md;
   const memory::desc conv_weights_md(weights_dims, dt::f32, tag::any);
   const memory::desc conv_dst_md = dst_md.is_zero() ? memory::desc(dst_dims, dt::f32, tag::any) : dst_md;
-  const convolution_forward::desc conv_desc(prop_kind::forward_inference, alg, conv_src_md, conv_weights_md,
-                                            d.user_bias_md, conv_dst_md, S, DIL, P_L, P_R);
+  const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                            conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
+                                            P_L, P_R);
   primitive_attr attr = dnnl_attr();
   attr.set_post_ops(fusion_post_ops(fusion));
   d.pd = convolution_forward::primitive_desc(conv_desc, attr, dnnl_engine());
-  d.src_layout = layout_of(d.pd.src_desc());
   d.dst_layout = layout_of(d.pd.dst_desc());
-  return d;
-}
-
-// Winograd's primitive for one image of `g` (compile_conv says why), in its one layout, nChw16c; the plan
-// is told the whole batch's.
-ConvDesc describe_winograd(const ConvGeometry& g, const ConvFusion& fusion) {
-  ConvGeometry image = g;
-  image.N = 1;
-  ConvDesc d = describe(image, algorithm::convolution_winograd, fusion, channel_blocked_desc(image.input_shape()),
-                        channel_blocked_desc(image.output_shape()));
-  d.src_layout = channel_blocked_layout(g.input_shape());
-  d.dst_layout = channel_blocked_layout(g.output_shape());
   return d;
 }
 
@@ -120,8 +96,7 @@ std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fus
   if (g.C > 4 || g.M != 16 || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
   const memory::dims dst_dims = g.output_shape();
   try {
-    ConvDesc d = describe(g, algorithm::convolution_direct, fusion, plain_f32_desc(g.input_shape()),
-                          channel_blocked_desc(dst_dims));
+    ConvDesc d = describe(g, fusion, plain_f32_desc(g.input_shape()), channel_blocked_desc(dst_dims));
     if (implementation_isa(d.pd) != implementation_isa(own.pd)) return std::nullopt;
     d.dst_layout = layout_of(memory::desc(dst_dims, dt::f32, tag::acdb));
     return d;
@@ -153,8 +128,7 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
   const Layout wished_dst = offered.out.empty() ? Layout() : offered.out[0];
   // Given a channels-last src and left to choose dst, oneDNN pairs it with a blocked dst it has no kernel for.
   const Layout dst_like_src = is_plain(src) || has_inner_blocks(src) ? Layout() : layout_of(same_order_desc(src, g.output_shape()));
-  const algorithm direct = algorithm::convolution_direct;
-  ConvDesc own = describe(g, direct, fusion);
+  ConvDesc own = describe(g, fusion);
   if (grouped_conv_aliases_channels_last(g, own)) return own;
   if (is_plain(src) && is_plain(wished_dst))
     if (std::optional<ConvDesc> d = first_layer(g, fusion, own)) return std::move(*d);
@@ -164,7 +138,7 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
   for (const auto& [try_src, try_dst] : tries) {
     if (is_plain(try_src) && is_plain(try_dst)) continue;
     try {
-      ConvDesc d = describe(g, direct, fusion, md_of(try_src), md_of(try_dst));
+      ConvDesc d = describe(g, fusion, md_of(try_src), md_of(try_dst));
       if (implementation_isa(d.pd) == implementation_isa(own.pd)) return d;
     } catch (const dnnl::error&) {
     }
@@ -174,11 +148,10 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
 
 class ConvDnnl : public CompiledKernel {
  public:
-  // `calls`: the primitive runs on g.N / calls images at a time (Winograd's: one).
-  ConvDnnl(ConvDesc d, const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
-           int64_t calls = 1)
-      : d_(std::move(d)), calls_(calls), has_bias_(g.has_bias), residual_(fusion.residual),
-        swish_(runs_swish_after(fusion)) {
+  ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
+           const KernelLayouts& offered)
+      : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
+        residual_(fusion.residual), swish_(runs_swish_after(fusion)) {
     const auto& pd = d_.pd;
     conv_ = convolution_forward(pd);
     src_md_ = pd.src_desc();
@@ -186,7 +159,7 @@ class ConvDnnl : public CompiledKernel {
     scratchpad_md_ = pd.scratchpad_desc();
     // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
     layouts_.in.assign(in.size(), Layout());
-    layouts_.in[0] = d_.src_layout;
+    layouts_.in[0] = layout_of(pd.src_desc());
     if (residual_) layouts_.in[3] = d_.dst_layout;
     layouts_.out = {d_.dst_layout};
     if (in[1].constant) {
@@ -206,15 +179,11 @@ class ConvDnnl : public CompiledKernel {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
     const auto& pd = d_.pd;
-    // Each call's images are a run of src's and dst's bytes: every layout here keeps N outermost. One call
-    // wraps the whole buffer (a blocked layout padding C holds more than the plain bytes the tensor counts).
-    const size_t dst_bytes = dst_md_.get_size();
-    auto images = [&](const memory::desc& md, const Tensor& t, int64_t call) {
-      return calls_ == 1 ? dnnl_wrap(md, t) : dnnl_wrap(md, t, size_t(call) * md.get_size());
-    };
+    const memory conv_src = dnnl_wrap(src_md_, X);
+    const memory conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
-      std::memcpy(io.out[0]->raw(), io.in[3]->raw(), dst_bytes * size_t(calls_));
+      std::memcpy(io.out[0]->raw(), io.in[3]->raw(), dst_md_.get_size());
     memory conv_weights = const_weights_.memory;
     if (!conv_weights) {
       const memory user_weights = dnnl_wrap(d_.user_weights_md, W);
@@ -224,20 +193,15 @@ class ConvDnnl : public CompiledKernel {
         weights_in_.run(user_weights, conv_weights);
       }
     }
-    for (int64_t call = 0; call < calls_; ++call) {
-      DnnlArgs args{{DNNL_ARG_SRC, images(src_md_, X, call)},
-                    {DNNL_ARG_WEIGHTS, conv_weights},
-                    {DNNL_ARG_DST, images(dst_md_, *io.out[0], call)}};
-      if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
-      dnnl_execute(conv_, scratchpad_md_, std::move(args));
-    }
+    DnnlArgs args{{DNNL_ARG_SRC, conv_src}, {DNNL_ARG_WEIGHTS, conv_weights}, {DNNL_ARG_DST, conv_dst}};
+    if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
+    dnnl_execute(conv_, scratchpad_md_, std::move(args));
     // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
-    if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(dst_bytes * size_t(calls_) / sizeof(float)));
+    if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(dst_md_.get_size() / sizeof(float)));
   }
 
  private:
   ConvDesc d_;
-  int64_t calls_;
   bool has_bias_, residual_, swish_;
   KernelLayouts layouts_;
   convolution_forward conv_;
@@ -246,71 +210,27 @@ class ConvDnnl : public CompiledKernel {
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 };
 
-// Why Winograd does not take the geometry, or "" (oneDNN may still refuse, e.g. pads over 1).
-std::string winograd_declines(const ConvGeometry& g, const ConvFusion& fusion) {
-  const std::vector<int64_t> ones(g.spatial_rank(), 1);
-  if (g.kernel != std::vector<int64_t>{3, 3}) return "not a 2-D 3x3 kernel (its tiles are F(m, 3x3))";
-  if (g.stride != ones || g.dilation != ones) return "strided or dilated (its tiles step by 1)";
-  if (g.group != 1) return "grouped";
-  if (g.C % 16 != 0 || g.M % 16 != 0)
-    return "channels " + std::to_string(g.C) + " -> " + std::to_string(g.M) + ": not multiples of 16 (its 16-channel blocks)";
-  // oneDNN's Winograd kernels fuse the residual sum and ReLU; Swish runs after the primitive anyway.
-  std::vector<EltwiseStep> steps;
-  if (fusion.activation) fusion.activation->dnnl(fusion.args, steps);
-  const bool relu = steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::relu && steps[0].alpha == 0.f;
-  if (!steps.empty() && !relu && !runs_swish_after(fusion))
-    return std::string("fused ") + fusion.activation->name + ": its post-ops are the residual sum and ReLU only";
-  return "";
-}
-
 // Declines non-float32 inputs and what oneDNN refuses; the residual and weights need no more checks.
-Compiled compile_conv(const ConvParams& p, const ConvFusion& fusion, const KernelArgs& a, algorithm alg) {
+Compiled compile_conv(const ConvParams& p, const ConvFusion& fusion, const KernelArgs& a) {
   const std::string why = dnnl_declines_inputs(a.in);
   if (!why.empty()) return Compiled::decline(why);
   const std::vector<ValueInfo> conv_in(a.in.begin(), a.in.begin() + std::min<size_t>(a.in.size(), 3));
-  const ConvGeometry g = resolve_conv_geometry(p, conv_in);
-  if (alg == algorithm::convolution_direct)
-    return compile_or_refuse(
-        [&] { return std::make_unique<ConvDnnl>(describe_offered(g, fusion, a.offered), g, a.in, fusion); });
-  const std::string not_winograd = winograd_declines(g, fusion);
-  if (!not_winograd.empty()) return Compiled::decline(not_winograd);
-  // A model gives the same bits at every batch size and thread count (a busy machine's one-thread twin of a
-  // plan, runtime/team.h; folder mode's batches). Within one of oneDNN's two Winograd kernels that holds for
-  // threads (no sum is split over them), but oneDNN picks F(2x2) or F(4x4), which round differently, by a
-  // cost model of the batch and the threads: so the primitive is made for one image and called per image,
-  // and runs only where one thread would pick the same kernel.
-  return compile_or_refuse([&]() -> Compiled {
-    ConvDesc d = describe_winograd(g, fusion);
-    const std::string picked = d.pd.impl_info_str();
-    std::string solo;
-    {
-      ThreadScope one(1);
-      solo = describe_winograd(g, fusion).pd.impl_info_str();
-    }
-    if (picked != solo)
-      return Compiled::decline("oneDNN picks " + picked + " for " + std::to_string(omp_get_max_threads()) +
-                               " threads but " + solo + " for one: the bits would depend on the thread count");
-    return std::make_unique<ConvDnnl>(std::move(d), g, a.in, fusion, g.N);
-  });
-}
-
-template <class Params>
-Kernel<Params> conv_kernel(const char* name, algorithm alg) {
-  return {name, [alg](const std::shared_ptr<const Params>& p, const KernelArgs& a) {
-            if constexpr (std::is_same_v<Params, FusedConvParams>) return compile_conv(p->conv, p->fusion, a, alg);
-            else return compile_conv(*p, ConvFusion{}, a, alg);
-          }};
+  return compile_or_refuse(
+      [&] { return std::make_unique<ConvDnnl>(resolve_conv_geometry(p, conv_in), a.in, fusion, a.offered); });
 }
 
 }  // namespace
 
-Kernel<ConvParams> conv_winograd_kernel() { return conv_kernel<ConvParams>("winograd", algorithm::convolution_winograd); }
-Kernel<ConvParams> conv_dnnl_kernel() { return conv_kernel<ConvParams>("dnnl", algorithm::convolution_direct); }
-Kernel<FusedConvParams> fused_conv_winograd_kernel() {
-  return conv_kernel<FusedConvParams>("winograd", algorithm::convolution_winograd);
+Kernel<ConvParams> conv_dnnl_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const ConvParams>& p, const KernelArgs& a) {
+            return compile_conv(*p, ConvFusion{}, a);
+          }};
 }
+
 Kernel<FusedConvParams> fused_conv_dnnl_kernel() {
-  return conv_kernel<FusedConvParams>("dnnl", algorithm::convolution_direct);
+  return {"dnnl", [](const std::shared_ptr<const FusedConvParams>& p, const KernelArgs& a) {
+            return compile_conv(p->conv, p->fusion, a);
+          }};
 }
 
 }  // namespace cnnx

@@ -32,7 +32,5 @@ std::vector<ValueInfo> infer_fused_conv(const FusedConvParams& p, const std::vec
 Kernel<FusedConvParams> fused_conv_ref_kernel();
 // Conv's kernel taking the fusion as post-ops (ops/conv/conv_dnnl.cc).
 Kernel<FusedConvParams> fused_conv_dnnl_kernel();
-// Conv's Winograd kernel, with the same post-ops.
-Kernel<FusedConvParams> fused_conv_winograd_kernel();
 
 }  // namespace cnnx

@@ -15,7 +15,7 @@ FusedConvParams refuse_fused_conv(const Node&) {
 
 void register_conv_ops(OpRegistry& r) {
   // Opsets 1 and 11 differ only in documentation and type constraints for float32.
-  OpSpec<ConvParams> conv{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_winograd_kernel(), conv_dnnl_kernel(), conv_ref_kernel()}};
+  OpSpec<ConvParams> conv{"Conv", 1, parse_conv, infer_conv, kConvTolerance, {conv_dnnl_kernel(), conv_ref_kernel()}};
   conv.flops = conv_flops;
   r.add(std::move(conv));
   // Opsets 1 and 11 differ only in documentation and type constraints for float32.
@@ -27,7 +27,7 @@ void register_conv_ops(OpRegistry& r) {
   // convolution's accumulation error (and the residual add's rounding) reaches the output through the
   // activation, scaled by at most its slope: the magnitudes are those of Conv + Add, times that slope.
   OpSpec<FusedConvParams> fused{"FusedConv", 1, refuse_fused_conv, infer_fused_conv, kConvTolerance,
-                                {fused_conv_winograd_kernel(), fused_conv_dnnl_kernel(), fused_conv_ref_kernel()}};
+                                {fused_conv_dnnl_kernel(), fused_conv_ref_kernel()}};
   fused.domain = kInternalDomain;
   fused.terms = terms_before_activation<FusedConvParams>;
   fused.flops = [](const FusedConvParams& p, const std::vector<ValueInfo>& in) { return conv_flops(p.conv, {in[0], in[1]}); };

@@ -133,7 +133,7 @@ TEST_CASE("sum-of-products tolerance: plan verification of Conv + Relu (a FusedC
   CAPTURE(k.max_abs);
   CAPTURE(k.max_ratio);
   CHECK(k.op_type == "FusedConv");
-  CHECK(k.kernel != "ref");
+  CHECK(k.kernel == "dnnl");
   CHECK(k.tol_terms_rel == kSumOfProductsTermsRel);
   CHECK_MESSAGE(k.within, k.detail);
   CHECK(k.max_ratio < 1);

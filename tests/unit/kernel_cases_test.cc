@@ -415,51 +415,33 @@ std::vector<KernelCase> conv_cases() {
     const char* auto_pad;
     std::vector<int64_t> strides, dilations, pads;  // attributes; empty = not given
     bool bias;
-    const char* not_winograd;  // a part of the winograd kernel's reason to decline; nullptr: it runs
   };
-  const char* const not_3x3 = "not a 2-D 3x3 kernel", *const strided = "strided or dilated",
-                    *const grouped = "grouped", *const channels = "not multiples of 16";
   const Geometry geometries[] = {
-      {"1-D plain", {2, 3, 9}, {4, 3, 3}, 1, "NOTSET", {}, {}, {}, true, not_3x3},
-      {"1-D strided, asymmetric pads", {1, 2, 10}, {3, 2, 4}, 1, "NOTSET", {3}, {}, {2, 1}, false, not_3x3},
-      {"1-D dilated, grouped", {1, 4, 12}, {6, 2, 3}, 2, "NOTSET", {}, {2}, {1, 1}, true, not_3x3},
-      {"2-D pads 1", {1, 3, 5, 6}, {2, 3, 3, 3}, 1, "NOTSET", {}, {}, {1, 1, 1, 1}, true, channels},
-      {"2-D asymmetric pads, stride 2", {2, 2, 7, 5}, {3, 2, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 0, 2, 1}, true, strided},
-      {"2-D dilations 2x3", {1, 2, 9, 8}, {2, 2, 3, 2}, 1, "NOTSET", {}, {2, 3}, {0, 1, 0, 1}, false, not_3x3},
-      {"2-D groups 2", {2, 4, 6, 6}, {6, 2, 3, 3}, 2, "NOTSET", {}, {}, {1, 1, 1, 1}, true, grouped},
-      {"2-D depthwise", {1, 8, 7, 7}, {8, 1, 3, 3}, 8, "NOTSET", {}, {}, {1, 1, 1, 1}, true, grouped},
+      {"1-D plain", {2, 3, 9}, {4, 3, 3}, 1, "NOTSET", {}, {}, {}, true},
+      {"1-D strided, asymmetric pads", {1, 2, 10}, {3, 2, 4}, 1, "NOTSET", {3}, {}, {2, 1}, false},
+      {"1-D dilated, grouped", {1, 4, 12}, {6, 2, 3}, 2, "NOTSET", {}, {2}, {1, 1}, true},
+      {"2-D pads 1", {1, 3, 5, 6}, {2, 3, 3, 3}, 1, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"2-D asymmetric pads, stride 2", {2, 2, 7, 5}, {3, 2, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 0, 2, 1}, true},
+      {"2-D dilations 2x3", {1, 2, 9, 8}, {2, 2, 3, 2}, 1, "NOTSET", {}, {2, 3}, {0, 1, 0, 1}, false},
+      {"2-D groups 2", {2, 4, 6, 6}, {6, 2, 3, 3}, 2, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"2-D depthwise", {1, 8, 7, 7}, {8, 1, 3, 3}, 8, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
       {"2-D depthwise, multiplier 2, stride 2", {1, 4, 9, 9}, {8, 1, 3, 3}, 4, "NOTSET", {2, 2}, {}, {1, 1, 1, 1},
-       false, strided},
-      {"2-D SAME_UPPER stride 2 (odd total pad)", {1, 3, 8, 7}, {4, 3, 4, 4}, 1, "SAME_UPPER", {2, 2}, {}, {}, true, not_3x3},
-      {"2-D SAME_LOWER stride 2", {1, 3, 8, 7}, {4, 3, 4, 4}, 1, "SAME_LOWER", {2, 2}, {}, {}, true, not_3x3},
-      {"2-D VALID stride 3", {1, 2, 10, 11}, {3, 2, 3, 2}, 1, "VALID", {3, 3}, {}, {}, false, not_3x3},
-      {"2-D 1x1", {2, 16, 5, 5}, {8, 16, 1, 1}, 1, "NOTSET", {}, {}, {}, true, not_3x3},
-      {"2-D kernel larger than input, padded", {1, 2, 2, 3}, {2, 2, 4, 4}, 1, "NOTSET", {}, {}, {2, 1, 1, 2}, true, not_3x3},
+       false},
+      {"2-D SAME_UPPER stride 2 (odd total pad)", {1, 3, 8, 7}, {4, 3, 4, 4}, 1, "SAME_UPPER", {2, 2}, {}, {}, true},
+      {"2-D SAME_LOWER stride 2", {1, 3, 8, 7}, {4, 3, 4, 4}, 1, "SAME_LOWER", {2, 2}, {}, {}, true},
+      {"2-D VALID stride 3", {1, 2, 10, 11}, {3, 2, 3, 2}, 1, "VALID", {3, 3}, {}, {}, false},
+      {"2-D 1x1", {2, 16, 5, 5}, {8, 16, 1, 1}, 1, "NOTSET", {}, {}, {}, true},
+      {"2-D kernel larger than input, padded", {1, 2, 2, 3}, {2, 2, 4, 4}, 1, "NOTSET", {}, {}, {2, 1, 1, 2}, true},
       {"2-D 32 channels (blocked layouts)", {2, 32, 14, 14}, {64, 32, 3, 3}, 1, "NOTSET", {}, {}, {1, 1, 1, 1},
-       true, nullptr},
-      {"2-D 7x7 stride 2 stem", {1, 3, 32, 32}, {16, 3, 7, 7}, 1, "NOTSET", {2, 2}, {}, {3, 3, 3, 3}, false, not_3x3},
+       true},
+      {"2-D 7x7 stride 2 stem", {1, 3, 32, 32}, {16, 3, 7, 7}, 1, "NOTSET", {2, 2}, {}, {3, 3, 3, 3}, false},
       {"2-D 3x3 stride 2 stem, batch 2 (plain src, nChw16c dst told as channels-last)", {2, 3, 12, 12},
-       {16, 3, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, true, strided},
-      {"2-D groups 4, 64 channels", {1, 64, 8, 8}, {64, 16, 3, 3}, 4, "NOTSET", {}, {}, {1, 1, 1, 1}, true, grouped},
-      {"3-D plain", {1, 2, 4, 5, 6}, {3, 2, 2, 3, 3}, 1, "NOTSET", {}, {}, {}, true, not_3x3},
+       {16, 3, 3, 3}, 1, "NOTSET", {2, 2}, {}, {1, 1, 1, 1}, true},
+      {"2-D groups 4, 64 channels", {1, 64, 8, 8}, {64, 16, 3, 3}, 4, "NOTSET", {}, {}, {1, 1, 1, 1}, true},
+      {"3-D plain", {1, 2, 4, 5, 6}, {3, 2, 2, 3, 3}, 1, "NOTSET", {}, {}, {}, true},
       {"3-D strided, asymmetric pads, dilated", {2, 2, 6, 7, 5}, {2, 2, 3, 2, 2}, 1, "NOTSET", {2, 1, 2},
-       {1, 2, 1}, {1, 0, 1, 0, 1, 1}, false, not_3x3},
-      {"3-D grouped", {1, 4, 5, 5, 5}, {4, 2, 3, 3, 3}, 2, "NOTSET", {}, {}, {1, 1, 1, 1, 1, 1}, true, not_3x3},
-      // Winograd's tiles: F(2x2, 3x3) and F(4x4, 3x3) (oneDNN picks by shape), edge tiles, no pads, uneven pads.
-      {"2-D 64 channels 56x56, Winograd F(2x2, 3x3)", {1, 64, 56, 56}, {64, 64, 3, 3}, 1, "NOTSET", {}, {},
-       {1, 1, 1, 1}, true, nullptr},
-      {"2-D 128 channels 28x28, Winograd F(4x4, 3x3)", {1, 128, 28, 28}, {128, 128, 3, 3}, 1, "NOTSET", {}, {},
-       {1, 1, 1, 1}, false, nullptr},
-      {"2-D 16 -> 48 channels 11x13, no pads", {2, 16, 11, 13}, {48, 16, 3, 3}, 1, "VALID", {}, {}, {}, true, nullptr},
-      {"2-D 16 channels, asymmetric pads", {1, 16, 9, 10}, {16, 16, 3, 3}, 1, "NOTSET", {}, {}, {0, 1, 1, 0}, true,
-       nullptr},
-      {"2-D 16 channels, pads 2", {1, 16, 6, 6}, {16, 16, 3, 3}, 1, "NOTSET", {}, {}, {2, 2, 2, 2}, true,
-       "oneDNN refuses"},
-  };
-  // On AVX-512 oneDNN runs Winograd in nChw16c; without it (no such kernel in oneDNN 2.6) it refuses.
-  const bool avx512 = __builtin_cpu_supports("avx512f");
-  auto winograd_runs = [avx512](KernelCase c, Takes takes = Takes::channel_blocked) {
-    return avx512 ? c.runs("winograd", takes) : c.declines("winograd", "oneDNN refuses");
+       {1, 2, 1}, {1, 0, 1, 0, 1, 1}, false},
+      {"3-D grouped", {1, 4, 5, 5, 5}, {4, 2, 3, 3, 3}, 2, "NOTSET", {}, {}, {1, 1, 1, 1, 1, 1}, true},
   };
   std::vector<KernelCase> cases;
   for (const Geometry& g : geometries) {
@@ -469,36 +451,36 @@ std::vector<KernelCase> conv_cases() {
       c.in(random_in(g.x));
       c.in(constant_weights ? random_in(g.w).constant() : random_in(g.w));
       if (g.bias) c.in(constant_weights ? random_in({g.w[0]}).constant() : random_in({g.w[0]}));
-      cases.push_back(g.not_winograd ? c.declines("winograd", g.not_winograd) : winograd_runs(c));
+      cases.push_back(c);
     }
   }
   const Attributes pads1 = conv_attrs(1, "NOTSET", {}, {}, {1, 1, 1, 1});
   KernelCase blocked("Conv", 11, "src offered nChw16c");
   blocked.attrs = pads1;
-  cases.push_back(winograd_runs(blocked.in(random_in({1, 32, 14, 14}).blocked())
-                                    .in(random_in({32, 32, 3, 3}).constant()).in(random_in({32}).constant()),
-                                Takes::offered_through));
+  cases.push_back(blocked.in(random_in({1, 32, 14, 14}).blocked()).in(random_in({32, 32, 3, 3}).constant())
+                      .in(random_in({32}).constant()));
   // A grouped convolution over 512 channels aliases in channels-last (conv_dnnl.cc): it takes nChw16c even
   // when src arrives channels-last (oneDNN's own choice on AVX-512; without it nChw8c, and the rule is off);
   // with 64 channels it keeps the layout src arrives in.
+  const bool avx512 = __builtin_cpu_supports("avx512f");
   KernelCase aliasing("Conv", 11, "32 groups over 512 channels, src offered channels-last");
   aliasing.attrs = conv_attrs(32, "NOTSET", {2, 2}, {}, {1, 1, 1, 1});
   cases.push_back(aliasing.in(random_in({2, 512, 9, 9}).channels_last()).in(random_in({512, 16, 3, 3}).constant())
-                      .runs("dnnl", avx512 ? Takes::channel_blocked : Takes::any).declines("winograd", "strided"));
+                      .runs("dnnl", avx512 ? Takes::channel_blocked : Takes::any));
   KernelCase grouped_64("Conv", 11, "4 groups over 64 channels, src offered channels-last");
   grouped_64.attrs = conv_attrs(4, "NOTSET", {}, {}, {1, 1, 1, 1});
   cases.push_back(grouped_64.in(random_in({1, 64, 8, 8}).channels_last()).in(random_in({64, 16, 3, 3}).constant())
-                      .runs("dnnl", Takes::offered).declines("winograd", "grouped"));
+                      .runs("dnnl", Takes::offered));
   KernelCase wished("Conv", 11, "dst wished nChw16c (a Concat joined in place)");
   wished.attrs = pads1;
-  cases.push_back(winograd_runs(wished.in(random_in({1, 16, 8, 8})).in(random_in({32, 16, 3, 3}).constant())
-                                    .wish_output(Offer::blocked)));
+  cases.push_back(wished.in(random_in({1, 16, 8, 8})).in(random_in({32, 16, 3, 3}).constant())
+                      .wish_output(Offer::blocked));
   KernelCase empty("Conv", 11, "batch 0");
   empty.attrs = pads1;
   cases.push_back(empty.in(random_in({0, 2, 5, 4})).in(random_in({3, 2, 3, 3}).constant())
-                      .declines("dnnl", "is empty").declines("winograd", "is empty"));
+                      .declines("dnnl", "is empty"));
   cases.push_back(KernelCase("Conv", 1, "opset 1, default attributes")
-                      .in(random_in({1, 2, 5, 4})).in(random_in({3, 2, 1, 1})).declines("winograd", "not a 2-D 3x3"));
+                      .in(random_in({1, 2, 5, 4})).in(random_in({3, 2, 1, 1})));
   return cases;
 }
 
@@ -596,40 +578,28 @@ ActivationArgs fused_args(const ActivationDef& row) {
 }
 
 std::vector<KernelCase> fused_conv_cases() {
-  // 3x3 over 16 channels: Winograd runs the fusions its post-ops (ReLU, the residual sum) or Swish (after the
-  // primitive) cover, on AVX-512 (conv_cases says why), and declines the others.
-  const bool avx512 = __builtin_cpu_supports("avx512f");
-  auto winograd = [avx512](KernelCase c, const ActivationDef* act, ActivationArgs args = {}) {
-    const bool covered = !act || std::string(act->name) == "Swish" || (std::string(act->name) == "Relu" && args.alpha == 0.f);
-    if (!covered) return c.declines("winograd", "its post-ops are the residual sum and ReLU only");
-    return avx512 ? c.runs("winograd", Takes::channel_blocked) : c.declines("winograd", "oneDNN refuses");
-  };
   std::vector<KernelCase> cases;
   const Shape x{1, 16, 8, 8}, w{16, 16, 3, 3};
   for (const ActivationDef& row : activations()) {
     if (!row.fusable()) continue;
     for (bool residual : {false, true})
-      cases.push_back(winograd(fused_conv(std::string("+") + row.name + (residual ? ", residual" : ""), &row,
-                                          fused_args(row), residual, true, x, w, random_in(x)),
-                               &row, fused_args(row)));
+      cases.push_back(fused_conv(std::string("+") + row.name + (residual ? ", residual" : ""), &row, fused_args(row),
+                                 residual, true, x, w, random_in(x)));
   }
-  const ActivationDef *relu = find_activation("Relu"), *swish = find_activation("Swish");
-  cases.push_back(winograd(fused_conv("residual only", nullptr, {}, true, true, x, w, random_in(x)), nullptr));
-  cases.push_back(winograd(fused_conv("no fusion", nullptr, {}, false, true, x, w, random_in(x)), nullptr));
-  cases.push_back(winograd(fused_conv("residual, no bias, +Relu", relu, {}, true, false, x, w, random_in(x)), relu));
-  const ActivationDef* leaky = find_activation("LeakyRelu");
-  cases.push_back(winograd(fused_conv("LeakyRelu alpha 0.2", leaky, {0.2f, 0.f}, false, true, x, w, random_in(x)),
-                           leaky, {0.2f, 0.f}));
+  cases.push_back(fused_conv("residual only", nullptr, {}, true, true, x, w, random_in(x)));
+  cases.push_back(fused_conv("no fusion", nullptr, {}, false, true, x, w, random_in(x)));
+  cases.push_back(fused_conv("residual, no bias, +Relu", find_activation("Relu"), {}, true, false, x, w, random_in(x)));
+  cases.push_back(fused_conv("LeakyRelu alpha 0.2", find_activation("LeakyRelu"), {0.2f, 0.f}, false, true, x, w,
+                             random_in(x)));
   const Shape x32{1, 32, 7, 7}, w32{32, 32, 3, 3};
-  cases.push_back(winograd(fused_conv("src offered nChw16c, residual, +Relu", relu, {}, true, true, x32, w32,
-                                      random_in(x32).blocked()),
-                           relu));
+  cases.push_back(fused_conv("src offered nChw16c, residual, +Relu", find_activation("Relu"), {}, true, true, x32,
+                             w32, random_in(x32).blocked()));
   // Swish runs after the primitive over the whole dst buffer: blocked dst, and a dst the readers wish blocked.
-  cases.push_back(winograd(
-      fused_conv("src offered nChw16c, +Swish", swish, {}, false, true, x32, w32, random_in(x32).blocked()), swish));
-  cases.push_back(winograd(fused_conv("dst wished nChw16c, +Swish", swish, {}, false, true, x32, w32, random_in(x32))
-                               .wish_output(Offer::blocked),
-                           swish));
+  cases.push_back(fused_conv("src offered nChw16c, +Swish", find_activation("Swish"), {}, false, true, x32, w32,
+                             random_in(x32).blocked()));
+  cases.push_back(fused_conv("dst wished nChw16c, +Swish", find_activation("Swish"), {}, false, true, x32, w32,
+                             random_in(x32))
+                      .wish_output(Offer::blocked));
   return cases;
 }
 
