@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "ops/shape/pad.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -24,8 +22,7 @@ void drop_identity(Graph& g, Backend) {
       // All-zero pads (PyTorch exports one before some pools) copy the input whatever the mode.
       KnownPads pads;
       passes_through = known_pads(params_as<PadParams>(*node.params, node.op_type), input_infos(g, node), pads) &&
-                       std::all_of(pads.begin.begin(), pads.begin.end(), [](int64_t x) { return x == 0; }) &&
-                       std::all_of(pads.end.begin(), pads.end.end(), [](int64_t x) { return x == 0; });
+                       all_equal(pads.begin, 0) && all_equal(pads.end, 0);
     }
     if (passes_through) replace_uses(g, node.outputs[0], node.inputs[0]);
   }

@@ -49,12 +49,6 @@ std::vector<int64_t> sum_pads(std::vector<int64_t> own, const std::vector<int64_
   return own;
 }
 
-bool all_zero(const std::vector<int64_t>& v) {
-  for (int64_t x : v)
-    if (x != 0) return false;
-  return true;
-}
-
 }  // namespace
 
 void fold_pad(Graph& g, Backend) {
@@ -77,7 +71,7 @@ void fold_pad(Graph& g, Backend) {
       const auto& p = params_as<PoolParams>(*reader->params, reader->op_type);
       const PoolWindow& w = p.window;
       if (reader->opset < 7 || w.auto_pad != PoolAutoPad::notset || w.ceil_mode || w.pads.size() != added.size() ||
-          (!p.count_include_pad && !all_zero(w.pads)))
+          (!p.count_include_pad && !all_equal(w.pads, 0)))
         continue;
       attrs.set("pads", ints_attr(sum_pads(w.pads, added)));
       attrs.set("count_include_pad", int_attr(1));

@@ -153,6 +153,10 @@ const Node* producer_of(const Graph& graph, int value) {
   return p >= 0 ? &graph.nodes[size_t(p)] : nullptr;
 }
 
+bool all_equal(const std::vector<int64_t>& v, int64_t x) {
+  return std::all_of(v.begin(), v.end(), [x](int64_t d) { return d == x; });
+}
+
 std::vector<ValueInfo> input_infos(const Graph& graph, const Node& node) {
   std::vector<ValueInfo> in;
   for (int id : node.inputs) in.push_back(id >= 0 ? graph.value(id).info : ValueInfo{});

@@ -58,6 +58,8 @@ bool is_op(const Node& node, const char* type);
 bool used_once(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
 // The node reading `value` when it is the only reader (and `value` is no graph output), else nullptr.
 const Node* sole_reader(const Graph& graph, const std::vector<std::vector<int>>& consumers, int value);
+// True when every entry of `v` is `x` (an empty `v` too): no pads, unit strides, 1x1 kernels.
+bool all_equal(const std::vector<int64_t>& v, int64_t x);
 // The infos of the node's inputs, an absent one as ValueInfo{}.
 std::vector<ValueInfo> input_infos(const Graph& graph, const Node& node);
 // The node writing `value`, or nullptr (graph inputs, initializers, folded constants).

@@ -19,12 +19,6 @@ namespace cnnx {
 
 namespace {
 
-bool all_equal(const std::vector<int64_t>& v, int64_t x) {
-  for (int64_t d : v)
-    if (d != x) return false;
-  return true;
-}
-
 // True when `conv` is a 1x1 convolution with stride 1 and no padding: the same linear map at every pixel.
 bool pointwise(const Graph& g, const Node& conv) {
   const ConvGeometry geo = resolve_conv_geometry(params_as<ConvParams>(*conv.params, conv.op_type), input_infos(g, conv));
