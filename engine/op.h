@@ -197,6 +197,12 @@ struct OpDef {
   std::function<double(const OpParams&, const std::vector<ValueInfo>& in)> flops;  // OpSpec::flops, or absent
 
   const KernelDef& reference() const { return kernels.back(); }
+  // True when `name` (Options::disabled_kernels) names kernel `k` of this op: "KERNEL" for that kernel of
+  // every op, or "OP:KERNEL" for this op's alone (OP its type, or domain:type outside the default domain).
+  bool names_kernel(const std::string& name, const KernelDef& k) const {
+    return name == k.name || name == type + ":" + k.name ||
+           (!domain.empty() && name == domain + ":" + type + ":" + k.name);
+  }
 };
 
 // Params of `type`, or an internal error (a pass that gave a node another op's params).

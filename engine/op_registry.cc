@@ -1,5 +1,7 @@
 #include "engine/op_registry.h"
 
+#include <set>
+
 namespace cnnx {
 
 void OpRegistry::add_def(OpDef def) {
@@ -28,6 +30,25 @@ const OpDef& OpRegistry::find(const std::string& domain, const std::string& type
   require(opset >= it->second.since, "op ", type, " needs opset ", it->second.since,
           " or newer; the model imports opset ", opset);
   return it->second;
+}
+
+void OpRegistry::check_disabled_kernels(const std::vector<std::string>& names) const {
+  for (const std::string& name : names) {
+    bool known = false;
+    std::set<std::string> kernels;  // for the message
+    for (const auto& [key, def] : defs_)
+      for (const KernelDef& k : def.kernels) {
+        if (k.name != "ref") kernels.insert(k.name);
+        if (!def.names_kernel(name, k)) continue;
+        require(k.name != "ref", "kernel '", name,
+                "' cannot be disabled: reference kernels run what no other kernel takes");
+        known = true;
+      }
+    if (known) continue;
+    std::string list;
+    for (const std::string& k : kernels) list += (list.empty() ? "" : ", ") + k;
+    fail("unknown kernel '", name, "' (known: ", list, ", each also as OP:KERNEL; `cnnx inspect` shows each node's)");
+  }
 }
 
 std::vector<std::string> OpRegistry::names() const {

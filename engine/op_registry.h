@@ -28,6 +28,9 @@ class OpRegistry {
   const OpDef& find(const std::string& domain, const std::string& type, int opset) const;
   bool has(const std::string& domain, const std::string& type) const;
   std::vector<std::string> names() const;  // "Conv", "org.pytorch.aten:adaptive_avg_pool2d", ...
+  // Throws cnnx::Error unless each of `names` names a kernel of some op (OpDef::names_kernel) other than a
+  // reference kernel: those run what no other kernel takes, so they cannot be turned off.
+  void check_disabled_kernels(const std::vector<std::string>& names) const;
 
  private:
   void add_def(OpDef def);

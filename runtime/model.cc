@@ -2,6 +2,7 @@
 #include <mutex>
 
 #include "dnnl/prepared_weights.h"
+#include "ops/builtin_ops.h"
 #include "runtime/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
@@ -86,8 +87,10 @@ struct Model::State {
 };
 
 namespace {
+// Checks the options a load can check, and gives the import its limits.
 ImportLimits limits_of(const Options& o) {
   require(o.threads >= 0, "threads must be >= 0, got ", o.threads);
+  builtin_ops().check_disabled_kernels(o.disabled_kernels);
   ImportLimits limits;
   limits.max_model_bytes = o.max_model_bytes;
   limits.max_tensor_bytes = o.max_tensor_bytes;
@@ -148,8 +151,9 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   ThreadScope threads(wide ? wide_team : 1);
   prepared.restore();
   PreparedWeights::Scope share(prepared);
-  std::shared_ptr<const Plan> plan = Plan::build(graph, infos, options.backend, options.disabled_passes,
-                                                  {options.max_tensor_bytes, options.max_arena_bytes});
+  std::shared_ptr<const Plan> plan =
+      Plan::build(graph, infos, options.backend, options.disabled_passes, options.disabled_kernels,
+                  {options.max_tensor_bytes, options.max_arena_bytes});
   planning.unlock();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = plans.begin();

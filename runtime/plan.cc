@@ -79,12 +79,20 @@ bool small_step(const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& 
   return bytes < one_thread_bytes;
 }
 
-// The first kernel of the op that compiles for the node on this backend; records why earlier ones declined.
+// The first kernel of the op that compiles for the node on this backend and is not disabled; records why
+// earlier ones declined.
 std::unique_ptr<CompiledKernel> compile_first(const Node& node, const KernelArgs& args, Backend backend,
-                                              std::string& chosen, std::vector<std::string>& declined) {
+                                              const std::vector<std::string>& disabled_kernels, std::string& chosen,
+                                              std::vector<std::string>& declined) {
   for (const KernelDef& k : node.def->kernels) {
     if (backend == Backend::ref && k.name != "ref") {
       declined.push_back(k.name + ": --backend ref");
+      continue;
+    }
+    auto disabled = std::find_if(disabled_kernels.begin(), disabled_kernels.end(),
+                                 [&](const std::string& name) { return node.def->names_kernel(name, k); });
+    if (disabled != disabled_kernels.end() && k.name != "ref") {
+      declined.push_back(k.name + ": disabled (--disable-kernel " + *disabled + ")");
       continue;
     }
     Compiled c = k.compile(node.params, args);
@@ -249,8 +257,8 @@ std::vector<Layout> wished_layouts(const Graph& g) {
 // offered the layouts its inputs arrive in (their producers' choices) and those its outputs' readers wish
 // (wished_layouts). `layouts` (per value, plain to begin with) takes each output's chosen layout. The steps
 // read and write the node's own values; plan_reorders gives them copies where they want other layouts.
-std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, int64_t max_tensor_bytes,
-                                   std::vector<Layout>& layouts) {
+std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::vector<std::string>& disabled_kernels,
+                                   int64_t max_tensor_bytes, std::vector<Layout>& layouts) {
   const std::vector<Layout> wished =
       backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
   std::vector<PlanStep> steps;
@@ -277,7 +285,8 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, int64_t max_
       }
       step.one_thread = small_step(step.in, step.out, node.def->copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
       ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = compile_first(node, {step.in, step.out, offered}, backend, step.kernel, step.declined);
+      step.exec = compile_first(node, {step.in, step.out, offered}, backend, disabled_kernels, step.kernel,
+                                step.declined);
       if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
     });
     step.layouts.in.resize(node.inputs.size());
@@ -475,7 +484,7 @@ std::unordered_set<const void*> constants_read_at_run(const Graph& g, const std:
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
                                         Backend backend, const std::vector<std::string>& disabled_passes,
-                                        const PlanLimits& limits) {
+                                        const std::vector<std::string>& disabled_kernels, const PlanLimits& limits) {
   auto plan = std::make_shared<Plan>();
   HotBufferPacking packing;  // the plan's small prepared weights share huge pages with each other only
   plan->graph_ = std::make_shared<Graph>(*model_graph);
@@ -486,7 +495,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   plan->pass_reports_ = run_graph_passes(g, backend, disabled_passes);  // 2. passes
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   PreparedWeights::Batch weights;                       // their constant weights reordered together, below
-  std::vector<PlanStep> node_steps = plan_kernels(g, backend, limits.max_tensor_bytes, layouts);
+  std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, layouts);
   for (const void* data : constants_read_at_run(g, node_steps))
     if (std::shared_ptr<void> pin = pin_pages(data)) plan->pins_.push_back(std::move(pin));
   weights.fill();  // releases the unpinned constants they prepared

@@ -63,10 +63,13 @@ class Plan {
   Plan();
   ~Plan();
   // Plans `graph` for inputs with these infos (concrete shapes; integer inputs and those feeding a float
-  // shape argument (OpDef::float_shape_inputs) carry their data, which the plan treats as constant), skipping the graph passes named in `disabled_passes`. Throws cnnx::Error
-  // naming the node whose shapes or attributes do not fit, or the value that would pass `limits`.
+  // shape argument (OpDef::float_shape_inputs) carry their data, which the plan treats as constant), skipping
+  // the graph passes named in `disabled_passes` and the kernels in `disabled_kernels` (Options::disabled_kernels,
+  // names checked by the caller). Throws cnnx::Error naming the node whose shapes or attributes do not fit, or
+  // the value that would pass `limits`.
   static std::shared_ptr<const Plan> build(std::shared_ptr<const Graph> graph, const std::vector<ValueInfo>& inputs,
                                            Backend backend, const std::vector<std::string>& disabled_passes = {},
+                                           const std::vector<std::string>& disabled_kernels = {},
                                            const PlanLimits& limits = {});
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.

@@ -44,6 +44,7 @@ struct BenchOptions {
   bool json = false;
   bool profile = false;
   std::vector<std::string> disabled_passes;
+  std::vector<std::string> disabled_kernels;
 };
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -165,6 +166,7 @@ int bench(const BenchOptions& o) {
   mo.backend = parse_backend(o.backend);
   mo.threads = o.threads;
   mo.disabled_passes = o.disabled_passes;
+  mo.disabled_kernels = o.disabled_kernels;
   auto start = std::chrono::steady_clock::now();
   Model model = Model::load(o.model, mo);
   const double load_ms = ms_since(start);
@@ -238,6 +240,8 @@ Command add_bench_command(CLI::App& app) {
   sub->add_flag("--json", o->json, "Print one JSON object");
   sub->add_flag("--profile", o->profile, "Also show where the time goes: per op and slowest steps on stderr; with --json, every step");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
+  sub->add_option("--disable-kernel", o->disabled_kernels,
+                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)");
   return {sub, [o] { return bench(*o); }};
 }
 

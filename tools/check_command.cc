@@ -22,6 +22,7 @@ struct CheckOptions {
   int64_t batch = 1;
   unsigned seed = 1;
   std::vector<std::string> disabled_passes;
+  std::vector<std::string> disabled_kernels;
 };
 
 std::vector<Tensor> random_inputs(const Model& model, const CheckOptions& o) {
@@ -44,6 +45,7 @@ int check(const CheckOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
   mo.disabled_passes = o.disabled_passes;
+  mo.disabled_kernels = o.disabled_kernels;
   Model model = Model::load(o.model, mo);
   print_warnings(model);
   std::vector<Tensor> inputs =
@@ -73,6 +75,8 @@ Command add_check_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("inputs", o->inputs, "Input files (default: seeded random float inputs)");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
+  sub->add_option("--disable-kernel", o->disabled_kernels,
+                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to check: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of a random input");
   sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim of random inputs")->check(CLI::NonNegativeNumber);

@@ -21,6 +21,7 @@ struct InspectOptions {
   int64_t batch = 1;
   std::vector<std::string> shapes;  // NAME=D0,D1,...
   std::vector<std::string> disabled_passes;
+  std::vector<std::string> disabled_kernels;
 };
 
 std::string describe(const ValueInfo& v) {
@@ -75,6 +76,7 @@ int inspect(const InspectOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
   mo.disabled_passes = o.disabled_passes;
+  mo.disabled_kernels = o.disabled_kernels;
   Model model = Model::load(o.model, mo);
   const Graph& g = model.graph();
   std::cout << "model: " << o.model << (g.producer.empty() ? "" : "  (producer " + g.producer + ")") << "\n";
@@ -128,6 +130,8 @@ Command add_inspect_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--backend", o->backend, "Kernels to plan with: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
+  sub->add_option("--disable-kernel", o->disabled_kernels,
+                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)");
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input to plan for");
   sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim when planning")->check(CLI::PositiveNumber);
   return {sub, [o] { return inspect(*o); }};

@@ -33,6 +33,7 @@ struct RunOptions {
   ImageOverrides image;
   bool json = false;
   std::vector<std::string> disabled_passes;
+  std::vector<std::string> disabled_kernels;
   int64_t batch = 0;   // folder mode: images per run (0: the model's fixed batch, else 8)
   std::string jsonl;   // folder mode: where the JSON lines go ("" or "-": stdout)
 };
@@ -105,6 +106,7 @@ int run(const RunOptions& o) {
   Options mo;
   mo.backend = parse_backend(o.backend);
   mo.disabled_passes = o.disabled_passes;
+  mo.disabled_kernels = o.disabled_kernels;
   mo.threads = o.threads;
   mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
@@ -180,6 +182,8 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)");
+  sub->add_option("--disable-kernel", o->disabled_kernels,
+                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)");
   sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
   sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);

@@ -2,7 +2,8 @@
 """The pooling lab from the command line: `cnnx pool gap` (every spelling, both backends, pass off and on, JSON and
 SVG), `cnnx pool avg` (geometry, divisors, engines), bad --shape values (exit 1, 'cnnx: error: ...') and usage
 errors (exit 2); load-time AveragePool warnings printed once by run / bench / check; `cnnx inspect` naming the
-spelling the global-average-pool pass found and the kernel that runs it.
+spelling the global-average-pool pass found and the kernel that runs it, and the next kernel with that one
+disabled (--disable-kernel), which gives the same mean.
 Usage: pool_lab_test.py CNNX"""
 import json
 import os
@@ -171,10 +172,21 @@ def warnings_and_inspect(tmp):
         check("kernel mean" in line and note in line, f"inspect {name}: '{line.strip()}'")
         r = cnnx("inspect", path, "--disable-pass", "global-average-pool")
         check("GlobalAveragePool" not in r.stdout.split("plan (")[-1], f"inspect {name} with the pass off")
-        r = cnnx("run", path, x_path, "--save", os.path.join(tmp, name))
-        got = np.load(os.path.join(tmp, name, "y.npy")) if r.returncode == 0 else None
-        check(got is not None and np.allclose(got.reshape(-1), x.mean(axis=(2, 3)).reshape(-1), rtol=1e-6, atol=0),
-              f"run {name} gives the mean")
+        off = ["--disable-kernel", "GlobalAveragePool:mean"]
+        r = cnnx("inspect", path, *off)
+        line = next((l for l in r.stdout.splitlines() if "GlobalAveragePool" in l and "kernel" in l), "")
+        check("kernel dnnl" in line and "[declined mean: disabled (--disable-kernel GlobalAveragePool:mean)]" in line,
+              f"inspect {name} with the mean kernel off: '{line.strip()}'")
+        for extra in ([], off):
+            out = os.path.join(tmp, name + ("-dnnl" if extra else ""))
+            r = cnnx("run", path, x_path, "--save", out, *extra)
+            got = np.load(os.path.join(out, "y.npy")) if r.returncode == 0 else None
+            check(got is not None and np.allclose(got.reshape(-1), x.mean(axis=(2, 3)).reshape(-1), rtol=1e-6, atol=0),
+                  f"run {name} {' '.join(extra)} gives the mean")
+    for bad, says in (("nope", "unknown kernel 'nope' (known: "), ("GlobalAveragePool:ref", "cannot be disabled")):
+        r = cnnx("inspect", path, "--disable-kernel", bad)
+        check(r.returncode == 1 and r.stderr.startswith("cnnx: error: ") and says in r.stderr,
+              f"--disable-kernel {bad}: exit {r.returncode}, '{r.stderr.strip()}'")
 
 
 def main():

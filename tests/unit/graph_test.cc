@@ -161,7 +161,7 @@ TEST_CASE("a plan beyond the tensor or arena limit is refused before anything is
     CAPTURE(c.limits.max_arena_bytes);
     std::string err;
     try {
-      auto plan = Plan::build(graph, in, Backend::ref, {}, c.limits);
+      auto plan = Plan::build(graph, in, Backend::ref, {}, {}, c.limits);
       CHECK(plan->arena_bytes() == 8192);
     } catch (const Error& e) {
       err = e.what();

@@ -1,12 +1,17 @@
 // The op registry's start-up checks (engine/op_registry.h): unique names, a reference kernel last, and params
-// checked against the op they belong to; and the built-in registry passing them.
+// checked against the op they belong to; and the built-in registry passing them. Disabled kernels
+// (Options::disabled_kernels): how they are named and checked, and a plan going around them.
 #include <doctest/doctest.h>
 
 #include <set>
 
+#include "engine/compare.h"
 #include "engine/op_registry.h"
 #include "ops/builtin_ops.h"
 #include "ops/common/activation.h"
+#include "runtime/plan.h"
+#include "tests/unit/built_graph.h"
+#include "tests/unit/op_harness.h"
 
 using namespace cnnx;
 
@@ -67,5 +72,64 @@ TEST_CASE("every built-in op ends with its reference kernel, and every activatio
   for (const ActivationDef& row : activations()) {
     CAPTURE(row.name);
     CHECK(r.has(row.domain, row.name) == (row.since > 0 || std::string(row.name) == "Clip"));
+  }
+}
+
+TEST_CASE("a disabled kernel is named as KERNEL or OP:KERNEL; reference kernels and unknown names are refused") {
+  OpRegistry r;
+  Kernel<TestParams> fast{"fast", [](const std::shared_ptr<const TestParams>&, const KernelArgs&) {
+                            return Compiled::decline("never");
+                          }};
+  r.add(test_op("A", {fast, ref_kernel<TestParams>(run_test)}));
+  r.add(test_op("B", {ref_kernel<TestParams>(run_test)}));
+  const OpDef& a = r.find("", "A", 19);
+  for (const char* name : {"fast", "A:fast"}) {
+    CAPTURE(name);
+    CHECK(a.names_kernel(name, a.kernels[0]));
+    CHECK(!a.names_kernel(name, a.reference()));
+    CHECK_NOTHROW(r.check_disabled_kernels({name}));
+  }
+  CHECK(!a.names_kernel("B:fast", a.kernels[0]));
+  CHECK(!a.names_kernel("A:", a.kernels[0]));
+  CHECK_THROWS_WITH_AS(r.check_disabled_kernels({"fast", "B:fast"}),
+                       "unknown kernel 'B:fast' (known: fast, each also as OP:KERNEL; `cnnx inspect` shows each node's)",
+                       Error);
+  for (const char* name : {"ref", "A:ref", "B:ref"}) {
+    CAPTURE(name);
+    CHECK_THROWS_WITH_AS(r.check_disabled_kernels({name}),
+                         (std::string("kernel '") + name +
+                          "' cannot be disabled: reference kernels run what no other kernel takes").c_str(),
+                         Error);
+  }
+}
+
+TEST_CASE("a plan skips the disabled kernels and says so where a node would have run them") {
+  GraphBuilder b;
+  b.input("x", {2, 3}).node("Relu", {"x"}, {"y"}).node("Sigmoid", {"y"}, {"z"}).output("z");
+  build_graph(b.g, builtin_ops());
+  auto graph = std::make_shared<const Graph>(b.g);
+  struct Case {
+    std::vector<std::string> disabled;
+    const char *relu, *sigmoid;
+  };
+  for (const Case& c : {Case{{}, "dnnl", "dnnl"}, Case{{"Relu:dnnl"}, "ref", "dnnl"}, Case{{"dnnl"}, "ref", "ref"},
+                        Case{{"Sigmoid:dnnl", "Conv:dnnl"}, "dnnl", "ref"}}) {
+    std::string disabled;
+    for (const std::string& d : c.disabled) disabled += d + " ";
+    CAPTURE(disabled);
+    auto plan = Plan::build(graph, {graph->value(graph->inputs[0]).info}, Backend::dnnl, {}, c.disabled);
+    REQUIRE(plan->steps().size() == 2);
+    CHECK(plan->steps()[0].kernel == c.relu);
+    CHECK(plan->steps()[1].kernel == c.sigmoid);
+    for (const PlanStep& step : plan->steps()) {
+      const bool skipped = step.kernel == std::string("ref");
+      CHECK(step.declined.size() == (skipped ? 1u : 0u));
+      if (skipped) CHECK(step.declined[0].rfind("dnnl: disabled (--disable-kernel ", 0) == 0);
+    }
+    const Tensor x = testing::make_tensor({2, 3}, {-1, 2, -3, 4, -5, 6});
+    const Tensor want = Plan::build(graph, {graph->value(graph->inputs[0]).info}, Backend::ref)->run({x})[0];
+    // Relu is exact on any kernel: the output is within Sigmoid's tolerance of the reference plan's.
+    const Difference d = compare(plan->run({x})[0], want, builtin_ops().find("", "Sigmoid", 19).tolerance);
+    CHECK_MESSAGE(d.within, d.detail);
   }
 }
