@@ -49,8 +49,10 @@ struct ModelMetadata {
 // A loaded model and its settings, as Python sees it.
 class PyModel {
  public:
-  PyModel(const py::object& path_or_bytes, int threads, const std::string& backend, bool verify)
-      : model_(load(path_or_bytes, options(threads, backend, verify))) {}
+  PyModel(const py::object& path_or_bytes, int threads, const std::string& backend, bool verify,
+          std::vector<std::string> disable_passes, std::vector<std::string> disable_kernels)
+      : model_(load(path_or_bytes, options(threads, backend, verify, std::move(disable_passes),
+                                           std::move(disable_kernels)))) {}
 
   const Model& model() const { return model_; }
 
@@ -102,11 +104,14 @@ class PyModel {
   }
 
  private:
-  static Options options(int threads, const std::string& backend, bool verify) {
+  static Options options(int threads, const std::string& backend, bool verify, std::vector<std::string> passes,
+                         std::vector<std::string> kernels) {
     Options o;
     o.threads = threads;
     o.backend = parse_backend(backend);
     o.verify = verify;
+    o.disabled_passes = std::move(passes);
+    o.disabled_kernels = std::move(kernels);
     return o;
   }
 
@@ -239,13 +244,16 @@ threads  the team it ran with (1: the calling thread alone; see Model's threads)
 
   py::class_<PyModel>(m, "Model", R"(An ONNX model loaded and validated once; runs from many threads.
 
-Model(path_or_bytes, threads=0, backend="dnnl", verify=False)
+Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[], disable_kernels=[])
   threads  threads per run (0: up to all cores, one while other runs are in flight or the machine is busy;
   N: pinned); backend "dnnl" (oneDNN, reference kernels where it declines) or "ref" (reference kernels
   only); verify  run the reference kernel beside every node and raise cnnx.Error
-  naming the first node beyond its op's tolerance.)")
-      .def(py::init<const py::object&, int, const std::string&, bool>(), "path_or_bytes"_a, "threads"_a = 0,
-           "backend"_a = "dnnl", "verify"_a = false)
+  naming the first node beyond its op's tolerance; disable_passes, disable_kernels  graph passes and
+  kernels ("OP:KERNEL" or "KERNEL") to plan without, as `cnnx run --disable-pass / --disable-kernel`.)")
+      .def(py::init<const py::object&, int, const std::string&, bool, std::vector<std::string>,
+                    std::vector<std::string>>(),
+           "path_or_bytes"_a, "threads"_a = 0, "backend"_a = "dnnl", "verify"_a = false,
+           "disable_passes"_a = std::vector<std::string>{}, "disable_kernels"_a = std::vector<std::string>{})
       .def_property_readonly("inputs", &PyModel::inputs, "the inputs to feed, in order (TensorInfo)")
       .def_property_readonly("outputs", &PyModel::outputs, "what run() returns, in order (TensorInfo)")
       .def_property_readonly("metadata", [](const PyModel& p) { return p.model().graph().metadata; },
@@ -254,6 +262,8 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False)
       .def_property_readonly("threads", [](const PyModel& p) { return p.model().options().threads; })
       .def_property_readonly("backend", [](const PyModel& p) { return cnnx::backend_name(p.model().options().backend); })
       .def_property_readonly("verify", [](const PyModel& p) { return p.model().options().verify; })
+      .def_property_readonly("disable_passes", [](const PyModel& p) { return p.model().options().disabled_passes; })
+      .def_property_readonly("disable_kernels", [](const PyModel& p) { return p.model().options().disabled_kernels; })
       .def("run", &PyModel::run, "feeds"_a, "run_info"_a = nullptr,
            "Runs on {input name: array}; returns {output name: array}. A RunInfo given as run_info gets what the "
            "run did (its threads)")

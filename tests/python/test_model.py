@@ -56,6 +56,22 @@ def test_run_matches_the_cli(shapes_model, cnnx_tool, tmp_path, backend):
     np.testing.assert_array_equal(model.run_list({"image": x})[0], y)
 
 
+def test_disabled_passes_and_kernels_plan_as_the_cli_does(shapes_model, cnnx_tool, tmp_path):
+    x = shapes_batch(2)
+    off = {"disable_passes": ["fuse-conv"], "disable_kernels": ["Conv:dnnl"]}
+    model = cnnx.Model(shapes_model, threads=1, **off)
+    assert (model.disable_passes, model.disable_kernels) == (["fuse-conv"], ["Conv:dnnl"])
+    expected = cli_logits(cnnx_tool, shapes_model, x, tmp_path, "--threads", "1", "--disable-pass", "fuse-conv",
+                          "--disable-kernel", "Conv:dnnl")
+    np.testing.assert_array_equal(model(x), expected)
+    # check() lists the nodes that ran a kernel other than their reference one
+    assert {c.kernel for c in cnnx.Model(shapes_model, disable_passes=["fuse-conv"]).check(x) if c.op_type == "Conv"} == {"dnnl"}
+    assert "Conv" not in {c.op_type for c in model.check(x)}
+    with pytest.raises(cnnx.Error) as e:
+        cnnx.Model(shapes_model, disable_kernels=["nope"])
+    assert str(e.value) == cli_error(cnnx_tool, "run", shapes_model, "--disable-kernel", "nope")
+
+
 def test_load_from_bytes_and_pathlike(shapes_model):
     import pathlib
     x = shapes_batch(1)
