@@ -45,6 +45,14 @@ void OpRegistry::check_disabled_kernels(const std::vector<std::string>& names) c
         known = true;
       }
     if (known) continue;
+    const size_t colon = name.rfind(':');
+    for (const auto& [key, def] : defs_)
+      if (colon != std::string::npos && colon > 0 &&
+          (name.compare(0, colon, def.type) == 0 || name.compare(0, colon, def.domain + ":" + def.type) == 0)) {
+        std::string own;
+        for (const KernelDef& k : def.kernels) own += (own.empty() ? "" : ", ") + k.name;
+        fail("op ", def.type, " has no kernel '", name.substr(colon + 1), "' (its kernels: ", own, ")");
+      }
     std::string list;
     for (const std::string& k : kernels) list += (list.empty() ? "" : ", ") + k;
     fail("unknown kernel '", name, "' (known: ", list, ", each also as OP:KERNEL; `cnnx inspect` shows each node's)");

@@ -48,10 +48,12 @@ struct Options {
   // Graph passes to skip, by name (see passes/pass.h; `cnnx inspect` lists them). For comparing results and
   // speed with and without a rewrite; an unknown name is an error when the first plan is made.
   std::vector<std::string> disabled_passes;
-  // Kernels to skip, as "OP:KERNEL" (one op's: "Concat:channels-last") or "KERNEL" (every op's); each node
-  // then runs the next kernel in its op's list that takes it (`cnnx inspect` names each node's kernel and
-  // why the earlier ones declined). For comparing a fast path with the kernel it replaces, or going around
-  // one. Reference kernels ("ref") cannot be; an unknown name is an error at load.
+  // Kernels to skip, as "OP:KERNEL" (one op's: "Concat:channels-last") or "KERNEL" (every op's: "dnnl"); each
+  // node then runs the next kernel in its op's list that takes it (`cnnx inspect` names each node's kernel
+  // and why the earlier ones declined). OP is the op as planned, after the graph passes: a Conv fused with
+  // its activation is a FusedConv. A Concat joined in place runs no kernel whichever it was given. For
+  // comparing a fast path with the kernel it replaces, or going around one. Reference kernels ("ref")
+  // cannot be; an unknown name is an error at load.
   std::vector<std::string> disabled_kernels;
 };
 

@@ -193,6 +193,8 @@ int bench(const BenchOptions& o) {
                    {"run_threads", run_threads}, {"callers", o.callers},
                    {"runs_per_s", double(times.size()) / (timed_ms / 1e3)},
                    {"gflop", cost.flop / 1e9},   {"weight_mb", double(cost.weight_bytes) / 1e6}};
+  j["disabled_passes"] = o.disabled_passes;
+  j["disabled_kernels"] = o.disabled_kernels;
   const PreparedWeightCounts prepared = prepared_weight_counts();
   j["prepared_weights"] = {{"made", prepared.made}, {"made_mb", double(prepared.made_bytes) / (1 << 20)},
                            {"shared", prepared.shared}, {"shared_mb", double(prepared.shared_bytes) / (1 << 20)}};
@@ -239,9 +241,10 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--json", o->json, "Print one JSON object");
   sub->add_flag("--profile", o->profile, "Also show where the time goes: per op and slowest steps on stderr; with --json, every step");
-  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)");
+  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)")
+      ->allow_extra_args(false);
   sub->add_option("--disable-kernel", o->disabled_kernels,
-                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)");
+                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)")->allow_extra_args(false);
   return {sub, [o] { return bench(*o); }};
 }
 

@@ -70,6 +70,11 @@ def main():
 
     j = bench_json("--batch", "3")
     check(j["inputs"][input_name][0] == 3, f"--batch 3 sets the unknown batch dim: {j['inputs']}")
+    check(j["disabled_passes"] == [] and j["disabled_kernels"] == [], f"nothing disabled by default: {j}")
+
+    j = bench_json("--disable-pass", "fuse-conv", "--disable-kernel", "Conv:dnnl", "--disable-kernel", "mean")
+    check(j["disabled_passes"] == ["fuse-conv"] and j["disabled_kernels"] == ["Conv:dnnl", "mean"],
+          f"the record names what it planned without: {j['disabled_passes']} {j['disabled_kernels']}")
 
     # The work: 2 FLOP per multiply-add of the Conv and Gemm nodes (the count from the model's own shapes), and
     # the bytes of the weights the plan reads (each BatchNormalization folded into its convolution's weights

@@ -183,8 +183,10 @@ def warnings_and_inspect(tmp):
             got = np.load(os.path.join(out, "y.npy")) if r.returncode == 0 else None
             check(got is not None and np.allclose(got.reshape(-1), x.mean(axis=(2, 3)).reshape(-1), rtol=1e-6, atol=0),
                   f"run {name} {' '.join(extra)} gives the mean")
-    for bad, says in (("nope", "unknown kernel 'nope' (known: "), ("GlobalAveragePool:ref", "cannot be disabled")):
-        r = cnnx("inspect", path, "--disable-kernel", bad)
+    any_model = path
+    for bad, says in (("nope", "unknown kernel 'nope' (known: "), ("GlobalAveragePool:ref", "cannot be disabled"),
+                      ("GlobalAveragePool:channels-last", "op GlobalAveragePool has no kernel 'channels-last'")):
+        r = cnnx("inspect", any_model, "--disable-kernel", bad)
         check(r.returncode == 1 and r.stderr.startswith("cnnx: error: ") and says in r.stderr,
               f"--disable-kernel {bad}: exit {r.returncode}, '{r.stderr.strip()}'")
 

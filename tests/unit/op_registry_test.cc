@@ -82,7 +82,18 @@ TEST_CASE("a disabled kernel is named as KERNEL or OP:KERNEL; reference kernels 
                           }};
   r.add(test_op("A", {fast, ref_kernel<TestParams>(run_test)}));
   r.add(test_op("B", {ref_kernel<TestParams>(run_test)}));
+  OpSpec<TestParams> in_domain = test_op("D", {fast, ref_kernel<TestParams>(run_test)});
+  in_domain.domain = "x.y";
+  r.add(in_domain);
   const OpDef& a = r.find("", "A", 19);
+  const OpDef& d = r.find("x.y", "D", 19);
+  for (const char* name : {"fast", "D:fast", "x.y:D:fast"}) {
+    CAPTURE(name);
+    CHECK(d.names_kernel(name, d.kernels[0]));
+    CHECK_NOTHROW(r.check_disabled_kernels({name}));
+  }
+  CHECK(!a.names_kernel("x.y:A:fast", a.kernels[0]));
+  CHECK(!d.names_kernel("y:D:fast", d.kernels[0]));
   for (const char* name : {"fast", "A:fast"}) {
     CAPTURE(name);
     CHECK(a.names_kernel(name, a.kernels[0]));
@@ -91,10 +102,18 @@ TEST_CASE("a disabled kernel is named as KERNEL or OP:KERNEL; reference kernels 
   }
   CHECK(!a.names_kernel("B:fast", a.kernels[0]));
   CHECK(!a.names_kernel("A:", a.kernels[0]));
-  CHECK_THROWS_WITH_AS(r.check_disabled_kernels({"fast", "B:fast"}),
-                       "unknown kernel 'B:fast' (known: fast, each also as OP:KERNEL; `cnnx inspect` shows each node's)",
+  CHECK_THROWS_WITH_AS(r.check_disabled_kernels({"fast", "B:fast"}), "op B has no kernel 'fast' (its kernels: ref)",
                        Error);
-  for (const char* name : {"ref", "A:ref", "B:ref"}) {
+  CHECK_THROWS_WITH_AS(r.check_disabled_kernels({"x.y:D:slow"}), "op D has no kernel 'slow' (its kernels: fast, ref)",
+                       Error);
+  for (const char* name : {"slow", "C:fast", ":fast"}) {
+    CAPTURE(name);
+    CHECK_THROWS_WITH_AS(r.check_disabled_kernels({name}),
+                         (std::string("unknown kernel '") + name +
+                          "' (known: fast, each also as OP:KERNEL; `cnnx inspect` shows each node's)").c_str(),
+                         Error);
+  }
+  for (const char* name : {"ref", "A:ref", "B:ref", "x.y:D:ref"}) {
     CAPTURE(name);
     CHECK_THROWS_WITH_AS(r.check_disabled_kernels({name}),
                          (std::string("kernel '") + name +
