@@ -241,10 +241,7 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--json", o->json, "Print one JSON object");
   sub->add_flag("--profile", o->profile, "Also show where the time goes: per op and slowest steps on stderr; with --json, every step");
-  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)")
-      ->allow_extra_args(false);
-  sub->add_option("--disable-kernel", o->disabled_kernels,
-                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)")->allow_extra_args(false);
+  add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   return {sub, [o] { return bench(*o); }};
 }
 

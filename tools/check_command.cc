@@ -74,10 +74,7 @@ Command add_check_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("check", "Compare every node's kernel with the reference kernel");
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("inputs", o->inputs, "Input files (default: seeded random float inputs)");
-  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)")
-      ->allow_extra_args(false);
-  sub->add_option("--disable-kernel", o->disabled_kernels,
-                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)")->allow_extra_args(false);
+  add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   sub->add_option("--backend", o->backend, "Kernels to check: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of a random input");
   sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim of random inputs")->check(CLI::NonNegativeNumber);

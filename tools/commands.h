@@ -25,6 +25,10 @@ Command add_check_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_pool_command(CLI::App& app);
 
+// --disable-pass NAME and --disable-kernel [OP:]KERNEL (Options::disabled_passes, disabled_kernels), each
+// repeatable, one value per flag.
+void add_disable_options(CLI::App* sub, std::vector<std::string>& passes, std::vector<std::string>& kernels);
+
 // Prints the model's load-time warnings (Graph::warnings) on stderr, one "cnnx: warning: ..." line each.
 void print_warnings(const Model& model);
 

@@ -129,10 +129,7 @@ Command add_inspect_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("inspect", "Show a model's inputs, outputs, ops and the kernel of every node");
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("--backend", o->backend, "Kernels to plan with: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
-  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable)")
-      ->allow_extra_args(false);
-  sub->add_option("--disable-kernel", o->disabled_kernels,
-                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)")->allow_extra_args(false);
+  add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input to plan for");
   sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim when planning")->check(CLI::PositiveNumber);
   return {sub, [o] { return inspect(*o); }};

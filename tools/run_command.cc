@@ -181,10 +181,7 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("model", o->model, "ONNX model file")->required();
   sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
-  sub->add_option("--disable-pass", o->disabled_passes, "Plan without this graph pass (repeatable; see cnnx inspect)")
-      ->allow_extra_args(false);
-  sub->add_option("--disable-kernel", o->disabled_kernels,
-                  "Plan without this kernel: OP:KERNEL or KERNEL (repeatable; see cnnx inspect)")->allow_extra_args(false);
+  add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
   sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
   sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);
