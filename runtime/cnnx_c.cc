@@ -2,6 +2,7 @@
 
 #include <new>
 #include <string>
+#include <vector>
 
 #include "runtime/cnnx.h"
 
@@ -36,6 +37,12 @@ cnnx_status guarded(F f) {
   }
 }
 
+std::vector<std::string> names(const char* const* array, size_t count) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < count; ++i) out.emplace_back(array[i]);
+  return out;
+}
+
 cnnx::Options to_options(const cnnx_options* o) {
   cnnx::Options out;
   if (!o) return out;
@@ -44,7 +51,25 @@ cnnx::Options to_options(const cnnx_options* o) {
   out.backend = o->backend == CNNX_BACKEND_DNNL ? cnnx::Backend::dnnl : cnnx::Backend::ref;
   out.threads = o->threads;
   out.verify = o->verify != 0;
+  out.disabled_passes = names(o->disabled_passes, o->disabled_pass_count);
+  out.disabled_kernels = names(o->disabled_kernels, o->disabled_kernel_count);
   return out;
+}
+
+// Why a names array cannot be read (a null array or name where the count says there are names), or null.
+const char* invalid_names(const char* const* array, size_t count) {
+  if (count == 0) return nullptr;
+  if (!array) return "null names array with a nonzero count";
+  for (size_t i = 0; i < count; ++i)
+    if (!array[i]) return "null name in a names array";
+  return nullptr;
+}
+
+// Checked before to_options, which reads the arrays.
+const char* invalid_options(const cnnx_options* o) {
+  if (!o) return nullptr;
+  if (const char* why = invalid_names(o->disabled_passes, o->disabled_pass_count)) return why;
+  return invalid_names(o->disabled_kernels, o->disabled_kernel_count);
 }
 
 cnnx::Shape to_shape(const int64_t* dims, size_t rank) {
@@ -57,7 +82,8 @@ extern "C" {
 
 cnnx_options cnnx_options_default(void) {
   cnnx::Options d;
-  return {d.backend == cnnx::Backend::dnnl ? CNNX_BACKEND_DNNL : CNNX_BACKEND_REF, d.threads, d.verify ? 1 : 0};
+  return {d.backend == cnnx::Backend::dnnl ? CNNX_BACKEND_DNNL : CNNX_BACKEND_REF, d.threads, d.verify ? 1 : 0,
+          nullptr, 0, nullptr, 0};
 }
 
 const char* cnnx_last_error(void) { return last_error.c_str(); }
@@ -67,6 +93,7 @@ const char* cnnx_version(void) { return CNNX_VERSION; }
 cnnx_status cnnx_model_load(const char* path, const cnnx_options* options, cnnx_model** model) {
   if (!path || !model) return set_error(CNNX_INVALID_ARGUMENT, "cnnx_model_load: null path or model pointer");
   *model = nullptr;
+  if (const char* why = invalid_options(options)) return set_error(CNNX_INVALID_ARGUMENT, std::string("cnnx_model_load: ") + why);
   return guarded([&] { *model = new cnnx_model{cnnx::Model::load(path, to_options(options))}; });
 }
 
@@ -74,6 +101,8 @@ cnnx_status cnnx_model_load_from_bytes(const void* data, size_t size, const cnnx
                                        cnnx_model** model) {
   if (!data || !model) return set_error(CNNX_INVALID_ARGUMENT, "cnnx_model_load_from_bytes: null data or model pointer");
   *model = nullptr;
+  if (const char* why = invalid_options(options))
+    return set_error(CNNX_INVALID_ARGUMENT, std::string("cnnx_model_load_from_bytes: ") + why);
   return guarded([&] { *model = new cnnx_model{cnnx::Model::load_from_bytes(data, size, to_options(options))}; });
 }
 

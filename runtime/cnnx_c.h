@@ -37,12 +37,20 @@ typedef struct cnnx_options {
   cnnx_backend backend;
   int threads; /* 0: up to all cores, adapting per run (cnnx.h, Options::threads); N: pinned */
   int verify;  /* nonzero: check every node against its reference kernel */
+  /* Graph passes and kernels to plan without, as `cnnx run --disable-pass / --disable-kernel` (cnnx.h,
+   * Options::disabled_passes / disabled_kernels): arrays of count NUL-terminated names, copied at load; NULL
+   * with a count of 0 for none. A NULL array or name where a count says there are names is
+   * CNNX_INVALID_ARGUMENT; an unknown name is CNNX_ERROR (a kernel's at load, a pass's at the first run). */
+  const char* const* disabled_passes;
+  size_t disabled_pass_count;
+  const char* const* disabled_kernels;
+  size_t disabled_kernel_count;
 } cnnx_options;
 
 typedef struct cnnx_model cnnx_model;
 typedef struct cnnx_tensor cnnx_tensor;
 
-/* The defaults the C++ API uses. */
+/* The defaults the C++ API uses (no pass or kernel disabled). */
 cnnx_options cnnx_options_default(void);
 const char* cnnx_last_error(void);
 const char* cnnx_version(void);
