@@ -275,6 +275,9 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[],
            "Runs the model and the reference kernel beside every node that did not run it (a dict of inputs, "
            "or one array for a one-input model); returns one NodeCheck per such node, as `cnnx check` prints");
 
+  m.def("graph_passes", &cnnx::graph_pass_names,
+        "The names of every graph pass, in the order they run: what Model's disable_passes takes (all of them: "
+        "the graph as the file writes it)");
   m.def("collect_files", &cnnx::collect_files, "paths"_a,
         "The files `cnnx run MODEL DIR_OR_FILES...` classifies: folders replaced by every file below them "
         "(sorted by name, recursively), other paths kept as given");

@@ -57,6 +57,10 @@ struct Options {
   std::vector<std::string> disabled_kernels;
 };
 
+// The names of every graph pass, in the order they run: what Options::disabled_passes takes (all of them:
+// the graph as the model file writes it, each node on its own kernel).
+std::vector<std::string> graph_pass_names();  // defined in passes/pass.cc
+
 // What one run did.
 struct RunInfo {
   int threads = 0;  // the team it ran with (1: the calling thread alone; see Options::threads)

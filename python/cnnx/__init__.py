@@ -17,7 +17,9 @@ import json as _json
 import os as _os
 
 from . import _cnnx
-from ._cnnx import Error, Model, ModelMetadata, NodeCheck, RunInfo, TensorInfo, __version__, classify_json
+from ._cnnx import (
+    Error, Model, ModelMetadata, NodeCheck, RunInfo, TensorInfo, __version__, classify_json, graph_passes,
+)
 from .session import (
     ExecutionMode,
     GraphOptimizationLevel,
@@ -32,7 +34,7 @@ from .session import (
 
 __all__ = [
     "Error", "Model", "ModelMetadata", "NodeCheck", "RunInfo", "TensorInfo", "__version__",
-    "classify", "classify_json", "collect_files", "preprocess",
+    "classify", "classify_json", "collect_files", "graph_passes", "preprocess",
     "ExecutionMode", "GraphOptimizationLevel", "InferenceSession", "NodeArg", "RunOptions", "SessionOptions",
     "get_all_providers", "get_available_providers", "get_device",
 ]

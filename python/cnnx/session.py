@@ -6,13 +6,15 @@ import changed (`import cnnx as ort`):
     scores = sess.run(None, {x_name: x})[0]
 
 What cnnx reads from SessionOptions is intra_op_num_threads (threads per run, 0 = up to all
-cores, adapting as cnnx.Model's threads=0 does; N pins the team). The other
-onnxruntime settings are accepted and change nothing: cnnx always applies all of its graph passes and runs
-one node at a time. Only the CPU provider exists; asking for another is a ValueError.
+cores, adapting as cnnx.Model's threads=0 does; N pins the team) and graph_optimization_level:
+ORT_DISABLE_ALL runs the graph as the file writes it (every cnnx graph pass off, as onnxruntime turns off
+its own: no fusions or folding), any other level runs all of cnnx's passes. The other onnxruntime settings
+are accepted and change nothing: cnnx runs one node at a time. Only the CPU provider exists; asking for
+another is a ValueError.
 """
 import enum
 
-from ._cnnx import Error, Model, TensorInfo as NodeArg
+from ._cnnx import Error, Model, TensorInfo as NodeArg, graph_passes
 
 CPU_PROVIDER = "CPUExecutionProvider"
 
@@ -30,7 +32,7 @@ class ExecutionMode(enum.IntEnum):
 
 
 class SessionOptions:
-    """onnxruntime's SessionOptions; cnnx uses intra_op_num_threads."""
+    """onnxruntime's SessionOptions; cnnx uses intra_op_num_threads and graph_optimization_level."""
 
     def __init__(self):
         self.intra_op_num_threads = 0
@@ -89,7 +91,9 @@ class InferenceSession:
     def __init__(self, path_or_bytes, sess_options=None, providers=None, provider_options=None, **kwargs):
         _check_providers(providers)
         self._options = sess_options if sess_options is not None else SessionOptions()
-        self.model = Model(path_or_bytes, threads=self._options.intra_op_num_threads)
+        level = self._options.graph_optimization_level
+        passes_off = graph_passes() if level == GraphOptimizationLevel.ORT_DISABLE_ALL else []
+        self.model = Model(path_or_bytes, threads=self._options.intra_op_num_threads, disable_passes=passes_off)
         self._model_path = None if isinstance(path_or_bytes, bytes) else path_or_bytes
         self._output_index = {o.name: i for i, o in enumerate(self.model.outputs)}
 

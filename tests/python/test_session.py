@@ -120,3 +120,25 @@ def test_providers_and_errors(shapes_model):
         session.run(None, {"input": x})
     with pytest.raises(cnnx.Error, match="input 'image' must have shape"):
         session.run(None, {"image": x[0]})
+
+
+def test_disable_all_runs_the_graph_as_written(mobilenet):
+    """ORT_DISABLE_ALL turns every cnnx graph pass off, as the CLI's --disable-pass for each does (same bits
+    with a pinned team); other levels run them all. Both stay within PyTorch's tolerance."""
+    passes = cnnx.graph_passes()
+    assert "fuse-conv" in passes and "fold-batchnorm" in passes and len(set(passes)) == len(passes)
+    path = str(mobilenet / "model.onnx")
+    x, expected = np.load(mobilenet / "input.npy"), np.load(mobilenet / "expected.npy")
+    by_level = {}
+    for level in (cnnx.GraphOptimizationLevel.ORT_DISABLE_ALL, cnnx.GraphOptimizationLevel.ORT_ENABLE_BASIC):
+        options = cnnx.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.graph_optimization_level = level
+        session = cnnx.InferenceSession(path, options)
+        by_level[level] = session
+        assert_matches_pytorch(session.run(None, {"input": x})[0], expected)
+    off = by_level[cnnx.GraphOptimizationLevel.ORT_DISABLE_ALL]
+    assert off.model.disable_passes == passes
+    assert by_level[cnnx.GraphOptimizationLevel.ORT_ENABLE_BASIC].model.disable_passes == []
+    unfused = cnnx.Model(path, threads=1, disable_passes=passes)
+    np.testing.assert_array_equal(off.run(None, {"input": x})[0], unfused.run_list({"input": x})[0])
