@@ -1,5 +1,5 @@
 // What the plan needs of the oneDNN runtime, without oneDNN's headers: reorders between layouts, and the
-// channel-blocked layout (nChw16c and its kin) that Concats joined in place ask their producers for.
+// layouts (channel-blocked nChw16c and its kin, channels-last, transposed plain) kernels and the plan name.
 #pragma once
 
 #include <memory>

@@ -143,112 +143,41 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
 
 // Where a Concat joining along `axis` can be joined in place (its inputs written straight into its output's
 // buffer), the byte offset of each input's part in it; empty when it cannot. Each part must be a run of the
-// output's bytes laid out as the input's own: plain with every dim before the axis 1, or channel-blocked
-// (nChw16c) along channels with N = 1 and every part a whole number of blocks.
+// output's bytes laid out as the input's own: plain, with every dim before the axis 1. (Channel-blocked parts
+// with N = 1 would be runs too; the plan stopped asking producers for them: see wished_layouts.)
 std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, const ValueInfo& out,
                                  const std::vector<Layout>& in_layouts, const Layout& out_layout) {
   const Shape& y = out.shape;
-  const bool blocked = has_inner_blocks(out_layout);
-  if (blocked) {
-    if (axis != 1 || y.size() < 3 || y.size() > 5 || y[0] != 1 || out_layout != channel_blocked_layout(y)) return {};
-  } else {
-    if (!is_plain(out_layout)) return {};
-    for (size_t a = 0; a < axis; ++a)
-      if (y[a] != 1) return {};
-  }
+  if (!is_plain(out_layout)) return {};
+  for (size_t a = 0; a < axis; ++a)
+    if (y[a] != 1) return {};
   const size_t slice = size_t(numel_range(y, axis + 1, y.size())) * dtype_size(out.dtype);  // bytes per index
   std::vector<size_t> offsets;
   size_t along = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    if (blocked ? in[i].shape[1] % 16 != 0 || in_layouts[i] != channel_blocked_layout(in[i].shape)
-                : !is_plain(in_layouts[i]))
-      return {};
+    if (!is_plain(in_layouts[i])) return {};
     offsets.push_back(along * slice);
     along += size_t(in[i].shape[axis]);
   }
   return offsets;
 }
 
-// Per node: true for a Concat whose join in place would pay. A join makes the Concat's producers and readers
-// run channel-blocked, where oneDNN's channels-last convolutions are ~10% faster on AVX-512; it pays where the
-// copy it saves is worth more than that:
-// - where Concats share values: DenseNet's, each reading every feature map of its block again, and a Concat
-//   of Concats;
-// - where the producers do under ~1000 flop per element of the output: the copy (4 bytes read, 4 written, at
-//   ~40 GB/s) then costs more than a tenth of their time at ~500 GFLOP/s (SqueezeNet's fire modules do
-//   160-640; GoogLeNet's and Inception's branches 1000-2800, and are better copied).
-// Measured (bench/README.md): without their joins googlenet 0.94x, inception_v3 0.90x; densenet121 1.04x and
-// squeezenet1_0 1.03x.
-std::vector<bool> joins_that_pay(const Graph& g) {
-  constexpr double kMaxFlopPerElement = 1000;
-  std::vector<int> writer(g.values.size(), -1), joins_touching(g.values.size());
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    for (int id : node.outputs)
-      if (id >= 0) writer[size_t(id)] = int(n);
-    if (!node.def->joins_inputs_along || node.outputs[0] < 0) continue;
-    std::vector<int> ids = node.inputs;
-    ids.push_back(node.outputs[0]);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    for (int id : ids)
-      if (id >= 0) ++joins_touching[size_t(id)];
-  }
-  std::vector<bool> pays(g.nodes.size());
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    if (!node.def->joins_inputs_along || node.outputs[0] < 0) continue;
-    bool shares = joins_touching[size_t(node.outputs[0])] > 1;
-    std::vector<int> producers;
-    for (int id : node.inputs) {
-      if (id < 0) continue;
-      shares = shares || joins_touching[size_t(id)] > 1;
-      if (writer[size_t(id)] >= 0) producers.push_back(writer[size_t(id)]);
-    }
-    std::sort(producers.begin(), producers.end());
-    producers.erase(std::unique(producers.begin(), producers.end()), producers.end());
-    double flop = 0;
-    for (int p : producers) {
-      const Node& producer = g.nodes[size_t(p)];
-      if (producer.def->flops) flop += producer.def->flops(*producer.params, input_infos(g, producer));
-    }
-    pays[n] = shares || flop < kMaxFlopPerElement * double(checked_numel(g.values[size_t(node.outputs[0])].info.shape));
-  }
-  return pays;
-}
-
-// The layout the plan would like each value in: channel-blocked for the inputs and output of every Concat
-// that can then be joined in place where that pays (joins_that_pay; its producers then write into its
-// buffer in the layout it needs); for
-// a float32 value read only by a Transpose, the layout in which the Transpose's output is plain (a
-// producer writing it makes the Transpose a view: attention's head merge after its last MatMul).
+// The layout the plan would like each value in: for a float32 value read only by a Transpose, the layout in
+// which the Transpose's output is plain (a producer writing it makes the Transpose a view: attention's head
+// merge after its last MatMul). Concats are not wished channel-blocked, which would let them be joined in
+// place at batch 1: since channels-last Concats copy each pixel's parts with one memcpy
+// (ops/shape/concat_channels_last.cc), the copies cost less than running their producers and readers
+// channel-blocked, where oneDNN's convolutions are slower than channels-last (densenet121 0.91-0.94x and
+// densenet169 0.93-0.95x without the joins; bench/README.md, "DenseNet without joins").
 std::vector<Layout> wished_layouts(const Graph& g) {
   std::vector<Layout> wished(g.values.size());
   const std::vector<std::vector<int>> consumers = consumers_of(g);
-  const std::vector<bool> joins_pay = joins_that_pay(g);
   for (const Node& node : g.nodes) {
     if (!node.def->permutes_axes || node.inputs.empty() || node.inputs[0] < 0) continue;
     const int x = node.inputs[0];
     const ValueInfo& in = g.values[size_t(x)].info;
     if (in.dtype != DType::f32 || !used_once(g, consumers, x)) continue;
     wished[size_t(x)] = transposed_plain_layout(in.shape, node.def->permutes_axes(*node.params, {in}));
-  }
-  for (const Node& node : g.nodes) {
-    if (!node.def->joins_inputs_along || node.outputs[0] < 0 || !joins_pay[size_t(&node - g.nodes.data())]) continue;
-    std::vector<ValueInfo> in;
-    std::vector<Layout> blocked;
-    const ValueInfo& out = g.values[size_t(node.outputs[0])].info;
-    bool eligible = out.dtype == DType::f32 && out.shape.size() >= 3 && out.shape.size() <= 5;
-    for (int id : node.inputs) {
-      in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-      eligible = eligible && id >= 0 && in.back().shape.size() == out.shape.size();
-    }
-    if (!eligible) continue;
-    for (const ValueInfo& v : in) blocked.push_back(channel_blocked_layout(v.shape));
-    const size_t axis = node.def->joins_inputs_along(*node.params, in);
-    if (join_offsets(axis, in, out, blocked, channel_blocked_layout(out.shape)).empty()) continue;
-    for (size_t i = 0; i < in.size(); ++i) wished[size_t(node.inputs[i])] = blocked[i];
-    wished[size_t(node.outputs[0])] = channel_blocked_layout(out.shape);
   }
   return wished;
 }

@@ -8,9 +8,9 @@
 //      reader wants another layout and at the graph outputs;
 //   4. memory (runtime/memory_plan.h): every intermediate value gets an offset in one arena, values whose
 //      lifetimes do not overlap sharing bytes. Views share their input's bytes, kernels working in place
-//      their input's, and a Concat whose parts can be contiguous runs of its output (plain with N = 1, or
-//      nChw16c, which step 3 asks its producers for) is joined in place: its producers write into their
-//      parts of its buffer and the Concat does not run.
+//      their input's, and a Concat whose parts can be contiguous runs of its output (plain, every dim before
+//      the axis 1) is joined in place: its producers write into their parts of its buffer and the Concat
+//      does not run.
 // A Plan is immutable; run() keeps its state per call (arenas are pooled), so many threads may run one plan
 // at once.
 #pragma once

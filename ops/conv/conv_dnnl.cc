@@ -3,7 +3,7 @@
 // plan hands src over in the chosen layout (reordering only when it arrives otherwise) and keeps dst in it
 // for the next kernels. Two offers are taken when oneDNN runs them with the instruction set it would use for
 // its own choice: src in the layout it arrives in (no reorder before) and the dst layout the readers wish for
-// (a Concat the plan joins in place). Weights with constant data are reordered once at compile time and kept; others are
+// (a Transpose that is then a view: runtime/plan.cc, wished_layouts). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
 // its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why).
 #include "ops/conv/conv.h"
@@ -116,8 +116,8 @@ bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& o
 }
 
 // The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,
-// tried in this order: src as it arrives with the wished dst; the wished dst alone (a join saves a copy of
-// the whole Concat, a reorder of src is shared by its readers); src as it arrives alone; else its own choice.
+// tried in this order: src as it arrives with the wished dst; the wished dst alone (a view saves a copy of
+// the whole output, a reorder of src is shared by its readers); src as it arrives alone; else its own choice.
 // A src arriving in a layout other than plain is offered whatever it is: a grouped convolution's own choice
 // (nChw4c, nChw8c) is barely faster than channels-last and costs two reorders, and the layout oneDNN picks
 // for a few channels per group must not spread to the layers after it: 1x1 convolutions in nChw8c run AVX2

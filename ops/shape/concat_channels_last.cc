@@ -1,8 +1,8 @@
 // Concat's channels-last kernel: every input and the output channels-last (N, the spatial dims, then C, in
 // memory) and joined along C. Each pixel of the output is then its inputs' channel runs end to end: one
 // memcpy per pixel and input, the pixels split over the team. oneDNN 2.6's concat (simple:any) runs this
-// case 1.5-3.6x slower (bench/README.md, "Concat of channels-last parts"); Concats that the plan
-// does not join in place (batch > 1, or producers that pay for their channels-last convolutions) arrive so.
+// case 1.5-3.6x slower (bench/README.md, "Concat of channels-last parts"); the Concats of convolutions
+// arrive so (the plan does not ask their producers for a layout it could join in place: runtime/plan.cc).
 #include <string>
 
 #include "dnnl/layouts.h"

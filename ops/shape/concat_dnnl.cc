@@ -1,8 +1,7 @@
 // oneDNN Concat: the concat primitive over float32 inputs as they arrive (plain or blocked; a blocked
 // input keeps its layout, so the Concat of convolution outputs costs one copy and no reorders). The
-// primitive picks dst's layout (format_tag::any), which follows its sources. When the plan wishes dst
-// channel-blocked (a Concat it means to join in place), dst and every input take that layout. Empty inputs (0 along the
-// axis, allowed by ONNX) decline: oneDNN refuses zero-sized sources.
+// primitive picks dst's layout (format_tag::any), which follows its sources, unless a reader wishes dst in
+// one. Empty inputs (0 along the axis, allowed by ONNX) decline: oneDNN refuses zero-sized sources.
 #include "dnnl/dnnl_runtime.h"
 #include "ops/shape/concat.h"
 
@@ -12,12 +11,10 @@ namespace {
 
 using namespace dnnl;
 
-// The layouts to take: as the inputs arrive with dst chosen by oneDNN, or all channel-blocked as wished.
+// The layouts to take: the inputs as they arrive, dst as wished (plain: oneDNN's choice).
 KernelLayouts concat_layouts(const std::vector<ValueInfo>& in, const KernelLayouts& offered) {
   KernelLayouts l{offered.in, {offered.out.empty() ? Layout() : offered.out[0]}};
   l.in.resize(in.size());
-  if (has_inner_blocks(l.out[0]))
-    for (size_t i = 0; i < in.size(); ++i) l.in[i] = channel_blocked_layout(in[i].shape);
   return l;
 }
 

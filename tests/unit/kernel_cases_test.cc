@@ -471,7 +471,7 @@ std::vector<KernelCase> conv_cases() {
   grouped_64.attrs = conv_attrs(4, "NOTSET", {}, {}, {1, 1, 1, 1});
   cases.push_back(grouped_64.in(random_in({1, 64, 8, 8}).channels_last()).in(random_in({64, 16, 3, 3}).constant())
                       .runs("dnnl", Takes::offered));
-  KernelCase wished("Conv", 11, "dst wished nChw16c (a Concat joined in place)");
+  KernelCase wished("Conv", 11, "dst wished nChw16c");
   wished.attrs = pads1;
   cases.push_back(wished.in(random_in({1, 16, 8, 8})).in(random_in({32, 16, 3, 3}).constant())
                       .wish_output(Offer::blocked));
@@ -1106,7 +1106,7 @@ std::vector<KernelCase> shape_cases() {
   cases.push_back(KernelCase("Concat", 13, "inputs offered nChw16c").attr("axis", int_attr(1))
                       .in(random_in({1, 16, 5, 5}).blocked()).in(random_in({1, 32, 5, 5}).blocked())
                       .runs("dnnl", Takes::offered).declines("channels-last", not_channels_last));
-  cases.push_back(KernelCase("Concat", 13, "output wished nChw16c (joined in place)").attr("axis", int_attr(1))
+  cases.push_back(KernelCase("Concat", 13, "output wished nChw16c").attr("axis", int_attr(1))
                       .in(random_in({1, 16, 5, 5})).in(random_in({1, 16, 5, 5})).wish_output(Offer::blocked)
                       .declines("channels-last", "every input arrives plain"));
   cases.push_back(KernelCase("Concat", 13, "batch 2, blocked and plain inputs").attr("axis", int_attr(1))
