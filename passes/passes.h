@@ -33,6 +33,10 @@ void fuse_hardswish(Graph& graph, Backend backend);
 void fuse_matmul_bias(Graph& graph, Backend backend);
 // Transposes into or out of an Einsum folded into its equation; passes/einsum_transposes.cc.
 void fold_einsum_transposes(Graph& graph, Backend backend);
+// Conv (one group, constant weights) reading a channel Concat, directly or through a MaxPool / AveragePool read
+// only by it, as one Conv per part summed by Adds, when every reader of the Concat is such a Conv and their
+// outputs' re-reads come to at most the Concat's bytes; passes/split_conv_over_concat.cc.
+void split_conv_over_concat(Graph& graph, Backend backend);
 // Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
 // value is read only by the next node; then BatchNormalization -> Relu as one BatchNormalization that
 // applies the Relu (BatchNormParams::then_relu).

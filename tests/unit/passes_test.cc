@@ -269,6 +269,66 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
     cases.push_back({"1x1 Conv read by the pool and another node: not moved", b, "Conv,AveragePool,Relu"});
   }
 
+  // x [1, 8, 10, 10] -> Relu, Sigmoid [, Tanh]: parts of 8 channels -> Concat along `axis` [-> `pool`] ->
+  // Conv (`out` channels, `kernel` square, pads kernel / 2, `group`, bias) -> Relu -> y.
+  struct SplitGraph {
+    int parts = 2;
+    const char* pool = nullptr;
+    int64_t out = 4, kernel = 1, group = 1, axis = 1;
+  };
+  auto split_graph = [&](SplitGraph s) {
+    GraphBuilder b;
+    const char* part_ops[] = {"Relu", "Sigmoid", "Tanh"};
+    std::vector<std::string> parts;
+    b.input("x", {1, 8, 10, 10});
+    for (int i = 0; i < s.parts; ++i) {
+      parts.push_back(std::string("p") + char('0' + i));
+      b.node(part_ops[i], {"x"}, {parts.back()});
+    }
+    const int64_t channels = s.axis == 1 ? 8 * s.parts : 8;
+    Attributes axis, conv, pool;
+    axis.set("axis", int_attr(s.axis));
+    conv.set("pads", ints(std::vector<int64_t>(4, s.kernel / 2)));
+    conv.set("group", int_attr(s.group));
+    pool.set("kernel_shape", ints({2, 2}));
+    pool.set("strides", ints({2, 2}));
+    b.initializer("wc", random_tensor({s.out, channels / s.group, s.kernel, s.kernel}, 7, -0.4f, 0.4f))
+        .initializer("bc", random_tensor({s.out}, 8))
+        .node("Concat", parts, {"cat"}, "cat", axis);
+    if (s.pool) b.node(s.pool, {"cat"}, {"pooled"}, "", pool);
+    b.node("Conv", {s.pool ? "pooled" : "cat", "wc", "bc"}, {"c"}, "", conv).node("Relu", {"c"}, {"y"}).output("y");
+    return b;
+  };
+  cases.push_back({"Concat of 2 -> 1x1 Conv 16 -> 4 (SqueezeNet's squeeze): one Conv per part, summed",
+                   split_graph({}), "Relu,Sigmoid,Conv,FusedConv"});
+  cases.push_back({"Concat of 3 -> 3x3 Conv 24 -> 4: split", split_graph({3, nullptr, 4, 3}),
+                   "Relu,Sigmoid,Tanh,Conv,FusedConv,FusedConv"});
+  cases.push_back({"Concat -> MaxPool -> Conv: a pool per part, then split", split_graph({2, "MaxPool"}),
+                   "Relu,Sigmoid,MaxPool,MaxPool,Conv,FusedConv"});
+  cases.push_back({"Concat -> AveragePool -> Conv: a pool per part, then split", split_graph({2, "AveragePool"}),
+                   "Relu,Sigmoid,AveragePool,AveragePool,Conv,FusedConv"});
+  {
+    GraphBuilder b = split_graph({});
+    b.initializer("wd", random_tensor({4, 16, 1, 1}, 9, -0.4f, 0.4f)).node("Conv", {"cat", "wd"}, {"d"}).output("d");
+    cases.push_back({"Concat read by two cheap Convs: both split", b, "Relu,Sigmoid,Conv,Conv,FusedConv,FusedConv"});
+  }
+  {
+    GraphBuilder b = split_graph({});
+    b.node("Relu", {"cat"}, {"r"}).output("r");
+    cases.push_back({"Concat also read by a Relu: not split", b, "Relu,Sigmoid,Concat,Relu,FusedConv"});
+  }
+  {
+    GraphBuilder b = split_graph({});
+    b.output("cat");
+    cases.push_back({"Concat is a graph output: not split", b, "Relu,Sigmoid,Concat,FusedConv"});
+  }
+  cases.push_back({"Concat -> Conv 16 -> 24: the sum re-reads more than the copy: not split",
+                   split_graph({2, nullptr, 24}), "Relu,Sigmoid,Concat,FusedConv"});
+  cases.push_back({"Concat -> Conv with 2 groups: not split", split_graph({2, nullptr, 4, 1, 2}),
+                   "Relu,Sigmoid,Concat,FusedConv"});
+  cases.push_back({"Concat along H -> Conv: not split", split_graph({2, nullptr, 4, 1, 1, 2}),
+                   "Relu,Sigmoid,Concat,FusedConv"});
+
   for (Case& c : cases) {
     const auto [graph, infos, inputs] = build(c.graph, 9);
     for (Backend backend : {Backend::dnnl, Backend::ref}) {
