@@ -44,9 +44,9 @@ bool per_channel_pool(const Node& node) {
 bool splittable_conv(const Graph& g, const Node& conv, int x) {
   if (!is_op(conv, "Conv") || conv.inputs[0] != x || conv.outputs[0] < 0) return false;
   for (size_t i = 1; i < conv.inputs.size(); ++i) {
-    if (conv.inputs[i] == x) return false;
+    if (conv.inputs[i] < 0) continue;
     const ValueInfo& v = g.value(conv.inputs[i]).info;
-    if (conv.inputs[i] >= 0 && (!v.constant || v.dtype != DType::f32)) return false;
+    if (conv.inputs[i] == x || !v.constant || v.dtype != DType::f32) return false;
   }
   if (conv.inputs.size() < 2 || conv.inputs[1] < 0) return false;
   const Shape& y = g.value(conv.outputs[0]).info.shape;

@@ -270,11 +270,12 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
   }
 
   // x [1, 8, 10, 10] -> Relu, Sigmoid [, Tanh]: parts of 8 channels -> Concat along `axis` [-> `pool`] ->
-  // Conv (`out` channels, `kernel` square, pads kernel / 2, `group`, bias) -> Relu -> y.
+  // Conv (`out` channels, `kernel` square, pads kernel / 2, `group`, `bias`) -> Relu -> y.
   struct SplitGraph {
     int parts = 2;
     const char* pool = nullptr;
     int64_t out = 4, kernel = 1, group = 1, axis = 1;
+    const char* bias = "bc";  // "": the optional input named empty
   };
   auto split_graph = [&](SplitGraph s) {
     GraphBuilder b;
@@ -296,11 +297,13 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
         .initializer("bc", random_tensor({s.out}, 8))
         .node("Concat", parts, {"cat"}, "cat", axis);
     if (s.pool) b.node(s.pool, {"cat"}, {"pooled"}, "", pool);
-    b.node("Conv", {s.pool ? "pooled" : "cat", "wc", "bc"}, {"c"}, "", conv).node("Relu", {"c"}, {"y"}).output("y");
+    b.node("Conv", {s.pool ? "pooled" : "cat", "wc", s.bias}, {"c"}, "", conv).node("Relu", {"c"}, {"y"}).output("y");
     return b;
   };
   cases.push_back({"Concat of 2 -> 1x1 Conv 16 -> 4 (SqueezeNet's squeeze): one Conv per part, summed",
                    split_graph({}), "Relu,Sigmoid,Conv,FusedConv"});
+  cases.push_back({"Concat -> Conv whose bias is named empty: split", split_graph({2, nullptr, 4, 1, 1, 1, ""}),
+                   "Relu,Sigmoid,Conv,FusedConv"});
   cases.push_back({"Concat of 3 -> 3x3 Conv 24 -> 4: split", split_graph({3, nullptr, 4, 3}),
                    "Relu,Sigmoid,Tanh,Conv,FusedConv,FusedConv"});
   cases.push_back({"Concat -> MaxPool -> Conv: a pool per part, then split", split_graph({2, "MaxPool"}),
