@@ -1,5 +1,5 @@
 # `cmake --install`: headers under include/cnnx, the shared and static libraries, the cnnx program,
-# cnnxConfig.cmake (find_package(cnnx 0.1), targets cnnx::cnnx and cnnx::cnnx_static) and cnnx.pc.
+# cnnxConfig.cmake (find_package(cnnx 0.2), targets cnnx::cnnx and cnnx::cnnx_static) and cnnx.pc.
 include(CMakePackageConfigHelpers)
 
 # <cnnx/cnnx.h> includes the core types as "engine/tensor.h" etc.: they go to include/cnnx/engine/.
