@@ -33,7 +33,7 @@ const std::vector<GraphPass>& graph_passes() {
        fuse_matmul_bias},
       {"einsum-transposes", "Transposes into or out of an Einsum folded into its equation (read and written through strides)",
        fold_einsum_transposes},
-      {"split-conv", "a Conv (one group) reading a channel Concat [through a MaxPool or AveragePool] runs as one Conv per part, summed, where that re-reads fewer bytes than the Concat's copy (SqueezeNet's fire modules)",
+      {"split-conv", "a Conv (one group) reading a channel Concat [through a MaxPool or AveragePool] runs as one Conv per part, summed, where that re-reads no more bytes than the Concat holds (SqueezeNet's fire modules)",
        split_conv_over_concat},  // before fuse-conv, which makes its Adds sum post-ops
       {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it; BatchNormalization with its Relu",
        fuse_conv},

@@ -14,7 +14,12 @@
 // Convs after the first add into its output, reading it again. The pass splits only where those re-reads,
 // summed over the readers, come to at most the Concat's bytes (a fire module's squeeze output has 1/8 of
 // them); GoogLeNet's inception modules, read by four convolutions of up to 384 channels over four parts, stay
-// as they are (measured no faster split).
+// as they are (measured no faster split). Concats the plan would join in place for free (plain parts at
+// batch 1: the reference backend) are split all the same, so that both backends run one graph.
+//
+// Memory: each plan makes its own slices of W, and the model keeps W itself (never read by a plan then, so
+// never released as prepared weights are): a split Conv's weights are held twice, plus oneDNN's copy.
+// SqueezeNet's are 5 MB in all.
 #include <algorithm>
 
 #include "ops/conv/conv.h"
@@ -40,7 +45,7 @@ bool per_channel_pool(const Node& node) {
 }
 
 // True for a Conv that reads `x` as its input X only, with one group and constant float32 weights (and
-// bias, if any) and a known output shape past the batch.
+// bias, if any) and a known, non-empty output shape past the batch (W [M, C, ...] with M > 0).
 bool splittable_conv(const Graph& g, const Node& conv, int x) {
   if (!is_op(conv, "Conv") || conv.inputs[0] != x || conv.outputs[0] < 0) return false;
   for (size_t i = 1; i < conv.inputs.size(); ++i) {
@@ -51,11 +56,12 @@ bool splittable_conv(const Graph& g, const Node& conv, int x) {
   if (conv.inputs.size() < 2 || conv.inputs[1] < 0) return false;
   const Shape& y = g.value(conv.outputs[0]).info.shape;
   for (size_t d = 1; d < y.size(); ++d)
-    if (y[d] < 0) return false;
+    if (y[d] <= 0) return false;
   return params_as<ConvParams>(*conv.params, conv.op_type).group == 1;
 }
 
-// Conv reading parts [offset, offset + C) of W's input channels: W[:, offset:offset + C, ...].
+// Conv reading parts [offset, offset + C) of W's input channels: W[:, offset:offset + C, ...]. W has
+// M > 0 and C > 0 (splittable_conv, and the Concat's parts each have channels).
 Tensor input_channel_slice(const Tensor& W, int64_t offset, int64_t channels) {
   Shape shape = W.shape();
   const int64_t M = shape[0], C = shape[1], taps = W.numel() / (M * C);
@@ -76,6 +82,7 @@ std::vector<SplitReader> split_readers(const Graph& g, const std::vector<std::ve
     if (per_channel_pool(*node) && node->inputs[0] == concat) {
       reader.pool = node;
       x = node->outputs[0];
+      if (x < 0) return {};
       node = sole_reader(g, consumers, x);
     }
     if (!node || !splittable_conv(g, *node, x)) return {};
@@ -104,12 +111,17 @@ void split_conv_over_concat(Graph& g, Backend) {
     for (size_t d = 1; d < xi.shape.size(); ++d) known = known && xi.shape[d] > 0;
     const std::vector<SplitReader> readers = known ? split_readers(g, consumers, x) : std::vector<SplitReader>{};
     if (readers.empty()) continue;
-    // The re-reads of the readers' outputs (per image) against the Concat's bytes.
+    // The re-reads of the readers' outputs (per image) against the Concat's bytes, in double: per-image
+    // counts are bounded only with the batch, which may be 0.
     const int64_t parts = int64_t(concat.inputs.size());
-    int64_t rereads = 0;
-    for (const SplitReader& r : readers)
-      rereads += (parts - 1) * numel_range(g.value(r.conv->outputs[0]).info.shape, 1, xi.shape.size());
-    if (rereads > numel_range(xi.shape, 1, xi.shape.size())) continue;
+    auto per_image = [](const Shape& shape) {
+      double n = 1;
+      for (size_t d = 1; d < shape.size(); ++d) n *= double(shape[d]);
+      return n;
+    };
+    double rereads = 0;
+    for (const SplitReader& r : readers) rereads += double(parts - 1) * per_image(g.value(r.conv->outputs[0]).info.shape);
+    if (rereads > per_image(xi.shape)) continue;
 
     for (const SplitReader& r : readers) {
       const Node& conv = *r.conv;
@@ -158,8 +170,7 @@ void split_conv_over_concat(Graph& g, Backend) {
     if (!replaced[n]) kept.push_back(std::move(g.nodes[n]));
     for (Node& node : instead[n]) kept.push_back(std::move(node));
   }
-  g.nodes = std::move(kept);
-  remove_dead_nodes(g);  // the Concats no one reads now
+  g.nodes = std::move(kept);  // the Concats no one reads now go with run_graph_passes' remove_dead_nodes
 }
 
 }  // namespace cnnx

@@ -8,9 +8,9 @@ import changed (`import cnnx as ort`):
 What cnnx reads from SessionOptions is intra_op_num_threads (threads per run, 0 = up to all
 cores, adapting as cnnx.Model's threads=0 does; N pins the team) and graph_optimization_level:
 ORT_DISABLE_ALL runs the graph as the file writes it (every cnnx graph pass off, as onnxruntime turns off
-its own: no fusions or folding), any other level runs all of cnnx's passes. The other onnxruntime settings
-are accepted and change nothing: cnnx runs one node at a time. Only the CPU provider exists; asking for
-another is a ValueError.
+its own: no fusions or rewrites; constant subgraphs are still computed once), any other level runs all of
+cnnx's passes. The other onnxruntime settings are accepted and change nothing: cnnx runs one node at a
+time. Only the CPU provider exists; asking for another is a ValueError.
 """
 import enum
 

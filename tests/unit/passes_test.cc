@@ -331,6 +331,24 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
                    "Relu,Sigmoid,Concat,FusedConv"});
   cases.push_back({"Concat along H -> Conv: not split", split_graph({2, nullptr, 4, 1, 1, 2}),
                    "Relu,Sigmoid,Concat,FusedConv"});
+  cases.push_back({"Concat -> Conv with 0 output channels: not split (nothing to slice)",
+                   split_graph({2, nullptr, 0}), "Relu,Sigmoid,Concat,FusedConv"});
+  {
+    GraphBuilder b = split_graph({2, "MaxPool"});
+    b.output("pooled");
+    cases.push_back({"Concat -> MaxPool, also a graph output -> Conv: not split", b, "Relu,Sigmoid,Concat,MaxPool,FusedConv"});
+  }
+  {
+    GraphBuilder b;  // Indices count positions across all channels: a pool per part would number them anew
+    Attributes axis, pool;
+    axis.set("axis", int_attr(1));
+    pool.set("kernel_shape", ints({2, 2}));
+    pool.set("strides", ints({2, 2}));
+    b.input("x", {1, 8, 10, 10}).initializer("wc", random_tensor({4, 16, 1, 1}, 7, -0.4f, 0.4f));
+    b.node("Relu", {"x"}, {"p0"}).node("Sigmoid", {"x"}, {"p1"}).node("Concat", {"p0", "p1"}, {"cat"}, "cat", axis)
+        .node("MaxPool", {"cat"}, {"pooled", "indices"}, "", pool).node("Conv", {"pooled", "wc"}, {"y"}).output("y");
+    cases.push_back({"Concat -> MaxPool with Indices -> Conv: not split", b, "Relu,Sigmoid,Concat,MaxPool,Conv"});
+  }
 
   for (Case& c : cases) {
     const auto [graph, infos, inputs] = build(c.graph, 9);
