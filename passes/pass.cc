@@ -89,16 +89,21 @@ std::string PassReport::summary() const {
   return removed.empty() ? s + " added" : s + " from " + from;
 }
 
-std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled) {
+void check_pass_names(const std::vector<std::string>& names) {
   const auto& passes = graph_passes();
-  for (const std::string& name : disabled) {
+  for (const std::string& name : names) {
     bool known = std::any_of(passes.begin(), passes.end(), [&](const GraphPass& p) { return name == p.name; });
     if (!known) {
-      std::string names;
-      for (const GraphPass& p : passes) names += std::string(names.empty() ? "" : ", ") + p.name;
-      fail("unknown graph pass '", name, "' (known: ", names, ")");
+      std::string known_names;
+      for (const GraphPass& p : passes) known_names += std::string(known_names.empty() ? "" : ", ") + p.name;
+      fail("unknown graph pass '", name, "' (known: ", known_names, ")");
     }
   }
+}
+
+std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled) {
+  const auto& passes = graph_passes();
+  check_pass_names(disabled);
   std::vector<PassReport> reports;
   for (const GraphPass& p : passes) {
     PassReport& r = reports.emplace_back();

@@ -42,6 +42,8 @@ struct PassReport {
   std::string summary() const;
 };
 
+// Throws cnnx::Error for a name no pass has, listing the known ones.
+void check_pass_names(const std::vector<std::string>& names);
 // Runs the passes not named in `disabled` (unknown names are an error listing the known ones); one report
 // per pass, in order.
 std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled);

@@ -45,8 +45,8 @@ struct Options {
   int64_t max_tensor_bytes = kDefaultMaxTensorBytes;        // any one initializer, constant or intermediate
   int64_t max_arena_bytes = kDefaultMaxArenaBytes;        // the intermediates of one run together (planned
                                                       // once per input shape, checked before allocating)
-  // Graph passes to skip, by name (see passes/pass.h; `cnnx inspect` lists them). For comparing results and
-  // speed with and without a rewrite; an unknown name is an error when the first plan is made.
+  // Graph passes to skip, by name (graph_pass_names(); `cnnx inspect` lists them). For comparing results and
+  // speed with and without a rewrite; an unknown name is an error at load.
   std::vector<std::string> disabled_passes;
   // Kernels to skip, as "OP:KERNEL" (one op's: "Concat:channels-last") or "KERNEL" (every op's: "dnnl"); each
   // node then runs the next kernel in its op's list that takes it (`cnnx inspect` names each node's kernel

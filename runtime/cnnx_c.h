@@ -40,7 +40,7 @@ typedef struct cnnx_options {
   /* Graph passes and kernels to plan without, as `cnnx run --disable-pass / --disable-kernel` (cnnx.h,
    * Options::disabled_passes / disabled_kernels): arrays of count NUL-terminated names, copied at load; NULL
    * with a count of 0 for none. A NULL array or name where a count says there are names is
-   * CNNX_INVALID_ARGUMENT; an unknown name is CNNX_ERROR (a kernel's at load, a pass's at the first run). */
+   * CNNX_INVALID_ARGUMENT; an unknown name is CNNX_ERROR at load. */
   const char* const* disabled_passes;
   size_t disabled_pass_count;
   const char* const* disabled_kernels;

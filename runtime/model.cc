@@ -3,6 +3,7 @@
 
 #include "dnnl/prepared_weights.h"
 #include "ops/builtin_ops.h"
+#include "passes/pass.h"
 #include "runtime/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
@@ -90,6 +91,7 @@ namespace {
 // Checks the options a load can check, and gives the import its limits.
 ImportLimits limits_of(const Options& o) {
   require(o.threads >= 0, "threads must be >= 0, got ", o.threads);
+  check_pass_names(o.disabled_passes);
   builtin_ops().check_disabled_kernels(o.disabled_kernels);
   ImportLimits limits;
   limits.max_model_bytes = o.max_model_bytes;
