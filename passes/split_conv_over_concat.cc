@@ -120,7 +120,8 @@ void split_conv_over_concat(Graph& g, Backend) {
       return n;
     };
     double rereads = 0;
-    for (const SplitReader& r : readers) rereads += double(parts - 1) * per_image(g.value(r.conv->outputs[0]).info.shape);
+    for (const SplitReader& r : readers)
+      rereads += double(parts - 1) * per_image(g.value(r.conv->outputs[0]).info.shape);
     if (rereads > per_image(xi.shape)) continue;
 
     for (const SplitReader& r : readers) {
@@ -143,7 +144,8 @@ void split_conv_over_concat(Graph& g, Backend) {
           nodes.push_back(make_node(g, r.pool->name + suffix, "", r.pool->op_type, {part}, {q}, r.pool->attrs, note));
           part = q;
         }
-        const int w = add_value(g, g.value(conv.inputs[1]).name + suffix, ValueInfo::of(input_channel_slice(*W, offset, channels)));
+        const Tensor slice = input_channel_slice(*W, offset, channels);
+        const int w = add_value(g, g.value(conv.inputs[1]).name + suffix, ValueInfo::of(slice));
         offset += channels;
         std::vector<int> inputs = {part, w};
         if (j == 0 && conv.inputs.size() > 2 && conv.inputs[2] >= 0) inputs.push_back(conv.inputs[2]);

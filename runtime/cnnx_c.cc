@@ -93,7 +93,8 @@ const char* cnnx_version(void) { return CNNX_VERSION; }
 cnnx_status cnnx_model_load(const char* path, const cnnx_options* options, cnnx_model** model) {
   if (!path || !model) return set_error(CNNX_INVALID_ARGUMENT, "cnnx_model_load: null path or model pointer");
   *model = nullptr;
-  if (const char* why = invalid_options(options)) return set_error(CNNX_INVALID_ARGUMENT, std::string("cnnx_model_load: ") + why);
+  if (const char* why = invalid_options(options))
+    return set_error(CNNX_INVALID_ARGUMENT, std::string("cnnx_model_load: ") + why);
   return guarded([&] { *model = new cnnx_model{cnnx::Model::load(path, to_options(options))}; });
 }
 
