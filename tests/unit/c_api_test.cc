@@ -63,14 +63,20 @@ TEST_CASE("C API reports bad models and bad tensors with messages") {
 
 namespace {
 
-// shapes.onnx's logits for one fixed image, from a model loaded through the C API with `options`.
+// One fixed 64x64 RGB image for shapes.onnx (its input [1, 3, 64, 64]).
+std::vector<float> fixed_image() {
+  std::vector<float> image(3 * 64 * 64);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = float((i * 7919) % 255) / 255.f - 0.5f;
+  return image;
+}
+
+// shapes.onnx's logits for fixed_image(), from a model loaded through the C API with `options`.
 std::vector<float> c_api_logits(const cnnx_options& options) {
   cnnx_model* model = nullptr;
   REQUIRE_MESSAGE(cnnx_model_load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx", &options, &model) == CNNX_OK,
                   cnnx_last_error());
   int64_t dims[4] = {1, 3, 64, 64};
-  std::vector<float> image(3 * 64 * 64);
-  for (size_t i = 0; i < image.size(); ++i) image[i] = float((i * 7919) % 255) / 255.f - 0.5f;
+  std::vector<float> image = fixed_image();
   cnnx_tensor* x = nullptr;
   cnnx_tensor* y = nullptr;
   REQUIRE(cnnx_tensor_wrap_f32(image.data(), dims, 4, &x) == CNNX_OK);
@@ -106,9 +112,8 @@ TEST_CASE("C API options disable graph passes and kernels as the C++ API's do") 
   same.disabled_passes = {"fuse-conv"};
   same.disabled_kernels = {"dnnl"};
   const cnnx::Model model = cnnx::Model::load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx", same);
-  cnnx::Tensor x(cnnx::DType::f32, {1, 3, 64, 64});
-  for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = float((i * 7919) % 255) / 255.f - 0.5f;
-  const cnnx::Tensor y = model.run({x})[0];
+  std::vector<float> image = fixed_image();
+  const cnnx::Tensor y = model.run({cnnx::Tensor::borrow(cnnx::DType::f32, {1, 3, 64, 64}, image.data())})[0];
   REQUIRE(size_t(y.numel()) == slow.size());
   CHECK(std::memcmp(y.raw(), slow.data(), y.bytes()) == 0);
   CHECK(std::memcmp(fast.data(), slow.data(), y.bytes()) != 0);
