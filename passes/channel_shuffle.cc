@@ -20,7 +20,7 @@ int64_t concat_axis(const Node& concat, int64_t rank) {
 
 }  // namespace
 
-void fuse_channel_shuffle(Graph& g, Backend) {
+void fuse_channel_shuffle(Graph& g, PassDeclines&) {
   const OpDef& def = builtin_ops().find(kInternalDomain, "ChannelShuffle", 1);
   const auto consumers = consumers_of(g);
   for (Node& split : g.nodes) {

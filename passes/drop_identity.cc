@@ -4,7 +4,7 @@
 
 namespace cnnx {
 
-void drop_identity(Graph& g, Backend) {
+void drop_identity(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   for (const Node& node : g.nodes) {
     if (!node.domain.empty() || node.outputs[0] < 0) continue;

@@ -45,7 +45,7 @@ std::vector<int64_t> perm_of(const Graph& g, const Node& transpose) {
 
 }  // namespace
 
-void fold_einsum_transposes(Graph& g, Backend) {
+void fold_einsum_transposes(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& einsum = g.nodes[n];

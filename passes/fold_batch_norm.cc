@@ -16,7 +16,7 @@ const Tensor* constant_f32(const Graph& g, int id) {
 
 }  // namespace
 
-void fold_batch_norm(Graph& g, Backend) {
+void fold_batch_norm(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   std::vector<bool> folded(g.nodes.size(), false);
   for (size_t n = 0; n < g.nodes.size(); ++n) {

@@ -39,7 +39,7 @@ void fuse_batch_norm_relu(Graph& g, const std::vector<std::vector<int>>& consume
 
 }  // namespace
 
-void fuse_conv(Graph& g, Backend) {
+void fuse_conv(Graph& g, PassDeclines&) {
   const OpDef& fused_def = builtin_ops().find(kInternalDomain, "FusedConv", 1);
   auto consumers = consumers_of(g);
   std::vector<bool> absorbed(g.nodes.size(), false);

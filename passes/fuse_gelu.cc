@@ -153,7 +153,7 @@ int match_tanh(Chain& c, const Node& tanh) {
 
 }  // namespace
 
-void fuse_gelu(Graph& g, Backend) {
+void fuse_gelu(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];

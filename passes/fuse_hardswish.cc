@@ -21,7 +21,7 @@ bool within_ulp(float got, double want) { return std::fabs(double(got) - want) <
 
 }  // namespace
 
-void fuse_hardswish(Graph& g, Backend) {
+void fuse_hardswish(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   for (Node& mul : g.nodes) {
     if (!is_op(mul, "Mul") || mul.inputs.size() != 2 || mul.outputs[0] < 0) continue;

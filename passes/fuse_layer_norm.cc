@@ -134,7 +134,7 @@ bool match(const Graph& g, const std::vector<std::vector<int>>& consumers, const
 
 }  // namespace
 
-void fuse_layer_norm(Graph& g, Backend) {
+void fuse_layer_norm(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     Match m;

@@ -29,7 +29,7 @@ bool per_column(const Graph& g, int bias, const Shape& out, Tensor& column) {
 
 }  // namespace
 
-void fuse_matmul_bias(Graph& g, Backend) {
+void fuse_matmul_bias(Graph& g, PassDeclines&) {
   const auto consumers = consumers_of(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& mm = g.nodes[n];

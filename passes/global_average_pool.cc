@@ -63,16 +63,30 @@ struct Match {
   std::string spelling;
 };
 
-bool match_average_pool(const Graph& g, const Node& node, Match& m) {
+// An AveragePool with one window per axis (the pattern's anchor) that is not the plane's mean says why in
+// `why`.
+bool match_average_pool(const Graph& g, const Node& node, Match& m, std::string& why) {
   const auto& p = params_as<PoolParams>(*node.params, node.op_type);
   const ValueInfo& x = g.value(node.inputs[0]).info;
   if (!poolable(x) || x.rank() != int64_t(p.window.spatial_rank()) + 2) return false;
   const PoolGeometry geometry = resolve_pool_geometry(p.window, Shape(x.shape.begin() + 2, x.shape.end()));
-  for (const PoolAxis& a : geometry.axes) {
+  for (const PoolAxis& a : geometry.axes)
+    if (a.out != 1) return false;
+  for (size_t k = 0; k < geometry.axes.size(); ++k) {
     // One window, whose taps inside the input are all the input's cells (distinct positions `dilation`
     // apart, so with more than one cell the taps are consecutive), and whose divisor is their count.
-    if (a.out != 1 || a.taps_in_input(0) != a.in) return false;
-    if (p.count_include_pad && a.taps_in_padded(0) != a.in) return false;
+    const PoolAxis& a = geometry.axes[k];
+    const std::string axis = " on axis " + std::to_string(k + 2);
+    if (a.taps_in_input(0) != a.in) {
+      why = "its one window takes " + std::to_string(a.taps_in_input(0)) + " of the input's " +
+            std::to_string(a.in) + " cells" + axis;
+      return false;
+    }
+    if (p.count_include_pad && a.taps_in_padded(0) != a.in) {
+      why = "count_include_pad=1 divides by " + std::to_string(a.taps_in_padded(0)) + " cells" + axis +
+            ", padding included, where the input has " + std::to_string(a.in);
+      return false;
+    }
   }
   m = {node.inputs[0], spelled(node)};
   return true;
@@ -138,9 +152,10 @@ bool match_adaptive(const Graph& g, const Node& node, Match& m) {
   return true;
 }
 
-bool match(const Graph& g, const Node& node, Match& m) {
+// True for a spelling of global average pooling; a near miss says why in `why`.
+bool match(const Graph& g, const Node& node, Match& m, std::string& why) {
   if (node.outputs.empty() || node.outputs[0] < 0 || node.inputs.empty() || node.inputs[0] < 0) return false;
-  if (is_op(node, "AveragePool")) return match_average_pool(g, node, m);
+  if (is_op(node, "AveragePool")) return match_average_pool(g, node, m, why);
   if (is_op(node, "ReduceMean")) return match_reduce_mean(g, node, m);
   if (node.domain == kAtenDomain && node.op_type.rfind("adaptive_avg_pool", 0) == 0) return match_adaptive(g, node, m);
   return false;
@@ -153,7 +168,7 @@ bool is_view(const Node& node) {
 
 }  // namespace
 
-void rewrite_global_average_pool(Graph& g, Backend) {
+void rewrite_global_average_pool(Graph& g, PassDeclines& declines) {
   const auto consumers = consumers_of(g);
   const bool has_reshape = g.opsets.count("") && g.opsets.at("") >= 5;
   std::vector<bool> absorbed(g.nodes.size(), false);  // views whose output a rewrite now writes
@@ -162,7 +177,9 @@ void rewrite_global_average_pool(Graph& g, Backend) {
     const Node& node = g.nodes[n];
     if (absorbed[n]) continue;
     Match m;
-    if (!match(g, node, m)) {
+    std::string why;
+    if (!match(g, node, m, why)) {
+      if (!why.empty()) declines.add(node, why);
       nodes.push_back(node);
       continue;
     }
@@ -182,6 +199,8 @@ void rewrite_global_average_pool(Graph& g, Backend) {
     const Shape pooled = global_shape(g.value(m.x).info.shape);
     const Shape want = g.value(target).info.shape;
     if (pooled != want && !has_reshape) {
+      declines.add(node, "writes " + to_string(want) + ", and below opset 5 there is no Reshape to make that from "
+                         "GlobalAveragePool's " + to_string(pooled));
       nodes.push_back(node);
       continue;
     }

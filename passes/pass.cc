@@ -101,7 +101,7 @@ void check_pass_names(const std::vector<std::string>& names) {
   }
 }
 
-std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled) {
+std::vector<PassReport> run_graph_passes(Graph& graph, const std::vector<std::string>& disabled) {
   const auto& passes = graph_passes();
   check_pass_names(disabled);
   std::vector<PassReport> reports;
@@ -113,7 +113,9 @@ std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const st
     const std::map<std::string, int> before = op_histogram(graph);
     std::multiset<std::string> signatures;
     for (const Node& n : graph.nodes) signatures.insert(node_signature(n));
-    p.run(graph, backend);
+    PassDeclines declines;
+    p.run(graph, declines);
+    r.declined = declines.lines();
     remove_dead_nodes(graph);
     for (const Node& n : graph.nodes) {
       const auto same = signatures.find(node_signature(n));

@@ -6,23 +6,37 @@
 // What a pass may rely on: nodes are in topological order; every value's info is concrete; constant values
 // carry their data; Value::producer is right. What it must keep: the same graph outputs with the same
 // values, topological order, and nodes made with make_node (or with params their op's parse would give).
-// Nodes left without a use are removed after each pass.
+// Nodes left without a use are removed after each pass. Passes do not depend on the backend: both run one
+// graph, so `--backend ref` checks the rewrite too.
+//
+// A pass says why it left a near match alone (PassDeclines): a node that anchors its pattern (a Pad read by a
+// Conv, a Concat read by a Conv) but fails one of its conditions, one line per node with the condition that
+// failed. `cnnx inspect` prints them under the pass, as it prints why kernels declined a node.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
-#include "engine/backend.h"
 #include "engine/graph.h"
 #include "ops/common/activation.h"
 
 namespace cnnx {
 
+// "Concat '/inception3a/Concat': ...": the near matches a pass left alone.
+class PassDeclines {
+ public:
+  void add(const Node& node, const std::string& why) { lines_.push_back(node.op_type + " '" + node.name + "': " + why); }
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
 struct GraphPass {
   const char* name;     // "fold-batchnorm", "fuse-conv", "global-average-pool", ...
   const char* summary;  // one line for `cnnx inspect` and --help
-  void (*run)(Graph& graph, Backend backend);
+  void (*run)(Graph& graph, PassDeclines& declines);
 };
 
 // Every pass, in the order the planner runs them.
@@ -37,6 +51,7 @@ struct PassReport {
   bool disabled = false;
   std::map<std::string, int> made, removed;  // op type -> how many more / fewer nodes of it
   std::map<std::string, int> rewritten;      // op type -> nodes not in the graph before (new inputs, outputs or note)
+  std::vector<std::string> declined;         // near matches left alone, and why (PassDeclines)
   // "12 LayerNormalization from 96 nodes (Add x24, Div x12, ...)", "removed 3 nodes (Relu x3)", "rewrote 6
   // nodes (AveragePool x3, Conv x3)" (as many of each op as before), "no match", "disabled".
   std::string summary() const;
@@ -46,7 +61,7 @@ struct PassReport {
 void check_pass_names(const std::vector<std::string>& names);
 // Runs the passes not named in `disabled` (unknown names are an error listing the known ones); one report
 // per pass, in order.
-std::vector<PassReport> run_graph_passes(Graph& graph, Backend backend, const std::vector<std::string>& disabled);
+std::vector<PassReport> run_graph_passes(Graph& graph, const std::vector<std::string>& disabled);
 
 // ---- helpers for writing passes ----
 

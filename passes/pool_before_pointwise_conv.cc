@@ -37,20 +37,35 @@ bool weights_sum_to_one(const Node& pool) {
 
 }  // namespace
 
-void pool_before_pointwise_conv(Graph& g, Backend) {
+void pool_before_pointwise_conv(Graph& g, PassDeclines& declines) {
   const auto consumers = consumers_of(g);
+  auto is_average_pool = [](const Node& n) { return is_op(n, "AveragePool") || is_op(n, "GlobalAveragePool"); };
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& conv = g.nodes[n];
     if (!is_op(conv, "Conv") || conv.outputs[0] < 0) continue;
-    const Node* pool = sole_reader(g, consumers, conv.outputs[0]);
-    if (!pool || !(is_op(*pool, "AveragePool") || is_op(*pool, "GlobalAveragePool"))) continue;
+    // The pattern's anchor: a Conv read by an average pool that shrinks the map; what fails past it is a
+    // near match.
+    const Node* pool = nullptr;
+    for (int r : consumers[size_t(conv.outputs[0])])
+      if (is_average_pool(g.nodes[size_t(r)])) pool = &g.nodes[size_t(r)];
+    if (!pool) continue;
     const ValueInfo& x = g.value(conv.inputs[0]).info;
     const ValueInfo& y = g.value(pool->outputs[0]).info;
     // Worth it when the pool shrinks the map: the Conv then runs on fewer pixels.
-    if (x.dtype != DType::f32 || numel_range(y.shape, 2, y.shape.size()) >= numel_range(x.shape, 2, x.shape.size()))
-      continue;
+    if (numel_range(y.shape, 2, y.shape.size()) >= numel_range(x.shape, 2, x.shape.size())) continue;
     const bool has_bias = conv.inputs.size() > 2 && conv.inputs[2] >= 0;
-    if (!pointwise(g, conv) || (has_bias && !weights_sum_to_one(*pool))) continue;
+    const std::string why = !sole_reader(g, consumers, conv.outputs[0])
+                                ? "read by another node than its " + pool->op_type + " '" + pool->name + "', or a graph output"
+                            : x.dtype != DType::f32 ? std::string(dtype_name(x.dtype)) + ", not float32"
+                            : !pointwise(g, conv)   ? "not a 1x1 convolution with stride 1 and no pads"
+                            : has_bias && !weights_sum_to_one(*pool)
+                                ? "has a bias, and " + pool->op_type + " '" + pool->name +
+                                      "' counts pads in its divisor (the bias would come out scaled)"
+                                : "";
+    if (!why.empty()) {
+      declines.add(conv, why);
+      continue;
+    }
 
     Shape pooled_shape = y.shape;
     pooled_shape[1] = x.shape[1];

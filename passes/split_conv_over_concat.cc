@@ -21,6 +21,7 @@
 // never released as prepared weights are): a split Conv's weights are held twice, plus oneDNN's copy.
 // SqueezeNet's are 5 MB in all.
 #include <algorithm>
+#include <cstdio>
 
 #include "ops/conv/conv.h"
 #include "ops/shape/concat.h"
@@ -37,27 +38,32 @@ struct SplitReader {
   const Node* conv = nullptr;
 };
 
-bool per_channel_pool(const Node& node) {
-  if (!is_op(node, "MaxPool") && !is_op(node, "AveragePool")) return false;
-  for (size_t i = 1; i < node.outputs.size(); ++i)
-    if (node.outputs[i] >= 0) return false;  // MaxPool's Indices count positions across channels
-  return true;
+std::string whole_number(double x) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.0f", x);
+  return s;
 }
 
-// True for a Conv that reads `x` as its input X only, with one group and constant float32 weights (and
-// bias, if any) and a known, non-empty output shape past the batch (W [M, C, ...] with M > 0).
-bool splittable_conv(const Graph& g, const Node& conv, int x) {
-  if (!is_op(conv, "Conv") || conv.inputs[0] != x || conv.outputs[0] < 0) return false;
+bool average_or_max_pool(const Node& node) { return is_op(node, "MaxPool") || is_op(node, "AveragePool"); }
+
+// Why a Conv reading `x` cannot be split over it ("" when it can): it must read `x` as its input X only, with
+// one group and constant float32 weights (and bias, if any) and a known, non-empty output shape past the
+// batch (W [M, C, ...] with M > 0).
+std::string unsplittable(const Graph& g, const Node& conv, int x) {
+  const std::string name = "Conv '" + conv.name + "'";
+  if (conv.inputs[0] != x || conv.outputs[0] < 0) return name + " reads it as another input than X";
+  if (conv.inputs.size() < 2 || conv.inputs[1] < 0) return name + " has no weights";
   for (size_t i = 1; i < conv.inputs.size(); ++i) {
     if (conv.inputs[i] < 0) continue;
     const ValueInfo& v = g.value(conv.inputs[i]).info;
-    if (conv.inputs[i] == x || !v.constant || v.dtype != DType::f32) return false;
+    if (conv.inputs[i] == x || !v.constant || v.dtype != DType::f32)
+      return name + "'s " + (i == 1 ? "weights" : "bias") + " are not constant float32";
   }
-  if (conv.inputs.size() < 2 || conv.inputs[1] < 0) return false;
   const Shape& y = g.value(conv.outputs[0]).info.shape;
   for (size_t d = 1; d < y.size(); ++d)
-    if (y[d] <= 0) return false;
-  return params_as<ConvParams>(*conv.params, conv.op_type).group == 1;
+    if (y[d] <= 0) return name + " writes an empty output " + to_string(y);
+  const int64_t group = params_as<ConvParams>(*conv.params, conv.op_type).group;
+  return group == 1 ? "" : name + " has " + std::to_string(group) + " groups";
 }
 
 // Conv reading parts [offset, offset + C) of W's input channels: W[:, offset:offset + C, ...]. W has
@@ -72,45 +78,71 @@ Tensor input_channel_slice(const Tensor& W, int64_t offset, int64_t channels) {
   return slice;
 }
 
-// The Concat's readers when every one is a splittable Conv (maybe through a pool), else empty.
-std::vector<SplitReader> split_readers(const Graph& g, const std::vector<std::vector<int>>& consumers, int concat) {
-  std::vector<SplitReader> readers;
+// The Concat's readers into `readers` when every one is a splittable Conv (maybe through a pool read only by
+// it); else why not.
+std::string split_readers(const Graph& g, const std::vector<std::vector<int>>& consumers, int concat,
+                          std::vector<SplitReader>& readers) {
   for (int r : consumers[size_t(concat)]) {
     SplitReader reader;
     const Node* node = &g.nodes[size_t(r)];
     int x = concat;
-    if (per_channel_pool(*node) && node->inputs[0] == concat) {
+    if (average_or_max_pool(*node) && node->inputs[0] == concat) {
       reader.pool = node;
+      const std::string name = node->op_type + " '" + node->name + "'";
+      for (size_t i = 1; i < node->outputs.size(); ++i)
+        if (node->outputs[i] >= 0) return name + " writes Indices, which count positions across all channels";
       x = node->outputs[0];
-      if (x < 0) return {};
-      node = sole_reader(g, consumers, x);
+      node = x < 0 ? nullptr : sole_reader(g, consumers, x);
+      if (!node) return name + " is read by more than one node, or is a graph output";
     }
-    if (!node || !splittable_conv(g, *node, x)) return {};
+    if (!is_op(*node, "Conv")) return "read by " + node->op_type + " '" + node->name + "', not a Conv";
+    if (const std::string why = unsplittable(g, *node, x); !why.empty()) return why;
     reader.conv = node;
     readers.push_back(reader);
   }
-  return readers;
+  return "";
+}
+
+// True when `concat` reads like a near match of the pattern: one of its readers is a Conv, maybe through a pool.
+bool read_by_conv(const Graph& g, const std::vector<std::vector<int>>& consumers, int concat) {
+  for (int r : consumers[size_t(concat)]) {
+    const Node* node = &g.nodes[size_t(r)];
+    if (average_or_max_pool(*node) && node->outputs[0] >= 0)
+      for (int p : consumers[size_t(node->outputs[0])])
+        if (is_op(g.nodes[size_t(p)], "Conv")) return true;
+    if (is_op(*node, "Conv")) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
-void split_conv_over_concat(Graph& g, Backend) {
+void split_conv_over_concat(Graph& g, PassDeclines& declines) {
   const auto consumers = consumers_of(g);
   std::vector<std::vector<Node>> instead(g.nodes.size());  // per node index: the nodes to put in its place
   std::vector<bool> replaced(g.nodes.size(), false);
   for (const Node& concat : g.nodes) {
-    if (!is_op(concat, "Concat") || concat.outputs[0] < 0 || is_graph_output(g, concat.outputs[0])) continue;
+    if (!is_op(concat, "Concat") || concat.outputs[0] < 0) continue;
     const int x = concat.outputs[0];
+    // The pattern's anchor: a Concat read by a Conv; what fails past it is a near match.
+    if (!read_by_conv(g, consumers, x)) continue;
     const ValueInfo& xi = g.value(x).info;
     const std::vector<ValueInfo> parts_in = input_infos(g, concat);
-    if (xi.dtype != DType::f32 || xi.shape.size() < 3 || concat.inputs.size() < 2 ||
-        concat_axis(params_as<ConcatParams>(*concat.params, concat.op_type), parts_in) != 1)
-      continue;
-    bool known = true;
+    bool known = xi.shape.size() >= 3;
     for (const ValueInfo& p : parts_in) known = known && p.shape.size() == xi.shape.size() && p.shape[1] > 0;
-    for (size_t d = 1; d < xi.shape.size(); ++d) known = known && xi.shape[d] > 0;
-    const std::vector<SplitReader> readers = known ? split_readers(g, consumers, x) : std::vector<SplitReader>{};
-    if (readers.empty()) continue;
+    for (size_t d = 1; known && d < xi.shape.size(); ++d) known = xi.shape[d] > 0;
+    const size_t axis = known ? concat_axis(params_as<ConcatParams>(*concat.params, concat.op_type), parts_in) : 0;
+    std::vector<SplitReader> readers;
+    std::string why = is_graph_output(g, x)    ? "is a graph output"
+                      : xi.dtype != DType::f32 ? std::string(dtype_name(xi.dtype)) + ", not float32"
+                      : concat.inputs.size() < 2 ? "has one part"
+                      : !known                   ? "a part without channels, or an empty output " + to_string(xi.shape)
+                      : axis != 1                ? "joins along axis " + std::to_string(axis) + ", not channels (1)"
+                                                 : split_readers(g, consumers, x, readers);
+    if (!why.empty()) {
+      declines.add(concat, why);
+      continue;
+    }
     // The re-reads of the readers' outputs (per image) against the Concat's bytes, in double: per-image
     // counts are bounded only with the batch, which may be 0.
     const int64_t parts = int64_t(concat.inputs.size());
@@ -122,7 +154,13 @@ void split_conv_over_concat(Graph& g, Backend) {
     double rereads = 0;
     for (const SplitReader& r : readers)
       rereads += double(parts - 1) * per_image(g.value(r.conv->outputs[0]).info.shape);
-    if (rereads > per_image(xi.shape)) continue;
+    if (rereads > per_image(xi.shape)) {
+      declines.add(concat, "split, its " + std::to_string(readers.size()) + " Conv readers would re-read their outputs " +
+                               "once per part after the first: " + whole_number(rereads) +
+                               " values per image, more than the " + whole_number(per_image(xi.shape)) +
+                               " the Concat's copy writes");
+      continue;
+    }
 
     for (const SplitReader& r : readers) {
       const Node& conv = *r.conv;

@@ -421,7 +421,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   Graph& g = *plan->graph_;
 
   infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
-  plan->pass_reports_ = run_graph_passes(g, backend, disabled_passes);  // 2. passes
+  plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   PreparedWeights::Batch weights;                       // their constant weights reordered together, below
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, layouts);

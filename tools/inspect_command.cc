@@ -116,8 +116,10 @@ int inspect(const InspectOptions& o) {
   for (size_t i = 0; i < shapes.size(); ++i) probe.emplace_back(model.inputs()[i].dtype, shapes[i]);
   std::shared_ptr<const Plan> plan = model.plan_for(probe);
   std::cout << "graph passes applied:\n";
-  for (const PassReport& r : plan->pass_reports())
+  for (const PassReport& r : plan->pass_reports()) {
     std::cout << "  " << std::left << std::setw(20) << r.pass << " " << r.summary() << "\n";
+    for (const std::string& why : r.declined) std::cout << "    left alone: " << why << "\n";
+  }
   print_plan(*plan);
   return 0;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The fuse-layer-norm, fuse-gelu and fuse-matmul-bias passes on real PyTorch exports, and near misses built with
-onnx.helper that must be left alone.
+"""The fuse-layer-norm, fuse-gelu and fuse-matmul-bias passes and the pooling passes (fold-pad, pool-first,
+global-average-pool) on real PyTorch exports, and near misses built with onnx.helper that must be left alone.
 
 Each model is exported (or built) into WORKDIR; `cnnx inspect` must report what the pass matched (or "no match"),
-and `cnnx run` must give PyTorch's output (numpy's for the near misses) within the fused op's declared tolerance,
-on both backends, with every pass on and with the pass under test disabled.
+and the near match it left alone and why ("; left alone: ..."), and `cnnx run` must give PyTorch's output
+(numpy's for the near misses) within the fused op's declared tolerance, on both backends, with every pass on and
+with the pass under test disabled.
 Usage: torch_fusions.py CNNX [WORKDIR]"""
 import io
 import os
@@ -25,6 +26,8 @@ from cnnx_outputs import mismatch, run_saved  # noqa: E402
 LAYER_NORM = (2e-5, 2e-5)       # kLayerNormTolerance, ops/norm/layer_norm.h
 GELU = (1e-6, 4e-6)             # kTranscendental, the Gelu rows of ops/common/activation.cc
 MATMUL = (1e-5, 4e-5)           # kMatrixProductTolerance, ops/gemm/matrix_product.h
+POOL = (1e-5, 1e-5)             # kPoolAverageTolerance, ops/pool/pool.h
+CONV_POOL = (1e-5, 4e-5)        # a 1x1 Conv is a dot product: kMatrixProductTolerance, then the pool's
 
 
 class Block(torch.nn.Module):
@@ -69,6 +72,11 @@ def randomize(m):
     return m
 
 
+def conv_pool(bias, pool):
+    """A 1x1 Conv 8 -> 6 then an average pool (DenseNet's transition when the pool is 2x2 stride 2)."""
+    return torch.nn.Sequential(torch.nn.Conv2d(8, 6, 1, bias=bias), pool)
+
+
 # name: (module, input shape, opset, {pass: expected report prefix}, tolerance)
 EXPORTS = {
     "layer_norm_opset13": (torch.nn.LayerNorm(64), (2, 10, 64), 13,
@@ -104,6 +112,24 @@ EXPORTS = {
     "attention_opset17": (Attention(64, 4), (1, 10, 64), 17,
                           {"fuse-layer-norm": "no match",
                            "fuse-matmul-bias": "1 FusedMatMul from 2 nodes (Add x1, MatMul x1)"}, LAYER_NORM),
+    # torch writes avg_pool2d's counted padding as a Pad of zeros before the AveragePool.
+    "avg_pool_3x3_pad1_opset13": (torch.nn.AvgPool2d(3, stride=1, padding=1), (1, 8, 10, 10), 13,
+                                  {"fold-pad": "removed 1 nodes (Pad x1)"}, POOL),
+    "avg_pool_ceil_pad1_opset13": (torch.nn.AvgPool2d(3, stride=2, padding=1, ceil_mode=True), (1, 8, 10, 10), 13,
+                                   {"fold-pad": "no match; left alone: Pad '/Pad': its AveragePool has ceil_mode"}, POOL),
+    "avg_pool_whole_plane_opset13": (torch.nn.AvgPool2d(7), (1, 8, 7, 7), 13,
+                                     {"global-average-pool": "1 GlobalAveragePool from 1 nodes (AveragePool x1)"}, POOL),
+    "avg_pool_whole_plane_pad1_opset13": (torch.nn.AvgPool2d(7, padding=1), (1, 8, 7, 7), 13,
+                                          {"fold-pad": "removed 1 nodes (Pad x1)",
+                                           "global-average-pool": "no match; left alone: AveragePool '/AveragePool': "
+                                                                  "its one window takes 6 of the input's 7 cells on axis 2"},
+                                          POOL),
+    "conv1x1_avg_pool_2x2_opset13": (conv_pool(True, torch.nn.AvgPool2d(2, 2)), (1, 8, 10, 10), 13,
+                                     {"pool-first": "rewrote 2 nodes (AveragePool x1, Conv x1)"}, CONV_POOL),
+    "conv1x1_bias_avg_pool_pad1_opset13": (conv_pool(True, torch.nn.AvgPool2d(3, 2, padding=1)), (1, 8, 10, 10), 13,
+                                           {"pool-first": "no match; left alone: Conv '/0/Conv': has a bias, and "
+                                                          "AveragePool '/1/AveragePool' counts pads in its divisor"},
+                                           CONV_POOL),
 }
 
 # Models whose plan (dnnl) must move no data around its Transposes: each is a view (its producer writes the
@@ -163,7 +189,14 @@ def inspect_reports(cnnx, path, extra=()):
     if r.returncode != 0:
         return None, r.stderr
     lines = r.stdout.split("graph passes applied:\n")[-1].split("plan (")[0].splitlines()
-    return {l.split()[0]: " ".join(l.split()[1:]) for l in lines if l.strip()}, r.stdout
+    reports = {}
+    for line in lines:  # "  fold-pad  no match", then "    left alone: ..." lines for that pass
+        if line.startswith("    left alone: "):
+            reports[last] += "; left alone: " + line[len("    left alone: "):]
+        elif line.strip():
+            last = line.split()[0]
+            reports[last] = " ".join(line.split()[1:])
+    return reports, r.stdout
 
 
 def check(cnnx, work, name, path, x, want, expected, tol):
