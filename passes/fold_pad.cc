@@ -25,13 +25,12 @@ namespace cnnx {
 
 namespace {
 
-// The Pad's spatial pads as a Conv/pool `pads` list [begin..., end...] into `pads` when it pads only spatial
-// axes (2 and after) with +0; else why not.
+// The constant-mode Pad's spatial pads as a Conv/pool `pads` list [begin..., end...] into `pads` when it pads
+// only spatial axes (2 and after) with +0; else why not.
 std::string spatial_zero_pads(const Graph& g, const Node& pad, std::vector<int64_t>& pads) {
   const auto& p = params_as<PadParams>(*pad.params, pad.op_type);
   KnownPads k;
-  if (p.mode != PadMode::constant) return "mode " + std::string(pad_mode_name(p.mode)) + ", not constant";
-  if (!known_pads(p, input_infos(g, pad), k)) return "its pads or value are read at run time";
+  if (!known_pads(p, input_infos(g, pad), k)) return "its pads (or axes) are read at run time";
   if (k.begin.size() < 3) return "rank " + std::to_string(k.begin.size()) + ": no spatial axes";
   if (!k.value || *k.value != 0 || std::signbit(*k.value)) {  // a -0 cell could keep a sign
     char value[32] = "an unknown value";
@@ -58,56 +57,62 @@ std::vector<int64_t> sum_pads(std::vector<int64_t> own, const std::vector<int64_
   return own;
 }
 
+// Why `reader`, a Conv or an AveragePool, cannot take the Pad's `added` cells as its own pads ("" when it can:
+// `attrs` then has them).
+std::string fold_into(const Node& reader, const std::vector<int64_t>& added, Attributes& attrs) {
+  const std::string name = reader.op_type + " '" + reader.name + "'";
+  if (is_op(reader, "Conv")) {
+    const auto& p = params_as<ConvParams>(*reader.params, reader.op_type);
+    if (p.auto_pad != AutoPad::notset) return name + " pads by auto_pad";
+    if (!p.pads.empty() && p.pads.size() != added.size())
+      return "the pads of " + name + " are for other axes than the Pad's";
+    attrs.set("pads", ints_attr(sum_pads(p.pads, added)));
+    return "";
+  }
+  const auto& p = params_as<PoolParams>(*reader.params, reader.op_type);
+  const PoolWindow& w = p.window;
+  if (reader.opset < 7) return name + " is opset " + std::to_string(reader.opset) + ": no count_include_pad";
+  if (w.auto_pad != PoolAutoPad::notset) return name + " pads by auto_pad";
+  if (w.ceil_mode) return name + " has ceil_mode (a last window starting in the Pad's cells would be dropped)";
+  if (w.pads.size() != added.size()) return "the pads of " + name + " are for other axes than the Pad's";
+  if (!p.count_include_pad && !all_equal(w.pads, 0)) return name + " has pads of its own that it does not count";
+  attrs.set("pads", ints_attr(sum_pads(w.pads, added)));
+  attrs.set("count_include_pad", int_attr(1));
+  return "";
+}
+
 }  // namespace
 
 void fold_pad(Graph& g, PassDeclines& declines) {
   const auto consumers = consumers_of(g);
   for (const Node& pad : g.nodes) {
     if (!is_op(pad, "Pad") || pad.outputs[0] < 0) continue;
-    // The pattern's anchor: a Pad read as X by a Conv or an AveragePool; what fails past it is a near match.
+    // The pattern's anchor: a Pad of constant mode read as X by a Conv or an AveragePool; what fails past it
+    // is a near match.
     const auto& readers = consumers[size_t(pad.outputs[0])];
-    const bool anchored = std::any_of(readers.begin(), readers.end(), [&](int r) {
-      const Node& n = g.nodes[size_t(r)];
-      return (is_op(n, "Conv") || is_op(n, "AveragePool")) && n.inputs[0] == pad.outputs[0];
-    });
+    const bool anchored =
+        params_as<PadParams>(*pad.params, pad.op_type).mode == PadMode::constant &&
+        std::any_of(readers.begin(), readers.end(), [&](int r) {
+          const Node& n = g.nodes[size_t(r)];
+          return (is_op(n, "Conv") || is_op(n, "AveragePool")) && n.inputs[0] == pad.outputs[0];
+        });
     if (!anchored) continue;
     const Node* reader = sole_reader(g, consumers, pad.outputs[0]);
-    for (size_t i = 1; reader && i < reader->inputs.size(); ++i)
-      if (reader->inputs[i] == pad.outputs[0]) reader = nullptr;
     if (!reader) {
       declines.add(pad, "read by another node too, or a graph output");
       continue;
     }
-    std::vector<int64_t> added;
-    if (const std::string why = spatial_zero_pads(g, pad, added); !why.empty()) {
-      declines.add(pad, why);
+    if (std::count(reader->inputs.begin(), reader->inputs.end(), pad.outputs[0]) > 1) {
+      declines.add(pad, reader->op_type + " '" + reader->name + "' reads it as another input too");
       continue;
     }
+    std::vector<int64_t> added;
     Attributes attrs = reader->attrs;
-    if (is_op(*reader, "Conv")) {
-      const auto& p = params_as<ConvParams>(*reader->params, reader->op_type);
-      if (p.auto_pad != AutoPad::notset) {
-        declines.add(pad, "its Conv '" + reader->name + "' pads by auto_pad");
-        continue;
-      }
-      if (!p.pads.empty() && p.pads.size() != added.size()) continue;  // the Conv's parse refuses this
-      attrs.set("pads", ints_attr(sum_pads(p.pads, added)));
-    } else {
-      const auto& p = params_as<PoolParams>(*reader->params, reader->op_type);
-      const PoolWindow& w = p.window;
-      const std::string why =
-          reader->opset < 7                              ? "AveragePool opset " + std::to_string(reader->opset) + " has no count_include_pad"
-          : w.auto_pad != PoolAutoPad::notset           ? "its AveragePool pads by auto_pad"
-          : w.ceil_mode                                 ? "its AveragePool has ceil_mode (a last window starting in the Pad's cells would be dropped)"
-          : w.pads.size() != added.size()               ? "its AveragePool's pads do not match the Pad's axes"
-          : !p.count_include_pad && !all_equal(w.pads, 0) ? "its AveragePool has pads of its own that it does not count"
-                                                         : "";
-      if (!why.empty()) {
-        declines.add(pad, why);
-        continue;
-      }
-      attrs.set("pads", ints_attr(sum_pads(w.pads, added)));
-      attrs.set("count_include_pad", int_attr(1));
+    std::string why = spatial_zero_pads(g, pad, added);
+    if (why.empty()) why = fold_into(*reader, added, attrs);
+    if (!why.empty()) {
+      declines.add(pad, why);
+      continue;
     }
     const std::string note = "Pad+" + reader->op_type + " from '" + pad.name + "' '" + reader->name + "'";
     std::vector<int> inputs = reader->inputs;

@@ -26,7 +26,9 @@ namespace cnnx {
 // "Concat '/inception3a/Concat': ...": the near matches a pass left alone.
 class PassDeclines {
  public:
-  void add(const Node& node, const std::string& why) { lines_.push_back(node.op_type + " '" + node.name + "': " + why); }
+  void add(const Node& node, const std::string& why) {
+    lines_.push_back(node.op_type + " '" + node.name + "': " + why);
+  }
   const std::vector<std::string>& lines() const { return lines_; }
 
  private:

@@ -43,29 +43,31 @@ void pool_before_pointwise_conv(Graph& g, PassDeclines& declines) {
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& conv = g.nodes[n];
     if (!is_op(conv, "Conv") || conv.outputs[0] < 0) continue;
-    // The pattern's anchor: a Conv read by an average pool that shrinks the map; what fails past it is a
-    // near match.
-    const Node* pool = nullptr;
-    for (int r : consumers[size_t(conv.outputs[0])])
-      if (is_average_pool(g.nodes[size_t(r)])) pool = &g.nodes[size_t(r)];
-    if (!pool) continue;
+    // The pattern's anchor: a 1x1 Conv (stride 1, no pads) read by an average pool that shrinks the map (the
+    // Conv then runs on fewer pixels); what fails past it is a near match.
     const ValueInfo& x = g.value(conv.inputs[0]).info;
-    const ValueInfo& y = g.value(pool->outputs[0]).info;
-    // Worth it when the pool shrinks the map: the Conv then runs on fewer pixels.
-    if (numel_range(y.shape, 2, y.shape.size()) >= numel_range(x.shape, 2, x.shape.size())) continue;
-    const bool has_bias = conv.inputs.size() > 2 && conv.inputs[2] >= 0;
-    const std::string why = !sole_reader(g, consumers, conv.outputs[0])
-                                ? "read by another node than its " + pool->op_type + " '" + pool->name + "', or a graph output"
-                            : x.dtype != DType::f32 ? std::string(dtype_name(x.dtype)) + ", not float32"
-                            : !pointwise(g, conv)   ? "not a 1x1 convolution with stride 1 and no pads"
-                            : has_bias && !weights_sum_to_one(*pool)
-                                ? "has a bias, and " + pool->op_type + " '" + pool->name +
-                                      "' counts pads in its divisor (the bias would come out scaled)"
-                                : "";
+    const Node* pool = nullptr;
+    for (int r : consumers[size_t(conv.outputs[0])]) {
+      const Node& reader = g.nodes[size_t(r)];
+      if (pool || !is_average_pool(reader) || reader.outputs[0] < 0) continue;
+      const Shape& y = g.value(reader.outputs[0]).info.shape;
+      if (numel_range(y, 2, y.size()) < numel_range(x.shape, 2, x.shape.size())) pool = &reader;
+    }
+    if (!pool || !pointwise(g, conv)) continue;
+    const std::string pool_name = pool->op_type + " '" + pool->name + "'";
+    std::string why;
+    if (!sole_reader(g, consumers, conv.outputs[0]))
+      why = "read by another node than " + pool_name + ", or a graph output";
+    else if (x.dtype != DType::f32)
+      why = dtype_name(x.dtype) + ", not float32";
+    else if (conv.inputs.size() > 2 && conv.inputs[2] >= 0 && !weights_sum_to_one(*pool))
+      why = "has a bias, and " + pool_name + " may count pads in its divisor (count_include_pad with pads or "
+            "SAME auto_pad): the bias would come out scaled";
     if (!why.empty()) {
       declines.add(conv, why);
       continue;
     }
+    const ValueInfo& y = g.value(pool->outputs[0]).info;
 
     Shape pooled_shape = y.shape;
     pooled_shape[1] = x.shape[1];

@@ -57,7 +57,7 @@ std::string unsplittable(const Graph& g, const Node& conv, int x) {
     if (conv.inputs[i] < 0) continue;
     const ValueInfo& v = g.value(conv.inputs[i]).info;
     if (conv.inputs[i] == x || !v.constant || v.dtype != DType::f32)
-      return name + "'s " + (i == 1 ? "weights" : "bias") + " are not constant float32";
+      return std::string(i == 1 ? "the weights" : "the bias") + " of " + name + " are not constant float32";
   }
   const Shape& y = g.value(conv.outputs[0]).info.shape;
   for (size_t d = 1; d < y.size(); ++d)
@@ -67,7 +67,7 @@ std::string unsplittable(const Graph& g, const Node& conv, int x) {
 }
 
 // Conv reading parts [offset, offset + C) of W's input channels: W[:, offset:offset + C, ...]. W has
-// M > 0 and C > 0 (splittable_conv, and the Concat's parts each have channels).
+// M > 0 and C > 0 (unsplittable, and the Concat's parts each have channels).
 Tensor input_channel_slice(const Tensor& W, int64_t offset, int64_t channels) {
   Shape shape = W.shape();
   const int64_t M = shape[0], C = shape[1], taps = W.numel() / (M * C);
@@ -94,6 +94,7 @@ std::string split_readers(const Graph& g, const std::vector<std::vector<int>>& c
       x = node->outputs[0];
       node = x < 0 ? nullptr : sole_reader(g, consumers, x);
       if (!node) return name + " is read by more than one node, or is a graph output";
+      if (!is_op(*node, "Conv")) return name + " is read by " + node->op_type + " '" + node->name + "', not a Conv";
     }
     if (!is_op(*node, "Conv")) return "read by " + node->op_type + " '" + node->name + "', not a Conv";
     if (const std::string why = unsplittable(g, *node, x); !why.empty()) return why;
@@ -103,14 +104,18 @@ std::string split_readers(const Graph& g, const std::vector<std::vector<int>>& c
   return "";
 }
 
-// True when `concat` reads like a near match of the pattern: one of its readers is a Conv, maybe through a pool.
+// True when `concat` starts a near match of the pattern: a Conv reads it as X, maybe through a pool.
 bool read_by_conv(const Graph& g, const std::vector<std::vector<int>>& consumers, int concat) {
+  auto conv_reading = [&](int x) {
+    for (int r : consumers[size_t(x)])
+      if (is_op(g.nodes[size_t(r)], "Conv") && g.nodes[size_t(r)].inputs[0] == x) return true;
+    return false;
+  };
+  if (conv_reading(concat)) return true;
   for (int r : consumers[size_t(concat)]) {
-    const Node* node = &g.nodes[size_t(r)];
-    if (average_or_max_pool(*node) && node->outputs[0] >= 0)
-      for (int p : consumers[size_t(node->outputs[0])])
-        if (is_op(g.nodes[size_t(p)], "Conv")) return true;
-    if (is_op(*node, "Conv")) return true;
+    const Node& node = g.nodes[size_t(r)];
+    if (average_or_max_pool(node) && node.inputs[0] == concat && node.outputs[0] >= 0 && conv_reading(node.outputs[0]))
+      return true;
   }
   return false;
 }
@@ -136,7 +141,8 @@ void split_conv_over_concat(Graph& g, PassDeclines& declines) {
     std::string why = is_graph_output(g, x)    ? "is a graph output"
                       : xi.dtype != DType::f32 ? std::string(dtype_name(xi.dtype)) + ", not float32"
                       : concat.inputs.size() < 2 ? "has one part"
-                      : !known                   ? "a part without channels, or an empty output " + to_string(xi.shape)
+                      : !known                   ? "rank below 3, a part without channels, or an empty output " +
+                                                       to_string(xi.shape)
                       : axis != 1                ? "joins along axis " + std::to_string(axis) + ", not channels (1)"
                                                  : split_readers(g, consumers, x, readers);
     if (!why.empty()) {
@@ -155,10 +161,12 @@ void split_conv_over_concat(Graph& g, PassDeclines& declines) {
     for (const SplitReader& r : readers)
       rereads += double(parts - 1) * per_image(g.value(r.conv->outputs[0]).info.shape);
     if (rereads > per_image(xi.shape)) {
-      declines.add(concat, "split, its " + std::to_string(readers.size()) + " Conv readers would re-read their outputs " +
-                               "once per part after the first: " + whole_number(rereads) +
-                               " values per image, more than the " + whole_number(per_image(xi.shape)) +
-                               " the Concat's copy writes");
+      const std::string outputs = readers.size() == 1 ? "the output of its one Conv reader would"
+                                                      : "the outputs of its " + std::to_string(readers.size()) +
+                                                            " Conv readers would";
+      declines.add(concat, "cheaper copied: split, " + outputs + " be re-read once per part after the first, " +
+                               whole_number(rereads) + " values per image, more than the " +
+                               whole_number(per_image(xi.shape)) + " the Concat's copy writes");
       continue;
     }
 

@@ -9,7 +9,9 @@
 
 namespace cnnx {
 
-const char* pad_mode_name(PadMode m) {
+namespace {
+
+const char* mode_name(PadMode m) {
   switch (m) {
     case PadMode::constant: return "constant";
     case PadMode::reflect: return "reflect";
@@ -17,6 +19,8 @@ const char* pad_mode_name(PadMode m) {
     default: return "wrap";
   }
 }
+
+}  // namespace
 
 PadParams parse_pad(const Node& node) {
   require_outputs(node, 1, 1);
@@ -78,7 +82,7 @@ PadGeometry resolve_pad(PadMode mode, const Shape& data, const std::vector<int64
     const int64_t kept = dim - std::max<int64_t>(0, -b) - std::max<int64_t>(0, -e);  // after cropping
     const bool pads_axis = b > 0 || e > 0;
     if (mode == PadMode::constant || !pads_axis) continue;
-    require(kept >= 1, pad_mode_name(mode), " padding of axis ", a, " needs a non-empty input after cropping (size ",
+    require(kept >= 1, mode_name(mode), " padding of axis ", a, " needs a non-empty input after cropping (size ",
             dim, ", pads ", b, ", ", e, ")");
     if (mode == PadMode::reflect)
       require(kept >= 2 && b <= kept - 1 && e <= kept - 1, "reflect padding of axis ", a, " by ", b, ", ", e,

@@ -15,7 +15,6 @@
 namespace cnnx {
 
 enum class PadMode { constant, reflect, edge, wrap };
-const char* pad_mode_name(PadMode m);  // "constant", as the attribute spells it
 
 struct PadParams : OpParams {
   PadMode mode = PadMode::constant;
