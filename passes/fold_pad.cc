@@ -60,7 +60,7 @@ std::vector<int64_t> sum_pads(std::vector<int64_t> own, const std::vector<int64_
 // Why `reader`, a Conv or an AveragePool, cannot take the Pad's `added` cells as its own pads ("" when it can:
 // `attrs` then has them).
 std::string fold_into(const Node& reader, const std::vector<int64_t>& added, Attributes& attrs) {
-  const std::string name = reader.op_type + " '" + reader.name + "'";
+  const std::string name = node_label(reader);
   if (is_op(reader, "Conv")) {
     const auto& p = params_as<ConvParams>(*reader.params, reader.op_type);
     if (p.auto_pad != AutoPad::notset) return name + " pads by auto_pad";
@@ -103,7 +103,7 @@ void fold_pad(Graph& g, PassDeclines& declines) {
       continue;
     }
     if (std::count(reader->inputs.begin(), reader->inputs.end(), pad.outputs[0]) > 1) {
-      declines.add(pad, reader->op_type + " '" + reader->name + "' reads it as another input too");
+      declines.add(pad, node_label(*reader) + " reads it as another input too");
       continue;
     }
     std::vector<int64_t> added;

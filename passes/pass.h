@@ -23,12 +23,13 @@
 
 namespace cnnx {
 
+// "Concat '/inception3a/Concat'": a node as messages name it.
+inline std::string node_label(const Node& node) { return node.op_type + " '" + node.name + "'"; }
+
 // "Concat '/inception3a/Concat': ...": the near matches a pass left alone.
 class PassDeclines {
  public:
-  void add(const Node& node, const std::string& why) {
-    lines_.push_back(node.op_type + " '" + node.name + "': " + why);
-  }
+  void add(const Node& node, const std::string& why) { lines_.push_back(node_label(node) + ": " + why); }
   const std::vector<std::string>& lines() const { return lines_; }
 
  private:

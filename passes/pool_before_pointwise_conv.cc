@@ -54,7 +54,7 @@ void pool_before_pointwise_conv(Graph& g, PassDeclines& declines) {
       if (numel_range(y, 2, y.size()) < numel_range(x.shape, 2, x.shape.size())) pool = &reader;
     }
     if (!pool || !pointwise(g, conv)) continue;
-    const std::string pool_name = pool->op_type + " '" + pool->name + "'";
+    const std::string pool_name = node_label(*pool);
     std::string why;
     if (!sole_reader(g, consumers, conv.outputs[0]))
       why = "read by another node than " + pool_name + ", or a graph output";

@@ -50,7 +50,7 @@ bool average_or_max_pool(const Node& node) { return is_op(node, "MaxPool") || is
 // one group and constant float32 weights (and bias, if any) and a known, non-empty output shape past the
 // batch (W [M, C, ...] with M > 0).
 std::string unsplittable(const Graph& g, const Node& conv, int x) {
-  const std::string name = "Conv '" + conv.name + "'";
+  const std::string name = node_label(conv);
   if (conv.inputs[0] != x || conv.outputs[0] < 0) return name + " reads it as another input than X";
   if (conv.inputs.size() < 2 || conv.inputs[1] < 0) return name + " has no weights";
   for (size_t i = 1; i < conv.inputs.size(); ++i) {
@@ -88,15 +88,16 @@ std::string split_readers(const Graph& g, const std::vector<std::vector<int>>& c
     int x = concat;
     if (average_or_max_pool(*node) && node->inputs[0] == concat) {
       reader.pool = node;
-      const std::string name = node->op_type + " '" + node->name + "'";
+      const std::string name = node_label(*node);
       for (size_t i = 1; i < node->outputs.size(); ++i)
         if (node->outputs[i] >= 0) return name + " writes Indices, which count positions across all channels";
       x = node->outputs[0];
       node = x < 0 ? nullptr : sole_reader(g, consumers, x);
       if (!node) return name + " is read by more than one node, or is a graph output";
-      if (!is_op(*node, "Conv")) return name + " is read by " + node->op_type + " '" + node->name + "', not a Conv";
     }
-    if (!is_op(*node, "Conv")) return "read by " + node->op_type + " '" + node->name + "', not a Conv";
+    if (!is_op(*node, "Conv"))
+      return (reader.pool ? node_label(*reader.pool) + " is " : std::string()) + "read by " + node_label(*node) +
+             ", not a Conv";
     if (const std::string why = unsplittable(g, *node, x); !why.empty()) return why;
     reader.conv = node;
     readers.push_back(reader);
