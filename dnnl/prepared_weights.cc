@@ -45,7 +45,7 @@ OwnedMemory shared_memory(const std::shared_ptr<Entry>& entry) {
   return m;
 }
 
-std::atomic<int64_t> made{0}, shared{0}, made_bytes{0}, shared_bytes{0};
+std::atomic<int64_t> made{0}, shared{0}, kept{0}, made_bytes{0}, shared_bytes{0};
 
 }  // namespace
 
@@ -252,10 +252,11 @@ PreparedWeights::~PreparedWeights() = default;
 PreparedWeights::Scope::Scope(PreparedWeights& store) : outer_(current) { current = store.store_.get(); }
 PreparedWeights::Scope::~Scope() { current = outer_; }
 
-PreparedWeightCounts prepared_weight_counts() { return {made, shared, made_bytes, shared_bytes}; }
+PreparedWeightCounts prepared_weight_counts() { return {made, shared, kept, made_bytes, shared_bytes}; }
 
 OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) {
   if (from == to) {  // the constant as it is: no copy, and its bytes pinned (never released) while in use
+    ++kept;
     struct Alias {
       Tensor constant;
       std::shared_ptr<void> pin;

@@ -86,11 +86,16 @@ class PreparedWeights {
   std::unique_ptr<Store> store_;
 };
 
-// What prepare_constant did in this process, over every store and outside them: buffers made and requests
-// served with an earlier buffer (counts and bytes). For tests and `cnnx bench --json`.
+// What prepare_constant did in this process, over every store and outside them: buffers made, requests
+// served with an earlier buffer (counts and bytes), and requests served by the constant as it is (the
+// primitive wants its layout: nothing is made). Every request is one of the three. For tests.
 struct PreparedWeightCounts {
-  int64_t made = 0, shared = 0;
+  int64_t made = 0, shared = 0, kept = 0;
   int64_t made_bytes = 0, shared_bytes = 0;
+  PreparedWeightCounts operator-(const PreparedWeightCounts& before) const {
+    return {made - before.made, shared - before.shared, kept - before.kept, made_bytes - before.made_bytes,
+            shared_bytes - before.shared_bytes};
+  }
 };
 PreparedWeightCounts prepared_weight_counts();
 

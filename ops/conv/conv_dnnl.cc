@@ -117,7 +117,9 @@ bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& o
 
 // The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,
 // tried in this order: src as it arrives with the wished dst; the wished dst alone (a view saves a copy of
-// the whole output, a reorder of src is shared by its readers); src as it arrives alone; else its own choice.
+// the whole output, a reorder of src is shared by its readers); the wished dst with src in its order (oneDNN
+// 2.6's AVX2 depthwise kernel runs channels-last only when both are: ConvNeXt's 7x7 before its Transpose);
+// src as it arrives alone; else its own choice.
 // A src arriving in a layout other than plain is offered whatever it is: a grouped convolution's own choice
 // (nChw4c, nChw8c) is barely faster than channels-last and costs two reorders, and the layout oneDNN picks
 // for a few channels per group must not spread to the layers after it: 1x1 convolutions in nChw8c run AVX2
@@ -132,8 +134,11 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
   if (grouped_conv_aliases_channels_last(g, own)) return own;
   if (is_plain(src) && is_plain(wished_dst))
     if (std::optional<ConvDesc> d = first_layer(g, fusion, own)) return std::move(*d);
+  const Layout src_like_wished_dst =
+      is_plain(wished_dst) ? Layout() : layout_of(same_order_desc(wished_dst, g.input_shape()));
   const std::pair<Layout, Layout> tries[] = {{src, is_plain(wished_dst) ? dst_like_src : wished_dst},
                                              {Layout(), wished_dst},
+                                             {src_like_wished_dst, wished_dst},
                                              {src, dst_like_src}};
   for (const auto& [try_src, try_dst] : tries) {
     if (is_plain(try_src) && is_plain(try_dst)) continue;

@@ -2,8 +2,10 @@
 // - A layer (B constant, A not transposed, alpha 1, C absent or a constant row): the inner product
 //   primitive. B is reordered once into the layout the primitive picks, and beta * C is its bias. With a
 //   batch of 1 this is a matrix-vector product bound by reading B, and the picked layout reads B faster than
-//   B as stored (a classifier's 1280x1000 Gemm: 0.28 -> 0.15 ms in efficientnet_b0). alpha is not folded
-//   into B: alpha * B may overflow where alpha * (A B) does not.
+//   B as stored (a classifier's 1280x1000 Gemm: 0.28 -> 0.15 ms in efficientnet_b0). Where oneDNN runs the
+//   same implementation on B as stored (its GEMM on AVX2 machines takes either order of a plain B, and picks
+//   one per batch size), B is read as stored: no copy, and the plans of other batch sizes share it. alpha is
+//   not folded into B: alpha * B may overflow where alpha * (A B) does not.
 // - Anything else: the matmul primitive on A' [M, K] x B' [K, N]. Transposes are strides of the memory
 //   descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
 //   post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
@@ -59,15 +61,21 @@ class GemmLayer : public CompiledKernel {
     src_md_ = plain_f32_desc({M, K});
     dst_md_ = plain_f32_desc({M, N});
     const memory::desc bias_md = plain_f32_desc({N});
-    const memory::desc any_weights_md({N, K}, dt::f32, memory::format_tag::any);
-    pd_ = inner_product_forward::primitive_desc(
-        inner_product_forward::desc(prop_kind::forward_inference, src_md_, any_weights_md, bias_md, dst_md_),
-        dnnl_attr(), dnnl_engine());
+    // B' as [N, K]: B itself when transB, else B read transposed (strides).
+    const memory::desc user_weights_md({N, K}, dt::f32, p.trans_b ? memory::dims{K, 1} : memory::dims{1, N});
+    auto describe = [&](const memory::desc& weights_md) {
+      return inner_product_forward::primitive_desc(
+          inner_product_forward::desc(prop_kind::forward_inference, src_md_, weights_md, bias_md, dst_md_),
+          dnnl_attr(), dnnl_engine());
+    };
+    pd_ = describe(memory::desc({N, K}, dt::f32, memory::format_tag::any));
+    if (pd_.weights_desc() != user_weights_md) try {
+        inner_product_forward::primitive_desc as_stored = describe(user_weights_md);
+        if (std::string(as_stored.impl_info_str()) == pd_.impl_info_str()) pd_ = as_stored;
+      } catch (const dnnl::error&) {
+      }
     ip_ = inner_product_forward(pd_);
     scratchpad_md_ = pd_.scratchpad_desc();
-
-    // B' as [N, K]: B itself when transB, else B read transposed (strides), into the primitive's layout.
-    const memory::desc user_weights_md({N, K}, dt::f32, p.trans_b ? memory::dims{K, 1} : memory::dims{1, N});
     weights_ = prepare_constant(user_weights_md, *in[1].constant, pd_.weights_desc());
 
     bias_ = OwnedMemory(bias_md);

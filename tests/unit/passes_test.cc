@@ -556,7 +556,20 @@ TEST_CASE("a ResNeXt block keeps the layout its first convolution picks: no reor
                       plan->slot(s.outputs[0]).layout.name());
   }
   CAPTURE(joined(layouts));
-  CHECK(reorders <= 2);  // the input into the convolutions' layout, the output back to plain
+  // The input into the convolutions' layout and the output back to plain; around the grouped convolution
+  // (the second step after the first reorder) none where oneDNN runs it in the layout that arrives, else one
+  // on each side and it runs plain: oneDNN 2.6's AVX2 code has no blocked kernel for 4 channels per group
+  // (its GEMM kernel reads plain or channels-last), its AVX-512 code has.
+  const std::vector<PlanStep>& steps = plan->steps();
+  size_t g_step = 0;  // the second step that runs a node
+  for (int nodes = 0; g_step < steps.size() && (steps[g_step].node < 0 || ++nodes < 2);) ++g_step;
+  REQUIRE(g_step + 1 < steps.size());
+  const bool reorders_around = steps[g_step - 1].node < 0;
+  CHECK(reorders <= (reorders_around ? 4 : 2));
+  if (reorders_around) {
+    CHECK(steps[g_step + 1].node < 0);
+    CHECK(is_plain(plan->slot(steps[g_step].outputs[0]).layout));
+  }
   std::vector<NodeCheck> checks;
   const Tensor want = Plan::build(graph, in, Backend::ref, graph_pass_names())->run(x)[0];
   CHECK(within_tolerance("Conv", 12, plan->run(x, &checks)[0], want) == "");
