@@ -67,9 +67,9 @@ const std::vector<ActivationDef> kActivations = {
     {"HardSwish", 14, kNoLegacyHint, {}, {},
      [](double x, const ActivationArgs&) { return x * clamp(x / 6 + 0.5, 0, 1); },
      STEPS({EltwiseAlgorithm::hardswish}), SLOPE(1.5), kFewRoundings},
-    // -x: eltwise_linear with alpha -1 (exact; oneDNN gives +0 for x = 0 where the reference gives -0).
+    // -x: eltwise_linear with alpha -1 and beta -0 (exact: -1 * x + -0 is -0 at x = +0, where beta 0 gives +0).
     {"Neg", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return -x; },
-     STEPS({EltwiseAlgorithm::linear, -1.f, 0.f}), SLOPE(1), kExact},
+     STEPS({EltwiseAlgorithm::linear, -1.f, -0.f}), SLOPE(1), kExact},
     // min(max(x, alpha = min), beta = max). eltwise_clip_v2 gives alpha where x <= alpha; ONNX gives max
     // everywhere when min > max.
     {"Clip", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs& a) { return clamp(x, a.alpha, a.beta); },
@@ -87,9 +87,9 @@ const std::vector<ActivationDef> kActivations = {
     // ---- the other float unary ops of ONNX (float32 only here: no node test gives them integers) ----
     {"Erf", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::erf(x); },
      NO_DNNL("oneDNN 2.6 has gelu_erf, not erf itself"), nullptr, kTranscendental},
-    // exp(x). oneDNN 2.6's eltwise_exp turns a NaN input into +inf (a kernel cannot decline by data).
+    // exp(x). oneDNN 2.6's eltwise_exp turns a NaN input into +inf: its kernel puts NaN back (loses_nan).
     {"Exp", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::exp(x); },
-     NO_DNNL("oneDNN 2.6's exp turns NaN into +inf"), nullptr, kTranscendental},
+     STEPS({EltwiseAlgorithm::exp}), nullptr, kTranscendental},
     // ln(x): -inf at +-0, NaN below 0, in the reference and oneDNN alike. Not fused: near 0 (and near 1 for
     // the absolute error) it amplifies the convolution's own rounding past FusedConv's tolerance.
     {"Log", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::log(x); },

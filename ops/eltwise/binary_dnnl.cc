@@ -5,6 +5,7 @@
 // at `axis`), and when A would need broadcasting the commutative ops swap their operands.
 #include "ops/eltwise/binary.h"
 #include "ops/common/broadcast.h"
+#include "ops/common/special_values.h"
 #include "dnnl/dnnl_runtime.h"
 
 namespace cnnx {
@@ -201,30 +202,38 @@ class BinaryDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
-  // src0 has dst's shape and layout, and oneDNN binary may write dst over it (not a u8 dst over f32).
-  int in_place_input() const override { return ops_.bool_dst ? -1 : ops_.swapped ? 1 : 0; }
+  // src0 has dst's shape and layout, and oneDNN binary may write dst over it (not a u8 dst over f32, nor
+  // when NaN is put back from src0).
+  int in_place_input() const override { return ops_.bool_dst || restores_nan() ? -1 : ops_.swapped ? 1 : 0; }
 
   void run(const KernelIO& io) const override {
     const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];
     const Tensor& src1 = *io.in[ops_.swapped ? 0 : 1];
     Tensor& dst = *io.out[0];
+    const size_t src0_bytes = src0_md_.get_size(), dst_bytes = dst_md_.get_size();
     if (outer_.empty()) {
       dnnl_execute(binary_, scratchpad_md_,
                    {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
                     {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1)},
                     {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst)}});
-      return;
+    } else {
+      for_each_broadcast<1>(outer_, {src1_at_}, [&](int64_t i, const int64_t* src1_at) {
+        dnnl_execute(binary_, scratchpad_md_,
+                     {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0, size_t(i) * src0_bytes)},
+                      {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1, size_t(src1_at[0]) * sizeof(float))},
+                      {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst, size_t(i) * dst_bytes)}});
+      });
     }
-    const size_t src0_bytes = src0_md_.get_size(), dst_bytes = dst_md_.get_size();
-    for_each_broadcast<1>(outer_, {src1_at_}, [&](int64_t i, const int64_t* src1_at) {
-      dnnl_execute(binary_, scratchpad_md_,
-                   {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0, size_t(i) * src0_bytes)},
-                    {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1, size_t(src1_at[0]) * sizeof(float))},
-                    {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst, size_t(i) * dst_bytes)}});
-    });
+    // src0 (never broadcast) has dst's layout and, over the outer loop too, its element count.
+    if (restores_nan())
+      restore_nan(src0.data<float>(), dst.data<float>(),
+                  (outer_.empty() ? 1 : checked_numel(outer_)) * int64_t(dst_bytes / sizeof(float)));
   }
 
  private:
+  // maxps/minps give src1 where src0 is NaN (and NaN where src1 is): NaN is put back from src0.
+  bool restores_nan() const { return ops_.kind == BinaryKind::max || ops_.kind == BinaryKind::min; }
+
   BinaryOperands ops_;
   Shape outer_;                   // dims run as a loop of executions (OuterLoop); empty: one execution
   std::vector<int64_t> src1_at_;  // src1's step per outer dim, in elements

@@ -3,12 +3,14 @@
 // is one or more eltwise steps: the first reads the input, the next ones work in place on the output. The plan
 // may give the output the input's buffer (in_place_input): oneDNN eltwise runs with src == dst.
 //
-// Known difference (data-dependent, so it cannot decline): oneDNN's relu and clip turn a NaN input into a
-// number (relu 0, clip its lower bound; HardSigmoid 0), where the reference kernels keep NaN.
+// oneDNN's relu and clip turn a NaN input into a number (relu 0, clip its lower bound; HardSigmoid 0), its exp
+// into +inf, and its log reads a denormal as the smallest normal: steps that do (mishandles_special_inputs) run
+// out of place, and those elements are computed again from the input afterwards (ops/common/special_values.h).
 #include <cmath>
 #include <limits>
 
 #include "ops/common/activation_dnnl.h"
+#include "ops/common/special_values.h"
 #include "ops/eltwise/unary.h"
 
 namespace cnnx {
@@ -29,14 +31,14 @@ std::vector<eltwise_forward::primitive_desc> describe(const std::vector<EltwiseS
 class EltwiseDnnl : public CompiledKernel {
  public:
   EltwiseDnnl(const std::vector<eltwise_forward::primitive_desc>& pds, const memory::desc& md, const Layout& arriving,
-              size_t inputs)
-      : md_(md), layouts_(follow_layouts(arriving, inputs)) {
+              size_t inputs, const ActivationDef& row, const ActivationArgs& args, bool mends)
+      : md_(md), layouts_(follow_layouts(arriving, inputs)), row_(row), args_(args), mends_(mends) {
     for (const eltwise_forward::primitive_desc& pd : pds) steps_.push_back({eltwise_forward(pd), pd.scratchpad_desc()});
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
-  // Elementwise: dst may be src's buffer (oneDNN eltwise runs in place).
-  int in_place_input() const override { return 0; }
+  // Elementwise: dst may be src's buffer (oneDNN eltwise runs in place), unless special inputs are mended.
+  int in_place_input() const override { return mends_ ? -1 : 0; }
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->numel() != io.out[0]->numel()) fail("input and output sizes differ");
@@ -44,6 +46,9 @@ class EltwiseDnnl : public CompiledKernel {
     const memory dst = dnnl_wrap(md_, *io.out[0]);
     for (size_t i = 0; i < steps_.size(); ++i)
       dnnl_execute(steps_[i].prim, steps_[i].scratchpad, {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
+    if (mends_)
+      recompute_special_inputs(row_, args_, io.in[0]->data<float>(), io.out[0]->data<float>(),
+                               int64_t(md_.get_size() / sizeof(float)));
   }
 
  private:
@@ -53,6 +58,9 @@ class EltwiseDnnl : public CompiledKernel {
   };
   memory::desc md_;  // the whole tensor as 1-D when plain, else its blocked layout (padding included)
   KernelLayouts layouts_;
+  const ActivationDef& row_;
+  ActivationArgs args_;
+  bool mends_;  // oneDNN mishandles NaN or denormal inputs of the steps: computed again from the input
   std::vector<Step> steps_;
 };
 
@@ -69,7 +77,9 @@ Compiled compile_steps(const ActivationDef& row, const ActivationArgs& args, con
   if (!is_plain(arriving) && !runs_without_reference([&] { return describe(steps, md_of(arriving)); }))
     arriving = Layout();
   const memory::desc md = follow(arriving, plain);
-  return compile_or_refuse([&] { return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size()); });
+  return compile_or_refuse(
+      [&] { return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size(), row, args,
+                                                  mishandles_special_inputs(steps)); });
 }
 
 }  // namespace

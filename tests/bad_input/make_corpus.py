@@ -34,6 +34,7 @@ class Corpus:
     def __init__(self, root):
         self.root = root
         self.cases = []
+        self.names = set()
 
     def folder(self, name):
         d = os.path.join(self.root, name)
@@ -54,7 +55,8 @@ class Corpus:
             outputs=None, model_file="model.onnx", model_path=None):
         """model: ModelProto, bytes, or None (nothing written; model_path names an existing file relative
         to the corpus root). inputs: arrays (written as .npy) or ready-made relative paths (str)."""
-        assert not any(c["name"] == name for c in self.cases), name
+        assert name not in self.names, name
+        self.names.add(name)
         if isinstance(model, onnx.ModelProto):
             model = model.SerializeToString()
         if model is not None:
@@ -63,16 +65,20 @@ class Corpus:
         args = [command, file]
         for i, x in enumerate(inputs):
             args.append(x if isinstance(x, str) else self.npy(name, f"input_{i}.npy", x))
-        if command == "run":
-            args += ["--backend", "ref"]
-        args += list(extra_args)
-        case = {"name": name, "file": file, "args": args, "expect": expect}
+        case = {"name": name, "file": file, "args": args + list(extra_args), "expect": expect}
         if expect == "error":
             assert contains, name
             case["contains"] = list(contains)
         if outputs:
             case["outputs"] = {k: self.npy(name, f"expected_{k}.npy", v) for k, v in outputs.items()}
-        self.cases.append(case)
+        # `cnnx run` on both backends: the default one (oneDNN) is what users run, the reference one the oracle.
+        backends = ("dnnl", "ref") if command == "run" and "--backend" not in extra_args else (None,)
+        for backend in backends:
+            c = dict(case)
+            if backend:
+                c["name"] = f"{name} [{backend}]"
+                c["args"] = args + ["--backend", backend] + list(extra_args)
+            self.cases.append(c)
 
 
 def make_model(nodes, inputs, outputs, initializers=(), opset=19, ir_version=8, opsets=None):

@@ -28,15 +28,11 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 // ---- activations: one unary op per row of the activation table, and Clip ----
 
-// oneDNN's relu (alpha 0) and clip, HardSigmoid's clip step included, turn a NaN input into a number (relu 0,
-// clip its lower bound) where the reference kernels keep NaN (ops/eltwise/unary_dnnl.cc). A kernel cannot
-// decline by data, so the inputs of these rows hold no NaN: a known, documented difference.
-bool dnnl_loses_nan(const std::string& row) { return row == "Relu" || row == "HardSigmoid" || row == "Clip"; }
-
-// U[-8, 8) with special values first: signed zeros, infinities, NaN (or 0.5 instead), tiny and large values.
-Tensor special_values(bool with_nan) {
+// U[-8, 8) with special values first: signed zeros, infinities, NaN (or 0.5 instead), tiny, denormal and large
+// values. Every kernel gives ONNX's result on them (ops/common/special_values.h).
+Tensor special_values(bool with_nan = true) {
   Tensor x = random_tensor({3, 4, 50}, 300, -8.f, 8.f);
-  const float specials[] = {0.f,  -0.f, kInf,  -kInf, with_nan ? kNaN : 0.5f, 1e-30f, -1e-30f, 3.f, -3.f,
+  const float specials[] = {0.f,  -0.f, kInf,  -kInf, with_nan ? kNaN : 0.5f, 1e-30f, -1e-30f, 1e-40f, -1e-40f, 3.f, -3.f,
                             88.f, -88.f, 100.f, -100.f};
   for (size_t i = 0; i < std::size(specials); ++i) x.data<float>()[i] = specials[i];
   return x;
@@ -47,7 +43,7 @@ std::vector<KernelCase> activation_cases() {
   for (const ActivationDef& row : activations()) {
     if (row.since == 0) continue;  // Clip has its own cases below; Swish is only fused (fused_conv_cases)
     cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, special values").in_domain(row.domain)
-                        .in(given(special_values(!dnnl_loses_nan(row.name)))));
+                        .in(given(special_values())));
     cases.push_back(KernelCase(row.name, kMaxOpset, "defaults, 4-D").in_domain(row.domain)
                         .in(random_in({2, 3, 5, 7}, -6.f, 6.f)));
     KernelCase empty(row.name, kMaxOpset, "empty");
@@ -55,13 +51,13 @@ std::vector<KernelCase> activation_cases() {
     if (has_dnnl_kernel(row)) empty.declines("dnnl", "is empty");
     cases.push_back(empty);
   }
-  const Tensor x = special_values(true), no_nan = special_values(false);
+  const Tensor x = special_values();
   cases.push_back(KernelCase("LeakyRelu", 16, "alpha 0.3").attr("alpha", float_attr(0.3f)).in(given(x)));
   cases.push_back(KernelCase("LeakyRelu", 16, "negative alpha").attr("alpha", float_attr(-2.f)).in(given(x)));
   cases.push_back(KernelCase("HardSigmoid", 6, "alpha 0.5, beta 0.6")
-                      .attr("alpha", float_attr(0.5f)).attr("beta", float_attr(0.6f)).in(given(no_nan)));
+                      .attr("alpha", float_attr(0.5f)).attr("beta", float_attr(0.6f)).in(given(x)));
   cases.push_back(KernelCase("HardSigmoid", 6, "negative alpha")
-                      .attr("alpha", float_attr(-0.3f)).attr("beta", float_attr(0.1f)).in(given(no_nan)));
+                      .attr("alpha", float_attr(-0.3f)).attr("beta", float_attr(0.1f)).in(given(x)));
   // Attributes of the other rows (Celu's dnnl kernel declines an alpha it cannot divide by).
   cases.push_back(KernelCase("Elu", 6, "alpha 0.5").attr("alpha", float_attr(0.5f)).in(given(x)));
   cases.push_back(KernelCase("Elu", 6, "alpha -2").attr("alpha", float_attr(-2.f)).in(given(x)));
@@ -255,7 +251,16 @@ std::vector<KernelCase> binary_cases() {
                         .declines("dnnl", "int64, not float32"));
   }
   // Max and Min keep NaN where either operand is NaN, as numpy does (the reference); oneDNN's maxps/minps give
-  // the other operand instead (binary.h), so only the reference runs NaN.
+  // the other operand where the first is NaN, and its kernel puts NaN back (binary_dnnl.cc).
+  for (const char* op : {"Max", "Min"}) {
+    cases.push_back(KernelCase(op, 13, "NaN, infinities, signed zeros, two inputs")
+                        .in(given(make_tensor({6}, {kNaN, 1.f, -kInf, 0.f, -0.f, kNaN})))
+                        .in(given(make_tensor({6}, {1.f, kNaN, 3.f, -0.f, 0.f, kNaN}))));
+    cases.push_back(KernelCase(op, 13, "special values, broadcast scalar").in(given(special_values()))
+                        .in(given(make_tensor({1}, {0.5f}))));
+    cases.push_back(KernelCase(op, 13, "scalar first, special values broadcast")
+                        .in(given(make_tensor({1}, {kNaN}))).in(given(special_values())));
+  }
   cases.push_back(KernelCase("Max", 13, "NaN, infinities, signed zeros, three inputs")
                       .in(given(make_tensor({5}, {kNaN, 1.f, -kInf, 0.f, -0.f}))).in(given(make_tensor({5}, {1.f, kNaN, 3.f, -0.f, 0.f})))
                       .in(given(make_tensor({1}, {kInf}))).declines("dnnl", "3 inputs"));
@@ -731,6 +736,14 @@ std::vector<KernelCase> batch_norm_cases() {
   return cases;
 }
 
+// Rows (axis 1) of special values: [-inf, x, -inf, x] (the infinities weigh 0), all -inf (NaN, as
+// Exp/ReduceSum/Div give), large values (no overflow after subtracting the max), one holding +inf and one
+// holding NaN (all NaN: ONNX's sum is NaN). Along axis 0, columns mix them.
+Tensor softmax_specials() {
+  return make_tensor({5, 4}, {-kInf, 1.f, -kInf, 2.f, -kInf, -kInf, -kInf, -kInf, 1e30f, 1e30f, 3e30f, -1e30f,
+                              0.f, kInf, 1.f, 2.f, 3.f, -1.f, kNaN, -kInf});
+}
+
 std::vector<KernelCase> softmax_cases() {
   struct Setting {
     Shape x;
@@ -748,10 +761,10 @@ std::vector<KernelCase> softmax_cases() {
                         .attr("axis", int_attr(s.axis)).in(random_in(s.x, -10.f, 10.f)));
   cases.push_back(KernelCase("Softmax", 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
   // Rows [-inf, x, -inf, x] (the infinities weigh 0), all -inf (NaN, as Exp/ReduceSum/Div give), large values
-  // (no overflow after subtracting the max). A row holding +inf differs (dnnl_kernels_test.cc pins it).
-  cases.push_back(KernelCase("Softmax", 13, "infinities and large values")
-                      .in(given(make_tensor({3, 4}, {-kInf, 1.f, -kInf, 2.f, -kInf, -kInf, -kInf, -kInf, 1e30f, 1e30f,
-                                                     3e30f, -1e30f}))));
+  // (no overflow after subtracting the max), a row holding +inf and one holding NaN (all NaN).
+  for (int64_t axis : {1, 0})
+    cases.push_back(KernelCase("Softmax", 13, "infinities, NaN and large values, axis " + std::to_string(axis))
+                        .attr("axis", int_attr(axis)).in(given(softmax_specials())));
   return cases;
 }
 
@@ -775,8 +788,9 @@ std::vector<KernelCase> log_softmax_hardmax_cases() {
     cases.push_back(KernelCase(op, 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
     cases.push_back(KernelCase(op, 11, "default axis (1, coerced to 2-D)").in(random_in({2, 3, 4}, -10.f, 10.f)));
   }
-  cases.push_back(KernelCase("LogSoftmax", 13, "-inf entries and large values")
-                      .in(given(make_tensor({2, 4}, {-kInf, 1.f, -kInf, 2.f, 1e30f, 1e30f, 3e30f, -1e30f}))));
+  for (int64_t axis : {1, 0})
+    cases.push_back(KernelCase("LogSoftmax", 13, "infinities, NaN and large values, axis " + std::to_string(axis))
+                        .attr("axis", int_attr(axis)).in(given(softmax_specials())));
   // Ties take the first maximum; a NaN is taken as the maximum (numpy argmax).
   cases.push_back(KernelCase("Hardmax", 13, "ties, infinities, NaN")
                       .in(given(make_tensor({4, 3}, {1.f, 3.f, 3.f, -kInf, -kInf, -kInf, 2.f, std::nanf(""), kInf,
