@@ -21,6 +21,13 @@ bool nan_row(const float* x, int64_t len, int64_t inner) {
 
 }  // namespace
 
+bool all_finite(const Tensor& t) {
+  const float* x = t.data<float>();
+  for (int64_t i = 0; i < t.numel(); ++i)
+    if (!std::isfinite(x[i])) return false;
+  return true;
+}
+
 void restore_nan(const float* x, float* y, int64_t n) {
 #pragma omp parallel for simd if (n >= (int64_t(1) << 16))
   for (int64_t i = 0; i < n; ++i)

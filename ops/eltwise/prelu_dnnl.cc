@@ -2,6 +2,7 @@
 // equals X's or is 1, which infer_prelu checked). oneDNN 2.6 has kernels for per-tensor, per-channel (dim 1),
 // shared-axes and full slopes; what it refuses declines through compile_or_refuse.
 #include "dnnl/dnnl_runtime.h"
+#include "ops/common/special_values.h"
 #include "ops/eltwise/prelu.h"
 
 namespace cnnx {
@@ -51,6 +52,9 @@ Kernel<PReluParams> prelu_dnnl_kernel() {
             const std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             if (a.in[0].shape.empty()) return Compiled::decline("X is a scalar (oneDNN needs at least one dim)");
+            // oneDNN multiplies every x by its slope, x > 0 too: a NaN or infinite slope would reach them.
+            if (!a.in[1].constant || !all_finite(*a.in[1].constant))
+              return Compiled::decline("the slope is not a constant of finite values (oneDNN multiplies x > 0 by it too)");
             return compile_or_refuse([&] { return std::make_unique<PReluDnnl>(describe(a.in[0].shape, a.in[1].shape)); });
           }};
 }

@@ -11,6 +11,7 @@
 //   post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
 #include "ops/common/broadcast.h"
 #include "dnnl/dnnl_runtime.h"
+#include "ops/common/special_values.h"
 #include "ops/gemm/gemm.h"
 
 namespace cnnx {
@@ -143,6 +144,11 @@ Kernel<GemmParams> gemm_dnnl_kernel() {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             GemmGeometry g = resolve_gemm_geometry(p, a.in);
+            // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
+            // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
+            if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
+            if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
+              return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
             // The matmul, which takes every case, is what must exist; the inner product is tried first.
             GemmDesc d;
             why = dnnl_refuses([&] { d = describe(p, g); });
