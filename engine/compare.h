@@ -22,13 +22,14 @@ struct Difference {
   std::string detail;        // what went wrong, for messages; empty when within
 };
 
-// `magnitude`: per element of `want`, the sum of |terms| that tol.terms_rel scales (term_magnitudes below);
+// `magnitude`: per element of `want`, what tol.terms_rel scales (term_magnitudes below: sqrt(K + 2) sum |terms|);
 // nullptr counts it as 0, the stricter rule, for callers that cannot compute it (a whole graph's output).
 Difference compare(const Tensor& got, const Tensor& want, Tolerance tol, const Tensor* magnitude = nullptr);
 
 // Per output of a node of op `def` with `params`, run on `inputs` (plain; nullptr for omitted ones) of infos
-// `in` and outputs `out`: the magnitudes its tolerance's terms_rel scales (OpSpec::terms: the reference kernel
-// run once more, on the inputs' absolute values). Empty when the op's terms_rel is 0.
+// `in` and outputs `out`: the magnitudes its tolerance's terms_rel scales, sqrt(K + 2) * sum |terms| for the
+// node's sum length K (OpSpec::terms: the reference kernel run once more, on the inputs' absolute values; K:
+// OpSpec::flops over 2 per output element). Empty when the op's terms_rel is 0.
 std::vector<Tensor> term_magnitudes(const OpDef& def, const ParamsPtr& params, const std::vector<ValueInfo>& in,
                                     const std::vector<ValueInfo>& out, const std::vector<const Tensor*>& inputs);
 

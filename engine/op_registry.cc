@@ -7,6 +7,8 @@ namespace cnnx {
 void OpRegistry::add_def(OpDef def) {
   auto key = std::make_pair(def.domain, def.type);
   require(!defs_.count(key), "op ", def.type, " is registered twice");
+  // Its sum length, which its tolerance's terms bound grows with, is its multiply-adds per output (OpSpec::flops).
+  require(def.tolerance.terms_rel == 0 || def.flops, "op ", def.type, " has a sums-of-products tolerance but no flops");
   require(!def.kernels.empty() && def.kernels.back().name == "ref", "op ", def.type,
           " must end its kernel list with a reference kernel");
   for (size_t i = 0; i + 1 < def.kernels.size(); ++i)

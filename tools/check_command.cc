@@ -53,13 +53,13 @@ int check(const CheckOptions& o) {
   std::vector<NodeCheck> checks = model.check(inputs);
   std::cout << std::left << std::setw(32) << "node" << std::setw(20) << "op" << std::setw(8) << "kernel"
             << std::right << std::setw(12) << "max abs" << std::setw(12) << "max rel" << std::setw(10) << "of tol"
-            << "  tolerance (abs+rel[+terms_rel*sum|terms|])" << "\n";
+            << "  tolerance (abs+rel[+terms_rel*sqrt(K+2)*sum|terms|])" << "\n";
   int beyond = 0;
   for (const NodeCheck& c : checks) {
     std::cout << std::left << std::setw(32) << c.node << std::setw(20) << c.op_type << std::setw(8) << c.kernel
               << std::right << std::scientific << std::setprecision(2) << std::setw(12) << c.max_abs
               << std::setw(12) << c.max_rel << std::setw(10) << c.max_ratio << "  " << c.tol_abs << "+" << c.tol_rel;
-    if (c.tol_terms_rel > 0) std::cout << "+" << c.tol_terms_rel << "*sum|terms|";
+    if (c.tol_terms_rel > 0) std::cout << "+" << c.tol_terms_rel << "*sqrt(K+2)*sum|terms|";
     std::cout << std::defaultfloat << (c.within ? "" : "  BEYOND: " + c.detail) << "\n";
     beyond += c.within ? 0 : 1;
   }

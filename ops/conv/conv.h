@@ -72,9 +72,9 @@ Kernel<ConvParams> conv_dnnl_kernel();
 
 // Each output is a dot product of K = C/group * prod(kernel) float32 terms (plus the bias). The reference
 // sums in double and rounds once (<= 0.5 ulp). An engine summing in float32 is off by an amount that scales
-// with the terms' magnitude sum |w x| + |b|, not with |result|: terms_rel (ops/common/sum_of_products.h has
-// the derivation). abs and rel cover the final rounding and results near 0; terms_rel the accumulation, also
-// where a bias (a folded BatchNorm's mean) cancels the dot product to a result far smaller than its terms.
+// with sqrt(K) and the terms' magnitude sum |w x| + |b|, not with |result|: terms_rel (ops/common/sum_of_products.h
+// has the derivation), also where a bias (a folded BatchNorm's mean) cancels the dot product to a result far
+// smaller than its terms; abs and rel cover the final roundings, results near 0 and FusedConv's activation.
 constexpr Tolerance kConvTolerance{1e-5, 2e-5, kSumOfProductsTermsRel};
 
 }  // namespace cnnx

@@ -21,9 +21,9 @@ void matrix_product(int64_t M, int64_t N, int64_t K, MatrixView a, MatrixView b,
 
 // Gemm and MatMul outputs are dot products of K float32 terms. The reference sums in double and rounds once
 // (<= 0.5 ulp). An engine summing in float32 is off by an amount that scales with the terms' magnitude
-// sum |a b| (+ |bias|, |beta C|): terms_rel (ops/common/sum_of_products.h has the derivation, K up to 2^15:
-// VGG's classifier has 25088). abs and rel cover the final rounding, alpha, beta and the C term's roundings,
-// and results near 0.
+// sqrt(K) and sum |a b| (+ |bias|, |beta C|): terms_rel (ops/common/sum_of_products.h has the derivation, with
+// each node's own K). abs and rel cover the final rounding, alpha, beta and the C term's roundings,
+// results near 0 and FusedMatMul's activation.
 constexpr Tolerance kMatrixProductTolerance{1e-5, 4e-5, kSumOfProductsTermsRel};
 
 }  // namespace cnnx

@@ -107,10 +107,11 @@ def test_a_killed_worker_loses_no_file(client, shapes_model, big_folder, cnnx_to
                    for ts in dask_scheduler.tasks.values())
 
     deadline = time.time() + 120
-    while client.run_on_scheduler(finished_batches) < 2:
-        assert time.time() < deadline and job.is_alive(), "the job did not start"
+    busy = {}
+    while client.run_on_scheduler(finished_batches) < 2 or not busy:  # some done, one in progress to kill
+        assert time.time() < deadline and job.is_alive(), "the job did not start, or ran out of batches in progress"
         time.sleep(0.05)
-    busy = {w: keys for w, keys in client.processing().items() if keys}
+        busy = {w: keys for w, keys in client.processing().items() if keys}
     victim = max(busy, key=lambda w: len(busy[w]))
     os.kill(pids[victim], signal.SIGKILL)
     job.join(timeout=300)

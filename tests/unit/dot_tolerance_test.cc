@@ -58,7 +58,7 @@ double max_abs_of(const Tensor& t) {
 
 }  // namespace
 
-TEST_CASE("sum-of-products tolerance: the magnitude is sum |w x| + |b|, computed by the reference on |inputs|") {
+TEST_CASE("sum-of-products tolerance: the magnitude is sqrt(K + 2) (sum |w x| + |b|), the reference on |inputs|") {
   const CancellingConv c;
   const std::string params = c.describe();
   CAPTURE(params);
@@ -77,7 +77,8 @@ TEST_CASE("sum-of-products tolerance: the magnitude is sum |w x| + |b|, computed
           want += std::abs(double(c.x.data<float>()[(ic * c.S + iy) * c.S + ix]) *
                            double(c.w.data<float>()[((m * c.C + ic) * 3 + ky) * 3 + kx]));
         }
-    CHECK(mag.data<float>()[(m * O + y) * O + xx] == doctest::Approx(want).epsilon(1e-6));
+    // The node's sum length K = C * 3 * 3 (multiply-adds per output): the bound grows with sqrt(K + 2).
+    CHECK(mag.data<float>()[(m * O + y) * O + xx] == doctest::Approx(std::sqrt(double(c.C * 9 + 2)) * want).epsilon(1e-6));
   }
   // Ops that are not sums of products have none.
   CHECK_FALSE(magnitudes_of("Relu", {}, {c.x}).defined());
@@ -100,12 +101,12 @@ TEST_CASE("sum-of-products tolerance: oneDNN's Conv passes where a folded BatchN
   CAPTURE(without.max_abs);
   CAPTURE(without.max_ratio);  // the error against abs + rel * |want| alone
   CAPTURE(with_terms.max_ratio);
-  // The situation reproduced: results an order of magnitude below the bias they cancel, terms summing far
-  // above, and oneDNN's float32 accumulation beyond abs + rel * |want| alone (3.4x on AVX2 and AVX-512 builds
-  // of oneDNN 2.6 alike when written; another accumulation order may land elsewhere, the next CHECK not).
+  // The situation reproduced: results an order of magnitude below the bias they cancel and terms summing far
+  // above, where a float32 accumulation may land beyond abs + rel * |want| alone (oneDNN 2.6's did by 3.4x on
+  // AVX2 and AVX-512 when written; whether it does depends on its accumulation order, so that is not asserted:
+  // without.max_ratio above shows it) but never beyond the terms' bound.
   CHECK(max_bias > 10 * max_result);
   CHECK(max_mag > 10 * max_bias);
-  CHECK(!without.within);
   CHECK_MESSAGE(with_terms.within, with_terms.detail);
   // The same through the kernel-case harness (every kernel of Conv, constant and non-constant weights).
   check_kernel_case(KernelCase("Conv", 11, "bias cancelling the dot product: " + params)
