@@ -5,7 +5,8 @@ classes; on the ref backend the same bits, on oneDNN's the same scores up to the
 layer, which may sum a batch in another order: README, folder mode); each bad file (corrupt, truncated, not an
 image, broken link, unreadable, empty, oversized, a FIFO, a link to a folder) gets an error naming it while the
 rest of its batch runs; the exit code is 0.
-Usage: folder_test.py CNNX SHAPES_MODEL SAMPLES_DIR"""
+With --unreadable, only a file the user may not read (skipped as root).
+Usage: folder_test.py CNNX SHAPES_MODEL SAMPLES_DIR [--unreadable]"""
 import io
 import json
 import os
@@ -91,15 +92,35 @@ def make_folder(tmp, samples):
     expect[os.path.join(root, "nested", "loop")] = "link to a folder (not followed)"
     os.mkfifo(os.path.join(root, "fifo.png"))
     expect[os.path.join(root, "fifo.png")] = "not a regular file"
-    locked = os.path.join(root, "nested", "locked.png")
-    write(locked, pngs[names[0]])
-    os.chmod(locked, 0)
-    try:  # as root, chmod does not stop reading: then it is a good image
-        open(locked, "rb").close()
-        expect[locked] = None
-    except PermissionError:
-        expect[locked] = "Permission denied"
     return root, expect
+
+
+SKIPPED = 77  # ctest's SKIP_RETURN_CODE for the --unreadable run (tests/CMakeLists.txt)
+
+
+def unreadable(cnnx, model, samples):
+    """A file the user may not read gets an error naming it, and the good file beside it its record. As root
+    permissions do not stop reading: exits SKIPPED."""
+    tmp = tempfile.mkdtemp()
+    good, locked = os.path.join(tmp, "a_good.png"), os.path.join(tmp, "locked.png")
+    image = os.path.join(samples, sorted(os.listdir(samples))[0])
+    shutil.copy(image, good)
+    shutil.copy(image, locked)
+    os.chmod(locked, 0)
+    try:
+        open(locked, "rb").close()
+        print("skipped: permissions do not stop this user from reading (root)")
+        sys.exit(SKIPPED)
+    except PermissionError:
+        pass
+    r = run([cnnx, "run", model, tmp, "--top", "1"])
+    recs = records_of(r.stdout)
+    ok = (r.returncode == 0 and [x["file"] for x in recs] == [good, locked] and "top" in recs[0] and
+          "Permission denied" in recs[1].get("error", "") and locked in recs[1]["error"])
+    os.chmod(locked, 0o600)
+    shutil.rmtree(tmp)
+    print(f"{int(ok)} passed, {int(not ok)} failed" + ("" if ok else f": exit {r.returncode}, {r.stdout} {r.stderr}"))
+    sys.exit(0 if ok else 1)
 
 
 def on_terminal(cmd, lines_too):
@@ -279,7 +300,6 @@ def main():
             check(same_records([json.loads(line[line.index("{"):]) for line in lines], records, bounds),
                   f"lines shared a terminal with the bar: {text!r}")
 
-    os.chmod(os.path.join(root, "nested", "locked.png"), 0o600)
     shutil.rmtree(tmp)
     for p in problems:
         print("FAIL", p)
@@ -288,4 +308,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    unreadable(*sys.argv[1:4]) if sys.argv[4:] == ["--unreadable"] else main()
