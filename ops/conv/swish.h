@@ -12,8 +12,8 @@
 // sigmoid's argument is clamped (sigmoid(87) is 1 in float32 anyway). Below -87 the result is 0: the true value is smaller than
 // 1.5e-36 in magnitude, and computing it would go through denormals, each of them a slow microcode assist.
 // (It is x * 0: -0 for finite x, NaN for -inf, as Sigmoid then Mul give.)
-// NaN stays NaN, +inf stays +inf. Without AVX-512 it is the formula itself, in double, with the same rule
-// below -87.
+// NaN stays NaN, +inf stays +inf. With AVX2 and FMA (no AVX-512), the same polynomial 8 lanes at a time and
+// an exact division; without AVX2 it is the formula itself, in double, with the same rule below -87.
 #pragma once
 
 #include <cstdint>
