@@ -28,6 +28,11 @@ bool all_finite(const Tensor& t) {
   return true;
 }
 
+void relu_keeping_nan(const float* x, float* y, int64_t n) {
+#pragma omp parallel for simd if (n >= (int64_t(1) << 16))
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] < 0 ? 0.f : x[i];  // a NaN compares false: kept
+}
+
 void restore_nan(const float* x, float* y, int64_t n) {
 #pragma omp parallel for simd if (n >= (int64_t(1) << 16))
   for (int64_t i = 0; i < n; ++i)

@@ -17,6 +17,9 @@ namespace cnnx {
 // Whether every element of a float32 tensor is finite.
 bool all_finite(const Tensor& t);
 
+// y[i] = max(x[i], 0), NaN kept (x and y may be one buffer): Relu in one pass.
+void relu_keeping_nan(const float* x, float* y, int64_t n);
+
 // y[i] = x[i] wherever x[i] is NaN, for n elements (x and y hold one layout; padding is never NaN).
 void restore_nan(const float* x, float* y, int64_t n);
 

