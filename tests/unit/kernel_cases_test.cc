@@ -14,6 +14,7 @@
 #include "ops/common/activation.h"
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
+#include "ops/norm/batch_norm.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/shape/channel_shuffle.h"
 #include "tests/unit/kernel_cases.h"
@@ -735,6 +736,17 @@ std::vector<KernelCase> batch_norm_cases() {
   for (size_t i = 1; i < 5; ++i) cases.back().inputs[i] = cases.back().inputs[i].constant();
   cases.push_back(bn("X offered nChw16c", {1, 32, 7, 7}, 15, random_in({1, 32, 7, 7}, -3.f, 3.f).blocked())
                       .runs("dnnl", Takes::offered_through));
+  // The fuse-conv pass's BatchNormalization + Relu (then_relu: oneDNN's fuse_norm_relu), plain and blocked.
+  for (bool blocked : {false, true}) {
+    CaseInput x = random_in({1, 32, 7, 7}, -3.f, 3.f);
+    cases.push_back(bn(std::string("then Relu") + (blocked ? ", X offered nChw16c" : ""), {1, 32, 7, 7}, 15,
+                       blocked ? x.blocked() : x)
+                        .params("then_relu", [](const Node& n) -> ParamsPtr {
+                          auto p = std::make_shared<BatchNormParams>(parse_batch_norm(n));
+                          p->then_relu = true;
+                          return p;
+                        }));
+  }
   cases.push_back(bn("training_mode", {2, 3, 4}, 15, random_in({2, 3, 4}, -3.f, 3.f))
                       .attr("training_mode", int_attr(1)).declines("dnnl", "training_mode = 1"));
   cases.push_back(bn("training_mode, running statistics out", {3, 2, 2, 3}, 15, random_in({3, 2, 2, 3}, -3.f, 3.f))
