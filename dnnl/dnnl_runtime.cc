@@ -192,6 +192,19 @@ dnnl::memory::desc channel_blocked_desc(const Shape& shape) {
   return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, t);
 }
 
+int64_t channel_block(const Layout& l, const Shape& shape) {
+  using tag = dnnl::memory::format_tag;
+  if (!has_inner_blocks(l) || shape.size() < 3 || shape.size() > 5) return 0;
+  const dnnl::memory::dims dims(shape.begin(), shape.end());
+  const tag tags[3][3] = {{tag::aBc4b, tag::aBcd4b, tag::aBcde4b},
+                          {tag::aBc8b, tag::aBcd8b, tag::aBcde8b},
+                          {tag::aBc16b, tag::aBcd16b, tag::aBcde16b}};
+  const int64_t blocks[3] = {4, 8, 16};
+  for (int b = 0; b < 3; ++b)
+    if (md_of(l) == dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[b][shape.size() - 3])) return blocks[b];
+  return 0;
+}
+
 bool has_inner_blocks(const Layout& l) {
   const dnnl::memory::desc& layout = md_of(l);
   return !is_plain(l) && layout.data.format_kind == dnnl_blocked && layout.data.format_desc.blocking.inner_nblks > 0;

@@ -25,5 +25,8 @@ Layout channels_last_layout(const Shape& shape);
 Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& perm);
 // True for a layout with inner blocks (nChw16c, ...); false for plain and for permuted dense ones (acdb).
 bool has_inner_blocks(const Layout& layout);
+// The channel block b when `layout` is the channel-blocked layout of a float32 value of `shape` with blocks of
+// 4, 8 or 16 channels (nChw4c, nChw8c as oneDNN's AVX2 kernels pick, nChw16c as its AVX-512 ones do), else 0.
+int64_t channel_block(const Layout& layout, const Shape& shape);
 
 }  // namespace cnnx

@@ -143,19 +143,25 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
 
 // Where a Concat joining along `axis` can be joined in place (its inputs written straight into its output's
 // buffer), the byte offset of each input's part in it; empty when it cannot. Each part must be a run of the
-// output's bytes laid out as the input's own: plain, with every dim before the axis 1. (Channel-blocked parts
-// with N = 1 would be runs too; the plan stopped asking producers for them: see wished_layouts.)
+// output's bytes laid out as the input's own: plain, with every dim before the axis 1; or channel-blocked
+// (nChw8c, ...) along the channels with N = 1 and whole blocks in every part, where [C / b][spatial][b] puts
+// channel c0 (a multiple of b) at c0 * spatial elements, as plain does. The plan wishes no blocked layout for
+// this (see wished_layouts), but AVX2 machines' convolutions pick nChw8c of their own accord: DenseNet's
+// Concats are then joins, not copies.
 std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, const ValueInfo& out,
                                  const std::vector<Layout>& in_layouts, const Layout& out_layout) {
   const Shape& y = out.shape;
-  if (!is_plain(out_layout)) return {};
+  const int64_t block = channel_block(out_layout, y);
+  if (!is_plain(out_layout) && !(block > 0 && axis == 1)) return {};
   for (size_t a = 0; a < axis; ++a)
     if (y[a] != 1) return {};
   const size_t slice = size_t(numel_range(y, axis + 1, y.size())) * dtype_size(out.dtype);  // bytes per index
   std::vector<size_t> offsets;
   size_t along = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    if (!is_plain(in_layouts[i])) return {};
+    const bool run = block > 0 ? channel_block(in_layouts[i], in[i].shape) == block && in[i].shape[1] % block == 0
+                               : is_plain(in_layouts[i]);
+    if (!run) return {};
     offsets.push_back(along * slice);
     along += size_t(in[i].shape[axis]);
   }

@@ -87,11 +87,15 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
   struct Case {
     std::string what;
     GraphBuilder graph;
-    int joined_dnnl, joined_ref;  // Concats that must be joined with each backend
+    // Concats that must be joined: on ref; on dnnl at least joined_dnnl, those whose parts arrive plain on any
+    // CPU (more where the convolutions write channel-blocked parts with whole blocks, as oneDNN's AVX2 kernels
+    // do, even a Concat that is a graph output, held blocked in the arena; channels-last parts, AVX-512's, are
+    // copied). Either way the outputs and every node's check must be right.
+    int joined_dnnl, joined_ref;
   };
   std::vector<Case> cases;
-  // N = 1: plain joins on ref (convolutions write into the block's buffer); on dnnl only the first Concat,
-  // whose one part (a Relu of the input) arrives plain, the others copying channels-last convolutions.
+  // N = 1: plain joins on ref (convolutions write into the block's buffer); on dnnl at least the first
+  // Concat, whose one part (a Relu of the input) arrives plain.
   cases.push_back({"dense block, N=1, 16-channel parts", dense_block(1, 16, 16), 1, 4});
   cases.push_back({"dense block, N=1, 8-channel parts", dense_block(1, 8, 8), 1, 4});
   // With N = 2 no channel range is contiguous.
@@ -202,7 +206,10 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
       CAPTURE(c.what);
       CAPTURE(std::string(backend_name(backend)));
       auto plan = Plan::build(graph, infos, backend, kKeepConcats);
-      CHECK(joined_concats(*plan) == (backend == Backend::dnnl ? c.joined_dnnl : c.joined_ref));
+      const int joined = joined_concats(*plan);
+      CAPTURE(joined);
+      if (backend == Backend::ref) CHECK(joined == c.joined_ref);
+      else CHECK(joined >= c.joined_dnnl);
       std::vector<NodeCheck> checks;
       const std::vector<Tensor> got = plan->run(inputs, &checks);
       for (const NodeCheck& nc : checks) {
@@ -219,7 +226,7 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
   }
 }
 
-TEST_CASE("a DenseNet block: joined on ref, every part where the last Concat reads it; copied on dnnl") {
+TEST_CASE("a DenseNet block: joined on ref, every part where the last Concat reads it; on dnnl where parts are runs") {
   GraphBuilder b = dense_block(1, 16, 16);
   build_graph(b.g, builtin_ops());
   auto graph = std::make_shared<const Graph>(b.g);
@@ -234,8 +241,9 @@ TEST_CASE("a DenseNet block: joined on ref, every part where the last Concat rea
 
   // oneDNN's plan asks no layout of the convolutions for the Concats' sake (runtime/plan.cc, wished_layouts):
   // each Concat takes its parts in the layouts their convolutions pick on this CPU (channels-last with
-  // AVX-512, nChw8c with AVX2), no reorder before it; the parts are copied, and only the first Concat (one
-  // plain part) is joined.
+  // AVX-512, nChw8c with AVX2), no reorder before it. A Concat is joined where its parts are runs of its
+  // output: all plain (the first, whose part is a Relu of the input), or all channel-blocked in whole blocks
+  // as its output is; channels-last parts are copied.
   auto fast = Plan::build(graph, {graph->value(graph->inputs[0]).info}, Backend::dnnl, kKeepConcats);
   std::set<int> reordered;  // values a reorder step writes
   for (const PlanStep& step : fast->steps())
@@ -244,10 +252,16 @@ TEST_CASE("a DenseNet block: joined on ref, every part where the last Concat rea
     if (step.node < 0 || fast->graph().nodes[size_t(step.node)].op_type != "Concat") continue;
     const std::string& name = fast->graph().nodes[size_t(step.node)].name;
     CAPTURE(name);
-    CHECK(step.view == (name == "cat1"));
+    const int64_t block = channel_block(step.layouts.out[0], step.out[0].shape);
+    bool runs = true;
     for (size_t i = 0; i < step.inputs.size(); ++i) {
       CAPTURE(step.layouts.in[i].name());
       CHECK(reordered.count(step.inputs[i]) == 0);
+      runs = runs && (block > 0 ? channel_block(step.layouts.in[i], step.in[i].shape) == block &&
+                                      step.in[i].shape[1] % block == 0
+                                : is_plain(step.layouts.in[i]));
     }
+    CHECK(step.view == runs);
+    if (name == "cat1") CHECK(step.view);
   }
 }
