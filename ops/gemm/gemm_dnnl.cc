@@ -2,10 +2,11 @@
 // - A layer (B constant, A not transposed, alpha 1, C absent or a constant row): the inner product
 //   primitive. B is reordered once into the layout the primitive picks, and beta * C is its bias. With a
 //   batch of 1 this is a matrix-vector product bound by reading B, and the picked layout reads B faster than
-//   B as stored (a classifier's 1280x1000 Gemm: 0.28 -> 0.15 ms in efficientnet_b0). Where oneDNN runs the
-//   same implementation on B as stored (its GEMM on AVX2 machines takes either order of a plain B, and picks
-//   one per batch size), B is read as stored: no copy, and the plans of other batch sizes share it. alpha is
-//   not folded into B: alpha * B may overflow where alpha * (A B) does not.
+//   B as stored (a classifier's 1280x1000 Gemm: 0.28 -> 0.15 ms in efficientnet_b0). Where oneDNN's choice
+//   is its GEMM (x64:gemm:jit, as on AVX2 machines), which packs B itself on every call whatever its order and
+//   picks an order per batch size, and B as stored runs that same GEMM, B is read as stored: no copy, and the
+//   plans of other batch sizes share it. (A brgemm kernel given B as stored would copy it on every run: those
+//   keep their own layout.) alpha is not folded into B: alpha * B may overflow where alpha * (A B) does not.
 // - Anything else: the matmul primitive on A' [M, K] x B' [K, N]. Transposes are strides of the memory
 //   descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
 //   post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
@@ -70,9 +71,10 @@ class GemmLayer : public CompiledKernel {
           dnnl_attr(), dnnl_engine());
     };
     pd_ = describe(memory::desc({N, K}, dt::f32, memory::format_tag::any));
-    if (pd_.weights_desc() != user_weights_md) try {
+    const std::string own = pd_.impl_info_str();
+    if (pd_.weights_desc() != user_weights_md && own.find("gemm:jit") != std::string::npos) try {
         inner_product_forward::primitive_desc as_stored = describe(user_weights_md);
-        if (std::string(as_stored.impl_info_str()) == pd_.impl_info_str()) pd_ = as_stored;
+        if (as_stored.impl_info_str() == own) pd_ = as_stored;
       } catch (const dnnl::error&) {
       }
     ip_ = inner_product_forward(pd_);
