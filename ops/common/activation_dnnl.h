@@ -30,17 +30,4 @@ inline dnnl::algorithm dnnl_algorithm(EltwiseAlgorithm a) {
   return dnnl::algorithm::undef;
 }
 
-// Whether oneDNN 2.6 gives another result than ONNX's for a NaN or denormal input of these steps
-// (ops/common/special_values.h): relu with alpha 0 and clip are maxps/minps (NaN becomes a number), exp clamps
-// its argument before the polynomial (NaN becomes +inf), log reads a denormal as the smallest normal. The
-// other algorithms keep NaN through their arithmetic or a compare-and-blend, and denormals as the reference
-// (the case table feeds both to every row).
-inline bool mishandles_special_inputs(const std::vector<EltwiseStep>& steps) {
-  for (const EltwiseStep& s : steps)
-    if ((s.algorithm == EltwiseAlgorithm::relu && s.alpha == 0) || s.algorithm == EltwiseAlgorithm::clip_v2 ||
-        s.algorithm == EltwiseAlgorithm::exp || s.algorithm == EltwiseAlgorithm::log)
-      return true;
-  return false;
-}
-
 }  // namespace cnnx

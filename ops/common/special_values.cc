@@ -44,7 +44,8 @@ void recompute_special_inputs(const ActivationDef& row, const ActivationArgs& ar
   constexpr float kSmallestNormal = std::numeric_limits<float>::min();
 #pragma omp parallel for if (n >= (int64_t(1) << 16))
   for (int64_t i = 0; i < n; ++i)
-    if (x[i] != x[i] || (x[i] != 0 && std::fabs(x[i]) < kSmallestNormal)) y[i] = float(row.reference(x[i], args));
+    if (!(std::fabs(x[i]) >= kSmallestNormal && std::fabs(x[i]) <= std::numeric_limits<float>::max()) && x[i] != 0)
+      y[i] = float(row.reference(x[i], args));  // NaN, +-inf or denormal
 }
 
 void nan_softmax_rows(const float* x, float* y, int64_t outer, int64_t len, int64_t inner) {

@@ -23,8 +23,8 @@ void relu_keeping_nan(const float* x, float* y, int64_t n);
 // y[i] = x[i] wherever x[i] is NaN, for n elements (x and y hold one layout; padding is never NaN).
 void restore_nan(const float* x, float* y, int64_t n);
 
-// y[i] = the row's reference formula of x[i], rounded once, wherever x[i] is NaN or denormal (x and y hold
-// one layout; padding is 0, neither).
+// y[i] = the row's reference formula of x[i], rounded once, wherever x[i] is NaN, infinite or denormal (x and
+// y hold one layout; padding is 0, none of those).
 void recompute_special_inputs(const ActivationDef& row, const ActivationArgs& args, const float* x, float* y,
                               int64_t n);
 

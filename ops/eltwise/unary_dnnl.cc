@@ -4,12 +4,17 @@
 // may give the output the input's buffer (in_place_input): oneDNN eltwise runs with src == dst.
 //
 // oneDNN's relu and clip turn a NaN input into a number (relu 0, clip its lower bound; HardSigmoid 0), its exp
-// into +inf, and its log reads a denormal as the smallest normal: steps that do (mishandles_special_inputs) run
-// out of place, and those elements are computed again from the input afterwards (ops/common/special_values.h).
+// into +inf, and its log reads a denormal as the smallest normal (on an AVX2 EPYC; other instruction sets may
+// differ): steps that do on this CPU, found by running them once on NaN, infinities and denormals
+// (mishandles_special_inputs), run out of place, and those elements are computed again from the input
+// afterwards (ops/common/special_values.h).
 // Relu alone is one vectorized pass that keeps NaN instead (relu_keeping_nan): in place, as oneDNN's was, and
 // as fast (0.11-0.19 ms for [1, 64, 112, 112] at 2 threads either way on an AVX2 EPYC).
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "ops/common/activation_dnnl.h"
 #include "ops/common/special_values.h"
@@ -71,6 +76,40 @@ class EltwiseDnnl : public CompiledKernel {
   std::vector<Step> steps_;
 };
 
+// Whether the steps give another result than the row's reference for NaN, an infinity or a denormal on this
+// CPU: run once per row and attributes on a few such values (and some ordinary ones), and remembered.
+bool mishandles_special_inputs(const ActivationDef& row, const ActivationArgs& args, const std::vector<EltwiseStep>& steps) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const ActivationDef*, float, float>, bool> known;
+  const auto key = std::make_tuple(&row, args.alpha, args.beta);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {std::numeric_limits<float>::quiet_NaN(), kInf, -kInf, 1e-40f, -1e-40f, 1e-45f, -1e-45f,
+                          0.f, -0.f, 0.5f, -0.5f, 3.f, -3.f, 90.f, -90.f, 1e30f};
+  std::vector<float> y(x.size());
+  const memory::desc md = plain_f32_desc({int64_t(x.size())});
+  const memory src(md, dnnl_engine(), x.data()), dst(md, dnnl_engine(), y.data());
+  const std::vector<eltwise_forward::primitive_desc> pds = describe(steps, md);
+  for (size_t i = 0; i < pds.size(); ++i) {
+    eltwise_forward(pds[i]).execute(dnnl_stream(), {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
+    dnnl_stream().wait();
+  }
+  bool differs = false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = double(float(row.reference(double(x[i]), args))), got = y[i];
+    const bool same = std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got)
+                          ? (std::isnan(want) && std::isnan(got)) || want == got
+                          : std::abs(got - want) <= row.tolerance.abs + row.tolerance.rel * std::abs(want);
+    differs = differs || !same;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  known[key] = differs;
+  return differs;
+}
+
 // The row's steps over input 0, in the layout it arrives in when oneDNN has a JIT kernel for that, or why not.
 Compiled compile_steps(const ActivationDef& row, const ActivationArgs& args, const KernelArgs& a) {
   std::string why = dnnl_declines_inputs(a.in, 0, 1);
@@ -88,7 +127,7 @@ Compiled compile_steps(const ActivationDef& row, const ActivationArgs& args, con
       [&] {
         const bool relu = steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::relu && steps[0].alpha == 0;
         return std::make_unique<EltwiseDnnl>(describe(steps, md), md, arriving, a.in.size(), row, args,
-                                             !relu && mishandles_special_inputs(steps), relu);
+                                             !relu && mishandles_special_inputs(row, args, steps), relu);
       });
 }
 

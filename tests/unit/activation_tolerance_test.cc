@@ -62,7 +62,7 @@ Measured measure(const ActivationDef& row, const Tensor& x, const Tensor& got) {
 
 }  // namespace
 
-TEST_CASE("activation tolerances hold over 2^20 inputs and are at most 8x the worst error seen") {
+TEST_CASE("activation tolerances hold over 2^20 inputs and are at most 16x the worst error seen") {
   const Tensor x = spread_inputs();
   std::ostringstream table;
   table << "row: declared abs, rel; measured abs, rel; at x\n";
@@ -80,9 +80,10 @@ TEST_CASE("activation tolerances hold over 2^20 inputs and are at most 8x the wo
     CAPTURE(m.worst_rel_x);
     CHECK(m.abs <= row.tolerance.abs);
     CHECK(2 * m.rel <= row.tolerance.rel);
-    // Not loose: the worst error uses at least an eighth of one of the two parts (rows whose oneDNN kernel
+    // Not loose: the worst error uses at least a sixteenth of one of the two parts (room for another ISA's
+    // kernels to be up to 4x as exact as the measured ones; rows whose oneDNN kernel
     // is exact on these inputs, HardSigmoid's multiply-add and clip, keep their rounding-count bound).
-    if (m.abs > 0 || m.rel > 0) CHECK((8 * m.abs >= row.tolerance.abs || 8 * m.rel >= row.tolerance.rel));
+    if (m.abs > 0 || m.rel > 0) CHECK((16 * m.abs >= row.tolerance.abs || 16 * m.rel >= row.tolerance.rel));
   }
   MESSAGE(table.str());
 }
