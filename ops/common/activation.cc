@@ -38,6 +38,16 @@ std::string steps_are(std::vector<EltwiseStep>& steps, std::vector<EltwiseStep> 
 // What a row says when oneDNN 2.6 has no eltwise algorithm for it.
 std::string none(const char* why) { return why; }
 
+// oneDNN 2.6's elu is scale * (e^x - 1) with e^x - 1 formed in float: ~1e-7 off in absolute terms where x is near
+// 0 (e^x rounds to 1), and that error times the scale. Elu's tolerance (kDnnlElu, 5e-7 absolute) holds it for
+// |scale| up to 4; beyond, the rows decline (the wrong-answer fuzzer found Celu with alpha 6e26 giving 0 for
+// -1.5: x / alpha is 2.4e-27, e^x - 1 is 0 in float).
+std::string elu_scale_declines(float scale) {
+  if (std::fabs(scale) <= 4) return "";
+  return "|alpha| " + std::to_string(std::fabs(scale)) +
+         " > 4: oneDNN's elu forms e^x - 1 in float, ~1e-7 off near 0, and the scale multiplies that";
+}
+
 constexpr bool kLegacyHint = true;    // opsets 1-5 had `consumed_inputs`
 constexpr bool kNoLegacyHint = false;
 
@@ -146,17 +156,25 @@ const std::vector<ActivationDef> kActivations = {
      NO_DNNL("oneDNN 2.6 has no acosh"), nullptr, kTranscendental},
     {"Atanh", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::atanh(x); },
      NO_DNNL("oneDNN 2.6 has no atanh"), nullptr, kTranscendental},
-    // x for x >= 0, alpha * (e^x - 1) below: eltwise_elu (which takes the exp branch at 0 and gives 0 too).
+    // x for x >= 0, alpha * (e^x - 1) below: eltwise_elu (which takes the exp branch at 0 and gives 0 too). oneDNN
+    // computes e^x - 1, not expm1: ~1e-7 off in absolute terms near 0, times alpha (elu_scale_declines).
     {"Elu", 1, kLegacyHint, {"alpha", 1.f}, {},
      [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * std::expm1(x) : x; },
-     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}), SLOPE(std::max(1.0, std::fabs(double(a.alpha)))),
-     kDnnlElu},
+     [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
+       const std::string why = elu_scale_declines(a.alpha);
+       return why.empty() ? steps_are(s, {{EltwiseAlgorithm::elu, a.alpha, 0.f}}) : why;
+     },
+     SLOPE(std::max(1.0, std::fabs(double(a.alpha)))), kDnnlElu},
     // gamma * Elu(x, alpha): eltwise_elu then eltwise_linear (one more rounding). Opsets 1-5 defaulted to
     // the constants rounded to 5 digits.
     {"Selu", 1, kLegacyHint, {"alpha", 1.67326319217681884765625f, 1.6732f},
      {"gamma", 1.05070102214813232421875f, 1.0507f},
      [](double x, const ActivationArgs& a) { return double(a.beta) * (x <= 0 ? a.alpha * std::expm1(x) : x); },
-     STEPS({EltwiseAlgorithm::elu, a.alpha, 0.f}, {EltwiseAlgorithm::linear, a.beta, 0.f}),
+     [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
+       const std::string why = elu_scale_declines(a.alpha * a.beta);
+       return why.empty() ? steps_are(s, {{EltwiseAlgorithm::elu, a.alpha, 0.f}, {EltwiseAlgorithm::linear, a.beta, 0.f}})
+                          : why;
+     },
      SLOPE(std::fabs(double(a.beta)) * std::max(1.0, std::fabs(double(a.alpha)))), kDnnlSelu},
     // max(0, x) + min(0, alpha * (e^(x/alpha) - 1)) = alpha * Elu(x / alpha, 1): eltwise_linear, elu and linear
     // (x / alpha * alpha is x within 2 roundings of the positive branch).
@@ -166,6 +184,7 @@ const std::vector<ActivationDef> kActivations = {
      },
      [](const ActivationArgs& a, std::vector<EltwiseStep>& s) {
        if (!(std::isfinite(a.alpha) && a.alpha > 0)) return none("alpha is not a positive number");
+       if (std::string why = elu_scale_declines(a.alpha); !why.empty()) return why;
        return steps_are(s, {{EltwiseAlgorithm::linear, 1 / a.alpha, 0.f},
                             {EltwiseAlgorithm::elu, 1.f, 0.f},
                             {EltwiseAlgorithm::linear, a.alpha, 0.f}});
