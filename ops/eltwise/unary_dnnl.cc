@@ -17,6 +17,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "engine/compare.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/common/special_values.h"
 #include "ops/eltwise/unary.h"
@@ -72,7 +73,7 @@ class EltwiseDnnl : public CompiledKernel {
   KernelLayouts layouts_;
   const ActivationDef& row_;
   ActivationArgs args_;
-  bool mends_;  // oneDNN mishandles NaN or denormal inputs of the steps: computed again from the input
+  bool mends_;  // oneDNN mishandles NaN, infinite or denormal inputs of the steps: computed again from them
   bool relu_;   // the steps are one relu: relu_keeping_nan instead
   std::vector<Step> steps_;
 };
@@ -91,22 +92,20 @@ bool mishandles_special_inputs(const ActivationDef& row, const ActivationArgs& a
     if (auto it = known.find(key); it != known.end()) return it->second;
   }
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  std::vector<float> x = {std::numeric_limits<float>::quiet_NaN(), kInf, -kInf, 1e-40f, -1e-40f, 1e-45f, -1e-45f,
-                          0.f, -0.f, 0.5f, -0.5f, 3.f, -3.f, 90.f, -90.f, 1e30f};
-  std::vector<float> y(x.size());
-  const memory::desc md = plain_f32_desc({int64_t(x.size())});
-  const memory src(md, dnnl_engine(), x.data()), dst(md, dnnl_engine(), y.data());
+  const std::vector<float> values = {std::numeric_limits<float>::quiet_NaN(), kInf, -kInf, 1e-40f, -1e-40f, 1e-45f,
+                                     -1e-45f, 0.f, -0.f, 0.5f, -0.5f, 3.f, -3.f, 90.f, -90.f, 1e30f};
+  const int64_t n = int64_t(values.size());
+  Tensor x(DType::f32, {n}), y(DType::f32, {n}), want(DType::f32, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    x.data<float>()[i] = values[size_t(i)];
+    want.data<float>()[i] = float(row.reference(double(values[size_t(i)]), args));
+  }
+  const memory::desc md = plain_f32_desc({n});
+  const memory src = dnnl_wrap(md, x), dst = dnnl_wrap(md, y);
   const std::vector<eltwise_forward::primitive_desc> pds = describe(steps, md);
   for (size_t i = 0; i < pds.size(); ++i)
     dnnl_execute(eltwise_forward(pds[i]), pds[i].scratchpad_desc(), {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
-  bool differs = false;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double want = double(float(row.reference(double(x[i]), args))), got = y[i];
-    const bool same = std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got)
-                          ? (std::isnan(want) && std::isnan(got)) || want == got
-                          : std::abs(got - want) <= row.tolerance.abs + row.tolerance.rel * std::abs(want);
-    differs = differs || !same;
-  }
+  const bool differs = !compare(y, want, row.tolerance).within;  // the rule every check uses (engine/compare.h)
   std::lock_guard<std::mutex> lock(mutex);
   known[key] = differs;
   return differs;
