@@ -15,11 +15,6 @@ dnnl::engine& dnnl_engine() {
   return engine;
 }
 
-dnnl::stream& dnnl_stream() {
-  thread_local dnnl::stream stream(dnnl_engine());
-  return stream;
-}
-
 dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape) {
   dnnl::memory::dims dims(shape.begin(), shape.end());
   require(dims.size() <= DNNL_MAX_NDIMS, "rank ", dims.size(), " is beyond oneDNN's ", DNNL_MAX_NDIMS);
@@ -36,48 +31,20 @@ dnnl::primitive_attr dnnl_attr() {
   return attr;
 }
 
-void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args) {
-  // Primitives run one at a time per thread (execute waits), so one buffer per thread serves them all.
-  thread_local std::unique_ptr<char, decltype(&std::free)> buffer(nullptr, &std::free);
-  thread_local size_t capacity = 0;
-  const size_t need = scratchpad.get_size();
-  if (need > capacity) {
-    buffer.reset(static_cast<char*>(std::aligned_alloc(64, (need + 63) / 64 * 64)));
-    if (!buffer) throw std::bad_alloc();
-    capacity = need;
-  }
-  args.insert({DNNL_ARG_SCRATCHPAD, dnnl_memory(scratchpad, buffer.get())});
-  // The C API takes the arguments as an array (primitive::execute would build one from a map each time).
-  thread_local std::vector<dnnl_exec_arg_t> c_args;
-  c_args.clear();
-  for (const auto& [arg, memory] : args.list()) c_args.push_back({arg, memory.get(true)});
-  dnnl::stream& stream = dnnl_stream();
-  dnnl::error::wrap_c_api(dnnl_primitive_execute(prim.get(), stream.get(), int(c_args.size()), c_args.data()),
-                          "could not execute a primitive");
-  stream.wait();
-}
+OwnedMemory::OwnedMemory(const dnnl::memory::desc& md, const CompileContext& context)
+    : buffer(allocate_hot_buffer(md.get_size(), context.packing)), memory(md, dnnl_engine(), buffer.get()) {}
 
-dnnl::memory& DnnlArgs::operator[](int arg) {
-  for (auto& [id, memory] : args_)
-    if (id == arg) return memory;
-  args_.push_back({arg, dnnl::memory()});
-  return args_.back().second;
-}
-
-OwnedMemory::OwnedMemory(const dnnl::memory::desc& md)
-    : buffer(allocate_hot_buffer(md.get_size())), memory(md, dnnl_engine(), buffer.get()) {}
-
-dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
+DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
   const bool fits = md.get_size() == t.bytes() || (!is_plain(layout_of(md)) && md.get_size() >= t.bytes());
   if (!fits) fail("oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
   // oneDNN takes a non-const handle for every memory; inputs are only read (they are primitive sources).
-  return dnnl_memory(md, const_cast<void*>(t.raw()));
+  return DnnlMemoryArg(md, const_cast<void*>(t.raw()));
 }
 
-dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset) {
+DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset) {
   if (offset > t.bytes() || md.get_size() > t.bytes() - offset)
     fail("oneDNN memory of ", md.get_size(), " bytes at byte ", offset, " of a tensor of ", t.bytes());
-  return dnnl_memory(md, static_cast<char*>(const_cast<void*>(t.raw())) + offset);
+  return DnnlMemoryArg(md, static_cast<char*>(const_cast<void*>(t.raw())) + offset);
 }
 
 namespace {
@@ -223,7 +190,7 @@ void ReorderCopy::run(const KernelIO& io) const {
     std::memcpy(io.out[0]->raw(), io.in[0]->raw(), to_.get_size());
     return;
   }
-  reorder_.run(dnnl_memory(from_, const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
+  reorder_.run(io.context, DnnlMemoryArg(from_, const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
 }
 
 std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape) {
@@ -270,8 +237,8 @@ DnnlReorder::DnnlReorder(const dnnl::memory::desc& from, const dnnl::memory::des
   scratchpad_ = pd.scratchpad_desc();
 }
 
-void DnnlReorder::run(const dnnl::memory& from, const dnnl::memory& to) const {
-  dnnl_execute(prim_, scratchpad_, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+void DnnlReorder::run(RunContext* context, const DnnlMemoryArg& from, const DnnlMemoryArg& to) const {
+  dnnl_execute(context, prim_, scratchpad_, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
 std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first, size_t count) {

@@ -1,10 +1,11 @@
-// The oneDNN runtime every dnnl kernel shares: one CPU engine for the process, one stream per calling thread
-// (streams are not thread-safe), attributes, execution with a per-run scratchpad, memory objects over cnnx
-// tensors, layout reorders and the checks behind `declines`.
+// The oneDNN runtime every dnnl kernel shares: one CPU engine for the process, attributes, execution on a
+// run's stream and scratchpad (dnnl/run_state.h), memory over cnnx tensors, layout reorders and the checks
+// behind `declines`.
 //
-// Thread safety: a compiled kernel creates its primitives once and runs them from any number of threads.
-// oneDNN's library-managed scratchpad is shared by all primitives and ties a primitive to the thread that
-// created it, so every cnnx primitive is made with scratchpad_mode::user and gets a fresh scratchpad per run.
+// Thread safety: a compiled kernel creates its primitives once and runs them from any number of threads, each
+// run with its own RunContext. oneDNN's library-managed scratchpad is shared by all primitives and ties a
+// primitive to the thread that created it, so every cnnx primitive is made with scratchpad_mode::user and
+// gets its run's scratchpad.
 #pragma once
 
 #include <memory>
@@ -22,54 +23,77 @@
 namespace cnnx {
 
 dnnl::engine& dnnl_engine();
-dnnl::stream& dnnl_stream();
 
 // A plain (row-major) f32 memory descriptor for a concrete shape; dims as oneDNN wants them.
 dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape);
 
+// One argument of a primitive: a memory object made at compile time (prepared weights), or bytes of a run
+// (a tensor's) described by `md`, which dnnl_execute hands over as a memory object of the run's
+// (dnnl/run_state.h: kept from the run before when equal).
+struct DnnlMemoryArg {
+  DnnlMemoryArg(dnnl::memory m) : memory(std::move(m)) {}  // NOLINT: a memory object converts
+  DnnlMemoryArg(const dnnl::memory::desc& md, void* data) : md(md), data(data) {}
+  dnnl::memory memory;
+  dnnl::memory::desc md;
+  void* data = nullptr;
+};
+
 // A primitive's arguments (DNNL_ARG_*): a few, so kept in a vector (no hashing, one allocation).
 class DnnlArgs {
  public:
-  DnnlArgs(std::initializer_list<std::pair<int, dnnl::memory>> args) : args_(args) {}
-  void insert(std::pair<int, dnnl::memory> arg) { args_.push_back(std::move(arg)); }
-  dnnl::memory& operator[](int arg);  // the argument's memory, added empty when absent
-  const std::vector<std::pair<int, dnnl::memory>>& list() const { return args_; }
+  DnnlArgs(std::initializer_list<std::pair<int, DnnlMemoryArg>> args) : args_(args) {}
+  void insert(std::pair<int, DnnlMemoryArg> arg) { args_.push_back(std::move(arg)); }
+  const std::vector<std::pair<int, DnnlMemoryArg>>& list() const { return args_; }
 
  private:
-  std::vector<std::pair<int, dnnl::memory>> args_;
+  std::vector<std::pair<int, DnnlMemoryArg>> args_;
 };
 
 // The attributes every cnnx primitive starts from: scratchpad_mode::user.
 dnnl::primitive_attr dnnl_attr();
 
-// Runs `prim` on this thread's stream with a scratchpad of `scratchpad` (this thread's, grown as needed),
-// and waits.
-void dnnl_execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad, DnnlArgs args);
+// Runs `prim` on the stream of `context`'s run with a scratchpad of `scratchpad` (the run's, grown as
+// needed), and waits. Without a run state (a null context or context->dnnl), a stream and scratchpad are
+// made for this call alone. Defined in dnnl/run_state.cc.
+void dnnl_execute(RunContext* context, const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad,
+                  const DnnlArgs& args);
 
-// A memory object over `data` (no copy): kept from an earlier run while a MemoryMemo::Run is active on this
-// thread (dnnl/memory_memo.h), else new. Kernels make their run-time memory objects with it (or dnnl_wrap).
-dnnl::memory dnnl_memory(const dnnl::memory::desc& md, void* data);
+// A 64-byte-aligned buffer of at least `bytes` for a kernel's copies during one run: the run state's own
+// (kept for the next run; kernels of a run take it one at a time), or one made for this object alone when the
+// context has no run state. Not the scratchpad: that one is the primitive's while it executes.
+class DnnlWorkspace {
+ public:
+  DnnlWorkspace(RunContext* context, size_t bytes);
+  char* data() const { return data_; }
 
-// A memory object over the tensor's own buffer (no copy; dnnl_memory). A plain `md` must describe exactly its bytes; a
+ private:
+  std::shared_ptr<char> own_;
+  char* data_ = nullptr;
+};
+
+// The tensor's own buffer (no copy) as a primitive argument. A plain `md` must describe exactly its bytes; a
 // blocked one may need more (padded channels): the plan allocates blocked values with md.get_size() bytes.
-dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
-// A memory object over part of the tensor's buffer: md.get_size() bytes from byte `offset`, which must lie
-// inside it (a plain `md`: one execution of a kernel that loops over the tensor's leading dims).
-dnnl::memory dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset);
+DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t);
+// Part of the tensor's buffer: md.get_size() bytes from byte `offset`, which must lie inside it (a plain
+// `md`: one execution of a kernel that loops over the tensor's leading dims).
+DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset);
 
-// oneDNN memory over a hot buffer of its own (engine/hot_buffer.h: in huge pages), for data a kernel
-// prepares once at compile time and keeps, such as reordered weights. Default-constructed: empty.
+// oneDNN memory over a hot buffer of its own (engine/hot_buffer.h: in huge pages, packed through the
+// compile's packing), for data a kernel prepares once at compile time and keeps, such as reordered weights.
+// Default-constructed: empty.
 struct OwnedMemory {
   OwnedMemory() = default;
-  explicit OwnedMemory(const dnnl::memory::desc& md);
+  OwnedMemory(const dnnl::memory::desc& md, const CompileContext& context);
   std::shared_ptr<void> buffer;
   dnnl::memory memory;
 };
 
 // Constant data `constant`, described by `from`, reordered once into `to` (a primitive's weights layout):
-// shared with an earlier equal request of the same model's plans (dnnl/prepared_weights.h), else new; the
-// constant's own bytes when `from` equals `to`. Never to be written.
-OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to);
+// shared with an earlier equal request of the model's other plans (context.weights; dnnl/prepared_weights.h),
+// else new, reordered with the plan's others (context.batch) or at once; the constant's own bytes when `from`
+// equals `to`. Never to be written. Defined in dnnl/prepared_weights.cc.
+OwnedMemory prepare_constant(const CompileContext& context, const dnnl::memory::desc& from, const Tensor& constant,
+                             const dnnl::memory::desc& to);
 
 // Layouts (engine/layout.h) are opaque to the core; here they are oneDNN memory descriptors.
 // The descriptor a layout holds (the zero descriptor for plain).
@@ -110,7 +134,7 @@ class DnnlReorder {
   DnnlReorder() = default;
   DnnlReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to);
   explicit operator bool() const { return needed_; }
-  void run(const dnnl::memory& from, const dnnl::memory& to) const;
+  void run(RunContext* context, const DnnlMemoryArg& from, const DnnlMemoryArg& to) const;
 
  private:
   bool needed_ = false;

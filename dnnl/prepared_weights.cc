@@ -9,7 +9,7 @@
 
 #include "dnnl/dnnl_runtime.h"
 #include "engine/releasable_pages.h"
-#include "engine/thread_scope.h"
+#include "dnnl/thread_scope.h"
 
 namespace cnnx {
 
@@ -95,7 +95,7 @@ struct Deferred {
   PreparedWeights::Store* store;
 };
 
-struct PreparedWeights::Batch::Pending {
+struct PreparedWeightBatch::Pending {
   std::vector<Deferred> reorders;
   std::vector<Deferred> served;  // requests served with an earlier buffer of a store
 
@@ -107,21 +107,25 @@ struct PreparedWeights::Batch::Pending {
 };
 
 namespace {
-thread_local PreparedWeights::Store* current = nullptr;  // the innermost scope's
-thread_local PreparedWeights::Batch::Pending* batching = nullptr;  // the innermost batch's
 
 // Weights of at least this many bytes are reordered by the whole team, one after another; smaller ones each
 // by one thread, side by side. Large enough that the few fork-joins are worth the weights' time on every core
 // (resnet50's largest is 9.4 MB; alexnet's and vgg's fully-connected ones are 16-411 MB).
 constexpr size_t kTeamReorderBytes = size_t(16) << 20;
 
-// One reorder, made, run on this thread's stream and waited for.
-void reorder_once(dnnl::memory from, dnnl::memory to) {
-  dnnl::reorder(from, to).execute(dnnl_stream(), from, to);
-  dnnl_stream().wait();
+// A memory object over a constant's bytes, described by `md`.
+dnnl::memory memory_over(const dnnl::memory::desc& md, const Tensor& t) {
+  return dnnl::memory(md, dnnl_engine(), const_cast<void*>(t.raw()));
 }
 
-void reorder_now(const Entry& e) { reorder_once(dnnl_wrap(e.from, e.source), e.prepared.memory); }
+// One reorder, made, run on a stream of its own and waited for.
+void reorder_once(dnnl::memory from, dnnl::memory to) {
+  dnnl::stream stream(dnnl_engine());
+  dnnl::reorder(from, to).execute(stream, from, to);
+  stream.wait();
+}
+
+void reorder_now(const Entry& e) { reorder_once(memory_over(e.from, e.source), e.prepared.memory); }
 
 // A large source to be released is reordered in slices along its outermost dim, each slice's pages released
 // once read: the peak then holds one slice twice instead of the whole constant (vgg11_bn's fc6 is 411 MB,
@@ -176,10 +180,10 @@ void count_made(const Entry& e) {
 }
 }  // namespace
 
-PreparedWeights::Batch::Batch() : pending_(std::make_unique<Pending>()), outer_(batching) { batching = pending_.get(); }
-PreparedWeights::Batch::~Batch() { batching = outer_; }
+PreparedWeightBatch::PreparedWeightBatch() : pending_(std::make_unique<Pending>()) {}
+PreparedWeightBatch::~PreparedWeightBatch() = default;
 
-void PreparedWeights::Batch::fill() {
+void PreparedWeightBatch::fill() {
   // Each source is released as soon as the last reorder reading it is done, so the peak holds a few
   // constants twice, not all of them. Pins keep those a plan reads at run time (release_pages refuses them).
   std::unordered_map<const void*, size_t> source_of;  // source data -> index into `readers`
@@ -209,7 +213,7 @@ void PreparedWeights::Batch::fill() {
     ThreadScope one(1);  // each runs on one thread (and the parallel region below runs them nested anyway)
     for (const Deferred* d : side_by_side) {
       const Entry* e = d->entry.get();
-      users.push_back(dnnl_wrap(e->from, e->source));
+      users.push_back(memory_over(e->from, e->source));
       prepared.push_back(e->prepared.memory);
       reorders.emplace_back(users.back(), prepared.back());
     }
@@ -218,8 +222,9 @@ void PreparedWeights::Batch::fill() {
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t i = 0; i < reorders.size(); ++i) {
     try {
-      reorders[i].execute(dnnl_stream(), users[i], prepared[i]);
-      dnnl_stream().wait();
+      dnnl::stream stream(dnnl_engine());  // streams are not thread-safe: one per reorder
+      reorders[i].execute(stream, users[i], prepared[i]);
+      stream.wait();
       done(*side_by_side[i]);
     } catch (const std::exception& ex) {
 #pragma omp critical(cnnx_prepared_weights_error)
@@ -241,7 +246,7 @@ void PreparedWeights::restore() {
   std::lock_guard<std::mutex> lock(s.mutex);
   for (const std::shared_ptr<Entry>& e : s.released) {
     restore_pages(e->source.raw());
-    reorder_once(e->prepared.memory, dnnl_wrap(e->from, e->source));
+    reorder_once(e->prepared.memory, memory_over(e->from, e->source));
   }
   s.released.clear();
 }
@@ -249,12 +254,10 @@ void PreparedWeights::restore() {
 PreparedWeights::PreparedWeights() : store_(std::make_unique<Store>()) {}
 PreparedWeights::~PreparedWeights() = default;
 
-PreparedWeights::Scope::Scope(PreparedWeights& store) : outer_(current) { current = store.store_.get(); }
-PreparedWeights::Scope::~Scope() { current = outer_; }
-
 PreparedWeightCounts prepared_weight_counts() { return {made, shared, kept, made_bytes, shared_bytes}; }
 
-OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& constant, const dnnl::memory::desc& to) {
+OwnedMemory prepare_constant(const CompileContext& context, const dnnl::memory::desc& from, const Tensor& constant,
+                             const dnnl::memory::desc& to) {
   if (from == to) {  // the constant as it is: no copy, and its bytes pinned (never released) while in use
     ++kept;
     struct Alias {
@@ -264,10 +267,11 @@ OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& const
     auto alias = std::make_shared<Alias>(Alias{constant, pin_pages(constant.raw())});
     OwnedMemory m;
     m.buffer = std::shared_ptr<void>(alias, const_cast<void*>(constant.raw()));
-    m.memory = dnnl_wrap(to, constant);
+    m.memory = memory_over(to, constant);
     return m;
   }
-  PreparedWeights::Store* store = current;
+  PreparedWeights::Store* store = context.weights ? &context.weights->store() : nullptr;
+  PreparedWeightBatch::Pending* batching = context.batch ? &context.batch->pending() : nullptr;
   std::shared_ptr<Entry> earlier = store ? store->find(from, constant, to) : nullptr;
   if (!earlier && batching) earlier = batching->find(from, constant, to);
   if (earlier) {
@@ -276,7 +280,7 @@ OwnedMemory prepare_constant(const dnnl::memory::desc& from, const Tensor& const
     if (batching) batching->served.push_back({earlier, store});
     return shared_memory(earlier);
   }
-  auto entry = std::make_shared<Entry>(Entry{constant, from, to, OwnedMemory(to)});
+  auto entry = std::make_shared<Entry>(Entry{constant, from, to, OwnedMemory(to, context)});
   if (batching) {
     batching->reorders.push_back({entry, store});
     return shared_memory(entry);

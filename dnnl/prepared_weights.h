@@ -5,24 +5,25 @@
 // (runtime/team.h). Their convolutions mostly want the same weights in the same layout; each plan holding
 // its own copy cost resnet50 114 MB more once the twin was made.
 //
-// While a PreparedWeights::Scope lives on a thread, a kernel compiled on it that prepares constant data
-// equal to an earlier request of the same store (the same bytes, described by the same source descriptor,
+// A kernel compiled with a store (CompileContext::weights) that prepares constant data equal to an earlier
+// request of the same store (the same bytes, described by the same source descriptor,
 // into the same target descriptor) gets the memory prepared then, if a kernel still holds it; otherwise
 // the data is prepared into a new buffer that later requests may share. oneDNN may choose another weights
 // layout for another thread count or shape: then the target descriptors differ, and each plan has its own.
 // Prepared memory is never written after it is made, and lives as long as the last kernel using it (the
 // store itself holds none).
 //
-// Thread safety: scopes on many threads may use one store at once (two threads preparing equal data at the
+// Thread safety: plans on many threads may use one store at once (two threads preparing equal data at the
 // same moment may both prepare it; the first kept is shared from then on).
 //
-// While a PreparedWeights::Batch lives on a thread, the reorders are put off and run together by its fill():
+// Kernels compiled with a batch (CompileContext::batch) have their reorders put off and run together by its
+// fill():
 // a plan's reorders are one per convolution, and each one split over the team was a fork-join that, on a
 // loaded machine, waits for a descheduled thread's next time slice (resnet50's planning: 180-940 ms at load
 // average 6, 60 ms with every reorder on one thread). fill() runs the small ones in one parallel region, each
 // on one thread, and splits only the large ones (a classifier's fully-connected weights) over the team.
 //
-// Releasing: fill() also releases the bytes of each constant a batch prepared for a store's scope, when
+// Releasing: fill() also releases the bytes of each constant a batch prepared for a store, when
 // they are releasable (engine/releasable_pages.h: the importer's large initializers) and unpinned (a plan
 // pins those its steps read at run time before it fills). The model then holds one copy of such weights, the prepared one
 // (alexnet: peak RSS 487 -> 2xx MB). restore() writes them back from their prepared copies: a model calls it
@@ -35,6 +36,7 @@
 
 namespace cnnx {
 
+// The prepared weights of one model's plans (CompileContext::weights).
 class PreparedWeights {
  public:
   PreparedWeights();
@@ -42,48 +44,35 @@ class PreparedWeights {
   PreparedWeights(const PreparedWeights&) = delete;
   PreparedWeights& operator=(const PreparedWeights&) = delete;
 
-  struct Store;  // the entries (dnnl/prepared_weights.cc)
-
-  // Kernels compiled on this thread while it lives share through `store` (scopes nest: the innermost
-  // serves). Without a scope every kernel prepares its own.
-  class Scope {
-   public:
-    explicit Scope(PreparedWeights& store);
-    ~Scope();
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-
-   private:
-    Store* outer_;
-  };
-
-  // Reorders put off while it lives on this thread (prepare_constant hands out the buffer unfilled), run by
-  // fill(), which must come before any kernel that got such a buffer runs; it also makes the buffers shareable
-  // through their store, which never offers one unfilled. Destroyed unfilled (planning failed), it drops the
-  // reorders. Batches nest: the innermost collects.
-  class Batch {
-   public:
-    Batch();
-    ~Batch();
-    Batch(const Batch&) = delete;
-    Batch& operator=(const Batch&) = delete;
-    // Runs the reorders on the calling thread's OpenMP team (see above), then releases the unpinned sources
-    // of this batch's requests made under a Scope. Throws cnnx::Error if a reorder fails.
-    void fill();
-
-    struct Pending;  // the reorders (dnnl/prepared_weights.cc)
-
-   private:
-    std::unique_ptr<Pending> pending_;
-    Pending* outer_;
-  };
-
   // Makes the bytes of every constant released through this store readable again, rebuilt from the
-  // prepared copy (exact: a reorder between f32 layouts). Not to be called while a Batch of this store fills.
+  // prepared copy (exact: a reorder between f32 layouts). Not to be called while a batch of this store fills.
   void restore();
+
+  struct Store;  // the entries (dnnl/prepared_weights.cc)
+  Store& store() { return *store_; }
 
  private:
   std::unique_ptr<Store> store_;
+};
+
+// The reorders of one plan's kernels, put off (prepare_constant hands out the buffer unfilled) until fill(),
+// which must come before any kernel that got such a buffer runs; it also makes the buffers shareable through
+// their store, which never offers one unfilled. Destroyed unfilled (planning failed), it drops the reorders.
+class PreparedWeightBatch {
+ public:
+  PreparedWeightBatch();
+  ~PreparedWeightBatch();
+  PreparedWeightBatch(const PreparedWeightBatch&) = delete;
+  PreparedWeightBatch& operator=(const PreparedWeightBatch&) = delete;
+  // Runs the reorders on the calling thread's OpenMP team (see above), then releases the unpinned sources
+  // of the requests made with a store. Throws cnnx::Error if a reorder fails.
+  void fill();
+
+  struct Pending;  // the reorders (dnnl/prepared_weights.cc)
+  Pending& pending() { return *pending_; }
+
+ private:
+  std::unique_ptr<Pending> pending_;
 };
 
 // What prepare_constant did in this process, over every store and outside them: buffers made, requests

@@ -16,8 +16,6 @@ namespace {
 constexpr size_t kAlign = 64;
 constexpr size_t kMaxOpen = 16;  // pages of a packing scope still offered to new buffers
 
-thread_local HotBufferPacking* packing = nullptr;
-
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 std::shared_ptr<void> ordinary(size_t n) {
@@ -43,10 +41,7 @@ std::shared_ptr<void> huge_mapping(size_t n) {
 
 }  // namespace
 
-HotBufferPacking::HotBufferPacking() : outer_(packing) { packing = this; }
-HotBufferPacking::~HotBufferPacking() { packing = outer_; }
-
-std::shared_ptr<void> allocate_hot_buffer(size_t bytes) {
+std::shared_ptr<void> allocate_hot_buffer(size_t bytes, HotBufferPacking* packing) {
   require(bytes <= size_t(-1) / 2, "out of memory allocating ", bytes, " bytes");
   if (CNNX_ASAN) return ordinary(std::max<size_t>(bytes, 1));  // exact, so the sanitizer sees overflows
   const size_t n = bytes == 0 ? kAlign : round_up(bytes, kAlign);

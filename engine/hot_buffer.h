@@ -7,9 +7,9 @@
 //
 // A buffer of kHugePageBytes or more is a mapping of its own, aligned to a huge page (its last partial huge page
 // stays in small pages), unmapped when the buffer is freed. A smaller one is packed into huge pages shared with
-// the other small buffers allocated on the same thread while the same HotBufferPacking lives (the planner holds
-// one while it compiles a plan, so a plan's pages hold only its own buffers and go with the plan); without one
-// it is an ordinary 64-byte-aligned allocation. Under AddressSanitizer every buffer is an ordinary allocation of
+// the other small buffers allocated through the same HotBufferPacking (the planner makes one per plan and hands
+// it to its kernels in CompileContext::packing, so a plan's pages hold only its own buffers and go with the
+// plan); without one it is an ordinary 64-byte-aligned allocation. Under AddressSanitizer every buffer is an ordinary allocation of
 // exactly its size, so overflows stay visible.
 #pragma once
 
@@ -21,27 +21,27 @@ namespace cnnx {
 
 inline constexpr size_t kHugePageBytes = size_t(2) << 20;
 
-// At least `bytes` (0 gives a small non-null buffer), 64-byte aligned, uninitialized. Throws cnnx::Error when
-// out of memory.
-std::shared_ptr<void> allocate_hot_buffer(size_t bytes);
+class HotBufferPacking;
 
-// While one lives, small hot buffers allocated on this thread share huge pages (scopes nest: the innermost
-// packs). A page is freed with the last buffer in it, whether or not the scope still lives.
+// At least `bytes` (0 gives a small non-null buffer), 64-byte aligned, uninitialized; a small one packed
+// through `packing` when given. Throws cnnx::Error when out of memory. Not thread-safe for one `packing`.
+std::shared_ptr<void> allocate_hot_buffer(size_t bytes, HotBufferPacking* packing = nullptr);
+
+// Small hot buffers allocated through one share huge pages. A page is freed with the last buffer in it,
+// whether or not the packing still lives.
 class HotBufferPacking {
  public:
-  HotBufferPacking();
-  ~HotBufferPacking();
+  HotBufferPacking() = default;
   HotBufferPacking(const HotBufferPacking&) = delete;
   HotBufferPacking& operator=(const HotBufferPacking&) = delete;
 
  private:
-  friend std::shared_ptr<void> allocate_hot_buffer(size_t bytes);
+  friend std::shared_ptr<void> allocate_hot_buffer(size_t bytes, HotBufferPacking* packing);
   struct Page {
     std::weak_ptr<void> bytes;  // the page is freed with the last buffer in it
     size_t used;
   };
   std::vector<Page> open_;  // pages with room left, oldest first
-  HotBufferPacking* outer_;
 };
 
 }  // namespace cnnx

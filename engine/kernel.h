@@ -13,16 +13,44 @@
 
 namespace cnnx {
 
-// Tensors a kernel reads and writes in one run. Omitted optional inputs are nullptr. Outputs are allocated
-// by the caller with the shapes infer gave.
+class HotBufferPacking;     // engine/hot_buffer.h
+class PreparedWeights;      // dnnl/prepared_weights.h
+class PreparedWeightBatch;  // dnnl/prepared_weights.h
+class DnnlRunState;         // dnnl/run_state.h
+
+// The element type a plan computes its float32 nodes in. Only float32 today; reduced-precision plans fill it.
+enum class Precision { f32 };
+
+// What a kernel may use while it compiles, besides its node's infos (KernelArgs::context). The planner makes
+// one per step; kernels keep none of it. Null members mean "none": each kernel then prepares its own weights,
+// at once, in ordinary allocations (how tests and one-off compiles run).
+struct CompileContext {
+  int threads = 1;                      // the team its runs get (oneDNN picks implementations for it)
+  Precision precision = Precision::f32;
+  HotBufferPacking* packing = nullptr;  // small buffers it keeps share huge pages with the plan's others
+  PreparedWeights* weights = nullptr;   // weights prepared by the model's other plans, to share
+  PreparedWeightBatch* batch = nullptr; // reorders of constant weights, put off and run together by the plan
+};
+
+// What a kernel may use while it runs, besides its tensors (KernelIO::context): the state of one run of a
+// plan, used by that run alone. Null members mean "none": a oneDNN kernel then makes its stream and
+// scratchpad for that run (tests, one-off runs).
+struct RunContext {
+  DnnlRunState* dnnl = nullptr;  // oneDNN's stream, scratchpad and kept memory objects (dnnl/run_state.h)
+};
+
+// Tensors a kernel reads and writes in one run, and the run's context. Omitted optional inputs are nullptr.
+// Outputs are allocated by the caller with the shapes infer gave. A context of nullptr is an empty one.
 struct KernelIO {
   std::vector<const Tensor*> in;
   std::vector<Tensor*> out;
+  RunContext* context = nullptr;
 };
 
 // A kernel ready to run for one node and one set of input shapes. `run` gets tensors of exactly the shapes it
 // was compiled for (Plan::run checks the graph inputs once; every other value is planned), so it does not
-// re-check them. `run` may be called from many threads at once: everything mutable lives in KernelIO.
+// re-check them. `run` may be called from many threads at once: everything mutable lives in KernelIO (its
+// tensors and its run's context).
 class CompiledKernel {
  public:
   virtual ~CompiledKernel() = default;
@@ -41,16 +69,20 @@ class CompiledKernel {
   virtual bool reads_input_at_run(size_t /*input*/) const { return true; }
 };
 
+inline const CompileContext kNoCompileContext{};
+
 // What a kernel is asked to run: the node's concrete input and output infos, and the layouts on offer.
 // `offered.in`: the layout each input will arrive in (engine/layout.h), one per input. A kernel that works
 // on blocked layouts chooses from it and reports its choice through CompiledKernel::layouts(); the plan
 // reorders inputs that arrive otherwise. Other kernels ignore it and get plain inputs.
 // `offered.out`: empty, or per output the layout its readers would like (plain: no wish). A kernel that can
 // write that layout as fast as its own choice should; the plan reorders otherwise.
+// `context`: what the kernel may use while it compiles (the default: nothing shared).
 struct KernelArgs {
   const std::vector<ValueInfo>& in;
   const std::vector<ValueInfo>& out;
   const KernelLayouts& offered;
+  const CompileContext& context = kNoCompileContext;
 };
 
 // A kernel's one answer for a node: compiled and ready to run, or the reason it declines.

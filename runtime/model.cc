@@ -8,7 +8,7 @@
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
 #include "runtime/team.h"
-#include "engine/thread_scope.h"
+#include <omp.h>
 
 namespace cnnx {
 
@@ -150,12 +150,10 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   // each, harmlessly. It runs under the team that will run it: oneDNN fixes a primitive's thread count when
   // it is created.
   std::unique_lock<std::mutex> planning(constants_mutex);
-  ThreadScope threads(wide ? wide_team : 1);
   prepared.restore();
-  PreparedWeights::Scope share(prepared);
   std::shared_ptr<const Plan> plan =
       Plan::build(graph, infos, options.backend, options.disabled_passes, options.disabled_kernels,
-                  {options.max_tensor_bytes, options.max_arena_bytes});
+                  {options.max_tensor_bytes, options.max_arena_bytes}, {wide ? wide_team : 1, &prepared});
   planning.unlock();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = plans.begin();
@@ -180,12 +178,11 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs) const { return
 std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info) const {
   if (!state_->options.verify) {
     TeamRun team(state_->adaptive, state_->wide_team);
-    ThreadScope threads(team.wide() ? state_->wide_team : 1);
-    if (info) info->threads = omp_get_max_threads();
-    return state_->plan(inputs, team.wide())->run(inputs);
+    const std::shared_ptr<const Plan> plan = state_->plan(inputs, team.wide());
+    if (info) info->threads = plan->threads();
+    return plan->run(inputs);
   }
-  ThreadScope threads(state_->wide_team);
-  if (info) info->threads = omp_get_max_threads();
+  if (info) info->threads = state_->wide_team;
   std::vector<Tensor> outputs;
   for (const NodeCheck& c : check(inputs, &outputs))
     require(c.within, "verify: node '", c.node, "' (", c.op_type, ") kernel ", c.kernel,
@@ -194,7 +191,6 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info)
 }
 
 std::vector<NodeCheck> Model::check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) const {
-  ThreadScope threads(state_->wide_team);
   std::vector<NodeCheck> checks;
   std::shared_ptr<const Plan> plan = plan_for(inputs);
   // The reference kernels beside the plan's read every constant: none released while they run.

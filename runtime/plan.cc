@@ -3,17 +3,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <omp.h>
+
 #include <optional>
 #include <unordered_set>
 
 #include "engine/compare.h"
 #include "dnnl/layouts.h"
-#include "dnnl/memory_memo.h"
+#include "dnnl/run_state.h"
 #include "dnnl/prepared_weights.h"
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
 #include "engine/releasable_pages.h"
-#include "engine/thread_scope.h"
+#include "dnnl/thread_scope.h"
 #include "passes/pass.h"
 #include "runtime/memory_plan.h"
 
@@ -30,7 +32,8 @@ Backend parse_backend(const std::string& name) {
 // One run's state, reused by later runs (one at a time): the memory for the intermediate values (64-byte
 // aligned), the tensors every step reads and writes (per value id: the arena's values over their bytes and
 // the plan's constants, made once; graph inputs and outputs set for each run and dropped after it), each
-// step's KernelIO over them, and the oneDNN memory objects the kernels made over them (dnnl/memory_memo.h).
+// step's KernelIO over them, and the run's context: oneDNN's stream, scratchpad and the memory objects the
+// kernels made over them (dnnl/run_state.h).
 // Made once, they spare each run ~1 us of allocations per step on the calling thread.
 struct Plan::Arena {
   Arena(const Plan& plan) : buffer(allocate_hot_buffer(plan.arena_bytes_)) {
@@ -46,13 +49,15 @@ struct Plan::Arena {
       KernelIO& step_io = io.emplace_back();
       for (int id : step.inputs) step_io.in.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
       for (int id : step.outputs) step_io.out.push_back(id >= 0 ? &values[size_t(id)] : nullptr);
+      step_io.context = &context;
     }
   }
   char* data() const { return static_cast<char*>(buffer.get()); }
   std::shared_ptr<void> buffer;
   std::vector<Tensor> values;
   std::vector<KernelIO> io;  // per step
-  MemoryMemo memo;
+  DnnlRunState dnnl;
+  RunContext context{&dnnl};
 };
 
 Plan::Plan() = default;
@@ -193,7 +198,8 @@ std::vector<Layout> wished_layouts(const Graph& g) {
 // (wished_layouts). `layouts` (per value, plain to begin with) takes each output's chosen layout. The steps
 // read and write the node's own values; plan_reorders gives them copies where they want other layouts.
 std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::vector<std::string>& disabled_kernels,
-                                   int64_t max_tensor_bytes, std::vector<Layout>& layouts) {
+                                   int64_t max_tensor_bytes, const CompileContext& plan_context,
+                                   std::vector<Layout>& layouts) {
   const std::vector<Layout> wished =
       backend == Backend::dnnl ? wished_layouts(g) : std::vector<Layout>(g.values.size());
   std::vector<PlanStep> steps;
@@ -219,8 +225,10 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::v
                to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
       }
       step.one_thread = small_step(step.in, step.out, node.def->copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
-      ThreadScope threads(step.one_thread ? 1 : 0);
-      step.exec = compile_first(node, {step.in, step.out, offered}, backend, disabled_kernels, step.kernel,
+      CompileContext context = plan_context;
+      context.threads = step.one_thread ? 1 : plan_context.threads;
+      ThreadScope threads(context.threads);
+      step.exec = compile_first(node, {step.in, step.out, offered, context}, backend, disabled_kernels, step.kernel,
                                 step.declined);
       if (step.kernel != "ref") step.ref_exec = compile_reference(*node.def, node.params, step.in, step.out);
     });
@@ -235,7 +243,7 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::v
 }
 
 // A step copying value `id`, held in layout `from`, to value `copy` in layout `to`.
-PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, const Layout& to) {
+PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, const Layout& to, int threads) {
   PlanStep step;
   step.kernel = "reorder";
   step.inputs = {id};
@@ -243,7 +251,7 @@ PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, cons
   step.in = step.out = {g.values[size_t(copy)].info};
   step.one_thread = small_step(step.in, step.out, kOneThreadCopyBytes);
   try {
-    ThreadScope threads(step.one_thread ? 1 : 0);
+    ThreadScope team(step.one_thread ? 1 : threads);
     step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape);
   } catch (const Error& e) {
     fail("value '", g.values[size_t(id)].name, "': ", e.what());
@@ -257,7 +265,7 @@ PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, cons
 // serves all its readers. Copies are values added to `g`, their layouts appended to `layouts`. `outputs`
 // gets the values holding the graph outputs, plain.
 std::vector<PlanStep> plan_reorders(Graph& g, std::vector<PlanStep> node_steps, std::vector<Layout>& layouts,
-                                    std::vector<int>& outputs) {
+                                    std::vector<int>& outputs, int threads) {
   std::vector<PlanStep> steps;
   std::map<std::pair<int, std::string>, int> copies;  // (value, target layout) -> the copy
   auto in_layout = [&](int id, const Layout& to) -> int {
@@ -271,7 +279,7 @@ std::vector<PlanStep> plan_reorders(Graph& g, std::vector<PlanStep> node_steps, 
     if (!fresh) return it->second;
     it->second = add_value(g, g.values[size_t(id)].name + "@" + key, ValueInfo::of(info.dtype, info.shape));
     layouts.push_back(to);
-    steps.push_back(reorder_step(g, id, it->second, from, to));
+    steps.push_back(reorder_step(g, id, it->second, from, to, threads));
     return it->second;
   };
   for (PlanStep& step : node_steps) {
@@ -419,22 +427,26 @@ std::unordered_set<const void*> constants_read_at_run(const Graph& g, const std:
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
                                         Backend backend, const std::vector<std::string>& disabled_passes,
-                                        const std::vector<std::string>& disabled_kernels, const PlanLimits& limits) {
+                                        const std::vector<std::string>& disabled_kernels, const PlanLimits& limits,
+                                        const PlanContext& context) {
   auto plan = std::make_shared<Plan>();
-  HotBufferPacking packing;  // the plan's small prepared weights share huge pages with each other only
   plan->graph_ = std::make_shared<Graph>(*model_graph);
   plan->backend_ = backend;
+  plan->threads_ = context.threads > 0 ? context.threads : omp_get_max_threads();
   Graph& g = *plan->graph_;
 
   infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
   plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
-  PreparedWeights::Batch weights;                       // their constant weights reordered together, below
-  std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, layouts);
+  HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
+  PreparedWeightBatch weights;  // their constant weights reordered together, below
+  const CompileContext compile{plan->threads_, Precision::f32, &packing, context.weights, &weights};
+  ThreadScope team(plan->threads_);
+  std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, compile, layouts);
   for (const void* data : constants_read_at_run(g, node_steps))
     if (std::shared_ptr<void> pin = pin_pages(data)) plan->pins_.push_back(std::move(pin));
   weights.fill();  // releases the unpinned constants they prepared
-  plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_);
+  plan->steps_ = plan_reorders(g, std::move(node_steps), layouts, plan->outputs_, plan->threads_);
   plan->slots_ = value_slots(g, layouts, plan->outputs_);  // 4. memory
   plan->arena_bytes_ = plan_arena(g, plan->steps_, plan->slots_, limits);
   return plan;
@@ -541,9 +553,9 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
   for (size_t i = 0; i < inputs.size(); ++i) values[size_t(g.inputs[i])] = inputs[i];
   for (int id : outputs_)
     if (slots_[size_t(id)].kind == ValueSlot::output) values[size_t(id)] = Tensor(info(id).dtype, info(id).shape);
-  // Checks run extra oneDNN reorders between the steps: the memo would hand their memory objects around.
-  std::optional<MemoryMemo::Run> memo;
-  if (!checks) memo.emplace(arena->memo);
+  // Checks run extra oneDNN reorders between the steps: kept memory objects would be handed around.
+  arena->dnnl.begin_run(!checks);
+  ThreadScope team(threads_);
 
   if (step_ms) step_ms->resize(steps_.size());
   for (size_t s = 0; s < steps_.size(); ++s) {
@@ -557,7 +569,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
       }
     } timer{step_ms, s, step_ms ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point()};
     if (step.view && !checks) continue;  // the output already is the input's bytes
-    ThreadScope threads(step.one_thread ? 1 : 0);
+    ThreadScope one(step.one_thread ? 1 : 0);
     const KernelIO& io = arena->io[s];
     zero_fill_for_reference(step, slots_, values);
     if (step.node < 0) {

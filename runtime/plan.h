@@ -27,6 +27,8 @@
 
 namespace cnnx {
 
+class PreparedWeights;  // dnnl/prepared_weights.h
+
 const char* backend_name(Backend b);
 Backend parse_backend(const std::string& name);  // throws on anything but "dnnl" / "ref"
 
@@ -58,6 +60,14 @@ struct PlanLimits {
   int64_t max_arena_bytes = kDefaultMaxArenaBytes;  // all intermediates of one run together
 };
 
+// What a plan is built for beyond its graph and shapes: the team its runs use (0: the calling thread's
+// OpenMP team as it is set), decided by the caller (runtime/team.h: a model's wide or narrow team), and the
+// model's prepared weights to share with its other plans (null: the plan prepares its own).
+struct PlanContext {
+  int threads = 0;
+  PreparedWeights* weights = nullptr;
+};
+
 class Plan {
  public:
   Plan();
@@ -70,7 +80,7 @@ class Plan {
   static std::shared_ptr<const Plan> build(std::shared_ptr<const Graph> graph, const std::vector<ValueInfo>& inputs,
                                            Backend backend, const std::vector<std::string>& disabled_passes = {},
                                            const std::vector<std::string>& disabled_kernels = {},
-                                           const PlanLimits& limits = {});
+                                           const PlanLimits& limits = {}, const PlanContext& context = {});
 
   // Runs the plan. `inputs` are in graph-input order and must match the infos the plan was built for.
   // Reference kernels get their outputs zero-filled first (engine/op.h; zero_fill_for_reference in plan.cc).
@@ -87,6 +97,9 @@ class Plan {
   const ValueInfo& info(int value_id) const { return graph_->values[size_t(value_id)].info; }
   const ValueSlot& slot(int value_id) const { return slots_[size_t(value_id)]; }
   size_t arena_bytes() const { return arena_bytes_; }
+  // The team every run of the plan uses: oneDNN fixes a primitive's thread count when it is created, so a
+  // plan runs with the team it was built for (steps planned one-thread excepted).
+  int threads() const { return threads_; }
   Backend backend() const { return backend_; }
 
  private:
@@ -101,6 +114,7 @@ class Plan {
   std::vector<ValueSlot> slots_;   // per value id
   std::vector<int> outputs_;       // value ids holding the graph outputs (plain)
   size_t arena_bytes_ = 0;
+  int threads_ = 1;
   std::vector<std::shared_ptr<void>> pins_;  // on the releasable constants its steps read at run time
   mutable std::mutex arenas_mutex_;
   mutable std::vector<std::unique_ptr<Arena>> free_arenas_;

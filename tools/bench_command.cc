@@ -24,7 +24,7 @@
 #include <thread>
 
 #include "dnnl/prepared_weights.h"
-#include "engine/thread_scope.h"
+#include "dnnl/thread_scope.h"
 #include "runtime/plan_cost.h"
 #include "tools/commands.h"
 

@@ -154,7 +154,7 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
 class ConvDnnl : public CompiledKernel {
  public:
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
-           const KernelLayouts& offered)
+           const KernelLayouts& offered, const CompileContext& context)
       : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
         residual_(fusion.residual), swish_(runs_swish_after(fusion)) {
     const auto& pd = d_.pd;
@@ -169,7 +169,7 @@ class ConvDnnl : public CompiledKernel {
     layouts_.out = {d_.dst_layout};
     if (in[1].constant) {
       // Constant weights: into the primitive's layout once (read as they are when it kept the plain layout).
-      const_weights_ = prepare_constant(d_.user_weights_md, *in[1].constant, pd.weights_desc());
+      const_weights_ = prepare_constant(context, d_.user_weights_md, *in[1].constant, pd.weights_desc());
     } else {
       weights_in_ = DnnlReorder(d_.user_weights_md, pd.weights_desc());
     }
@@ -184,23 +184,23 @@ class ConvDnnl : public CompiledKernel {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
     const auto& pd = d_.pd;
-    const memory conv_src = dnnl_wrap(src_md_, X);
-    const memory conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
+    const DnnlMemoryArg conv_src = dnnl_wrap(src_md_, X);
+    const DnnlMemoryArg conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
       std::memcpy(io.out[0]->raw(), io.in[3]->raw(), dst_md_.get_size());
-    memory conv_weights = const_weights_.memory;
-    if (!conv_weights) {
-      const memory user_weights = dnnl_wrap(d_.user_weights_md, W);
-      conv_weights = user_weights;
+    DnnlMemoryArg conv_weights = const_weights_.memory;
+    if (!const_weights_.memory) {
+      conv_weights = dnnl_wrap(d_.user_weights_md, W);
       if (weights_in_) {
-        conv_weights = memory(pd.weights_desc(), dnnl_engine());
-        weights_in_.run(user_weights, conv_weights);
+        const memory reordered(pd.weights_desc(), dnnl_engine());
+        weights_in_.run(io.context, conv_weights, reordered);
+        conv_weights = reordered;
       }
     }
     DnnlArgs args{{DNNL_ARG_SRC, conv_src}, {DNNL_ARG_WEIGHTS, conv_weights}, {DNNL_ARG_DST, conv_dst}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
-    dnnl_execute(conv_, scratchpad_md_, std::move(args));
+    dnnl_execute(io.context, conv_, scratchpad_md_, std::move(args));
     // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
     if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(dst_md_.get_size() / sizeof(float)));
   }
@@ -221,7 +221,7 @@ Compiled compile_conv(const ConvParams& p, const ConvFusion& fusion, const Kerne
   if (!why.empty()) return Compiled::decline(why);
   const std::vector<ValueInfo> conv_in(a.in.begin(), a.in.begin() + std::min<size_t>(a.in.size(), 3));
   return compile_or_refuse(
-      [&] { return std::make_unique<ConvDnnl>(resolve_conv_geometry(p, conv_in), a.in, fusion, a.offered); });
+      [&] { return std::make_unique<ConvDnnl>(resolve_conv_geometry(p, conv_in), a.in, fusion, a.offered, a.context); });
 }
 
 }  // namespace

@@ -80,12 +80,12 @@ DeconvDesc describe(const ConvTransposeGeometry& g) {
 
 class ConvTransposeDnnl : public CompiledKernel {
  public:
-  ConvTransposeDnnl(const ConvTransposeGeometry& g, const std::vector<ValueInfo>& in)
+  ConvTransposeDnnl(const ConvTransposeGeometry& g, const std::vector<ValueInfo>& in, const CompileContext& context)
       : d_(describe(g)), has_bias_(g.has_bias) {
     deconv_ = deconvolution_forward(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     if (in[1].constant) {
-      const_weights_ = prepare_constant(d_.user_weights_md, *in[1].constant, d_.pd.weights_desc());
+      const_weights_ = prepare_constant(context, d_.user_weights_md, *in[1].constant, d_.pd.weights_desc());
     } else {
       weights_in_ = DnnlReorder(d_.user_weights_md, d_.pd.weights_desc());
     }
@@ -94,20 +94,20 @@ class ConvTransposeDnnl : public CompiledKernel {
   bool reads_input_at_run(size_t input) const override { return input != 1 || !const_weights_.memory; }
 
   void run(const KernelIO& io) const override {
-    memory weights = const_weights_.memory;
-    if (!weights) {
-      const memory user_weights = dnnl_wrap(d_.user_weights_md, *io.in[1]);
-      weights = user_weights;
+    DnnlMemoryArg weights = const_weights_.memory;
+    if (!const_weights_.memory) {
+      weights = dnnl_wrap(d_.user_weights_md, *io.in[1]);
       if (weights_in_) {
-        weights = memory(d_.pd.weights_desc(), dnnl_engine());
-        weights_in_.run(user_weights, weights);
+        const memory reordered(d_.pd.weights_desc(), dnnl_engine());
+        weights_in_.run(io.context, weights, reordered);
+        weights = reordered;
       }
     }
     DnnlArgs args{{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
                   {DNNL_ARG_WEIGHTS, weights},
                   {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
-    dnnl_execute(deconv_, scratchpad_md_, std::move(args));
+    dnnl_execute(io.context, deconv_, scratchpad_md_, std::move(args));
   }
 
  private:
@@ -131,7 +131,7 @@ Kernel<ConvTransposeParams> conv_transpose_dnnl_kernel() {
               if (g.pad_end[i] + g.stride[i] - 1 < 0)
                 return Compiled::decline("output cells beyond the full output that no input reaches (negative end pad)");
             }
-            return compile_or_refuse([&] { return std::make_unique<ConvTransposeDnnl>(g, a.in); });
+            return compile_or_refuse([&] { return std::make_unique<ConvTransposeDnnl>(g, a.in, a.context); });
           }};
 }
 

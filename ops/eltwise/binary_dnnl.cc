@@ -212,13 +212,13 @@ class BinaryDnnl : public CompiledKernel {
     Tensor& dst = *io.out[0];
     const size_t src0_bytes = src0_md_.get_size(), dst_bytes = dst_md_.get_size();
     if (outer_.empty()) {
-      dnnl_execute(binary_, scratchpad_md_,
+      dnnl_execute(io.context, binary_, scratchpad_md_,
                    {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
                     {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1)},
                     {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst)}});
     } else {
       for_each_broadcast<1>(outer_, {src1_at_}, [&](int64_t i, const int64_t* src1_at) {
-        dnnl_execute(binary_, scratchpad_md_,
+        dnnl_execute(io.context, binary_, scratchpad_md_,
                      {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0, size_t(i) * src0_bytes)},
                       {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1, size_t(src1_at[0]) * sizeof(float))},
                       {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst, size_t(i) * dst_bytes)}});

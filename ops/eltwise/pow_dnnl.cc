@@ -23,7 +23,7 @@ class PowDnnl : public CompiledKernel {
   // Elementwise over X's elements: dst may be X's buffer.
   int in_place_input() const override { return 0; }
   void run(const KernelIO& io) const override {
-    dnnl_execute(prim_, scratchpad_, {{DNNL_ARG_SRC, dnnl_wrap(md_, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(md_, *io.out[0])}});
+    dnnl_execute(io.context, prim_, scratchpad_, {{DNNL_ARG_SRC, dnnl_wrap(md_, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(md_, *io.out[0])}});
   }
 
  private:

@@ -33,7 +33,7 @@ class PReluDnnl : public CompiledKernel {
   explicit PReluDnnl(PReluDesc d) : d_(std::move(d)), prelu_(d_.pd), scratchpad_md_(d_.pd.scratchpad_desc()) {}
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(prelu_, scratchpad_md_,
+    dnnl_execute(io.context, prelu_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
                   {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});

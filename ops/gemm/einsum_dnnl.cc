@@ -126,13 +126,13 @@ EinsumDesc describe(const EinsumMatmul& mm) {
 
 class EinsumDnnl : public CompiledKernel {
  public:
-  EinsumDnnl(EinsumDesc d, const std::vector<ValueInfo>& in) : d_(std::move(d)) {
+  EinsumDnnl(EinsumDesc d, const std::vector<ValueInfo>& in, const CompileContext& context) : d_(std::move(d)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
     for (Operand* o : {&d_.src, &d_.weights, &d_.dst}) {
       if (!o->copied) continue;
       if (o->input >= 0 && in[size_t(o->input)].constant) {
-        o->prepared = prepare_constant(o->tensor_md, *in[size_t(o->input)].constant, o->dense_md);
+        o->prepared = prepare_constant(context, o->tensor_md, *in[size_t(o->input)].constant, o->dense_md);
         continue;
       }
       o->copy = o->input < 0 ? DnnlReorder(o->dense_md, o->tensor_md) : DnnlReorder(o->tensor_md, o->dense_md);
@@ -148,24 +148,20 @@ class EinsumDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    // The per-run copies; the runs on one thread follow each other, so one buffer per thread serves them.
-    thread_local std::vector<char> buffer;
-    if (buffer.size() < buffer_bytes_ + 64) buffer.resize(buffer_bytes_ + 64);
-    char* base = buffer.data() + (64 - reinterpret_cast<uintptr_t>(buffer.data()) % 64) % 64;
-    auto arg = [&](const Operand& o) -> memory {
+    DnnlWorkspace copies(io.context, buffer_bytes_);  // the per-run copies
+    auto arg = [&](const Operand& o) -> DnnlMemoryArg {
       const Tensor& t = o.input >= 0 ? *io.in[size_t(o.input)] : *io.out[0];
       if (!o.copied) return dnnl_wrap(o.md, t);
-      if (o.prepared.buffer) return memory(o.md, dnnl_engine(), o.prepared.buffer.get());
-      void* dense = base + o.offset;
-      if (o.input >= 0) o.copy.run(dnnl_wrap(o.tensor_md, t), memory(o.dense_md, dnnl_engine(), dense));
-      return memory(o.md, dnnl_engine(), dense);
+      if (o.prepared.buffer) return DnnlMemoryArg(o.md, o.prepared.buffer.get());
+      void* dense = copies.data() + o.offset;
+      if (o.input >= 0) o.copy.run(io.context, dnnl_wrap(o.tensor_md, t), DnnlMemoryArg(o.dense_md, dense));
+      return DnnlMemoryArg(o.md, dense);
     };
-    const memory dst = arg(d_.dst);
-    dnnl_execute(matmul_, scratchpad_md_,
+    const DnnlMemoryArg dst = arg(d_.dst);
+    dnnl_execute(io.context, matmul_, scratchpad_md_,
                  {{DNNL_ARG_SRC, arg(d_.src)}, {DNNL_ARG_WEIGHTS, arg(d_.weights)}, {DNNL_ARG_DST, dst}});
     if (d_.dst.copied)
-      d_.dst.copy.run(memory(d_.dst.dense_md, dnnl_engine(), dst.get_data_handle()),
-                      dnnl_wrap(d_.dst.tensor_md, *io.out[0]));
+      d_.dst.copy.run(io.context, DnnlMemoryArg(d_.dst.dense_md, dst.data), dnnl_wrap(d_.dst.tensor_md, *io.out[0]));
   }
 
  private:
@@ -192,7 +188,7 @@ Kernel<EinsumParams> einsum_dnnl_kernel() {
             why = dnnl_refuses([&] { d = describe(mm); });
             if (!why.empty()) return Compiled::decline(why);
             if (is_reference(d.pd)) return Compiled::decline("oneDNN has only its reference matmul for these strides");
-            return compile_or_refuse([&]() -> Compiled { return std::make_unique<EinsumDnnl>(std::move(d), a.in); });
+            return compile_or_refuse([&]() -> Compiled { return std::make_unique<EinsumDnnl>(std::move(d), a.in, a.context); });
           }};
 }
 

@@ -58,7 +58,8 @@ bool is_layer(const GemmParams& p, const GemmGeometry& g, const std::vector<Valu
 
 class GemmLayer : public CompiledKernel {
  public:
-  GemmLayer(const GemmParams& p, const GemmGeometry& g, const std::vector<ValueInfo>& in) {
+  GemmLayer(const GemmParams& p, const GemmGeometry& g, const std::vector<ValueInfo>& in,
+            const CompileContext& context) {
     const memory::dim M = g.M, N = g.N, K = g.K;
     src_md_ = plain_f32_desc({M, K});
     dst_md_ = plain_f32_desc({M, N});
@@ -79,9 +80,9 @@ class GemmLayer : public CompiledKernel {
       }
     ip_ = inner_product_forward(pd_);
     scratchpad_md_ = pd_.scratchpad_desc();
-    weights_ = prepare_constant(user_weights_md, *in[1].constant, pd_.weights_desc());
+    weights_ = prepare_constant(context, user_weights_md, *in[1].constant, pd_.weights_desc());
 
-    bias_ = OwnedMemory(bias_md);
+    bias_ = OwnedMemory(bias_md, context);
     float* bias = static_cast<float*>(bias_.buffer.get());
     const float* c = g.has_c ? in[2].constant->data<float>() : nullptr;
     const bool one_c = g.has_c && in[2].constant->numel() == 1;
@@ -91,7 +92,7 @@ class GemmLayer : public CompiledKernel {
   bool reads_input_at_run(size_t input) const override { return input == 0; }  // B and C copied in
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(ip_, scratchpad_md_,
+    dnnl_execute(io.context, ip_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_BIAS, bias_.memory},
@@ -124,7 +125,7 @@ class GemmDnnl : public CompiledKernel {
       for (int64_t i = 0; i < g_.M; ++i)
         for (int64_t j = 0; j < g_.N; ++j) y[i * g_.N + j] = c[i * c_strides_[0] + j * c_strides_[1]];
     }
-    dnnl_execute(matmul_, scratchpad_md_,
+    dnnl_execute(io.context, matmul_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.a_md, A)},
                   {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.b_md, B)},
                   {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, Y)}});
@@ -157,7 +158,7 @@ Kernel<GemmParams> gemm_dnnl_kernel() {
             if (!why.empty()) return Compiled::decline(why);
             if (is_layer(p, g, a.in)) {
               try {
-                return std::make_unique<GemmLayer>(p, g, a.in);
+                return std::make_unique<GemmLayer>(p, g, a.in, a.context);
               } catch (const dnnl::error&) {
                 // No inner product for this case: the matmul below runs it.
               }

@@ -83,11 +83,11 @@ class MatMulDnnl : public CompiledKernel {
  public:
   // `layouts`: the layouts A, B and dst are read and written in (the others plain). `b`: B's data when
   // `d` prepares it (user_weights_md set).
-  MatMulDnnl(MatMulDesc d, bool residual, KernelLayouts layouts, const Tensor* b)
+  MatMulDnnl(MatMulDesc d, bool residual, KernelLayouts layouts, const Tensor* b, const CompileContext& context)
       : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
     matmul_ = matmul(d_.pd);
     scratchpad_md_ = d_.pd.scratchpad_desc();
-    if (b) weights_ = prepare_constant(d_.user_weights_md, *b, d_.weights_md);
+    if (b) weights_ = prepare_constant(context, d_.user_weights_md, *b, d_.weights_md);
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -98,10 +98,10 @@ class MatMulDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());
     DnnlArgs args = {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
-                     {DNNL_ARG_WEIGHTS, weights_.memory ? weights_.memory : dnnl_wrap(d_.weights_md, *io.in[1])},
+                     {DNNL_ARG_WEIGHTS, weights_.memory ? DnnlMemoryArg(weights_.memory) : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
-    if (!d_.bias_md.is_zero()) args[DNNL_ARG_BIAS] = dnnl_wrap(d_.bias_md, *io.in[2]);
-    dnnl_execute(matmul_, scratchpad_md_, std::move(args));
+    if (!d_.bias_md.is_zero()) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.bias_md, *io.in[2])});
+    dnnl_execute(io.context, matmul_, scratchpad_md_, std::move(args));
   }
 
  private:
@@ -156,8 +156,9 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
                   return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true)).pd;
                 }))
               return std::make_unique<MatMulDnnl>(std::move(prepared), p->fusion.residual, std::move(layouts),
-                                                  a.in[1].constant.get());
-            return std::make_unique<MatMulDnnl>(std::move(d), p->fusion.residual, std::move(layouts), nullptr);
+                                                  a.in[1].constant.get(), a.context);
+            return std::make_unique<MatMulDnnl>(std::move(d), p->fusion.residual, std::move(layouts), nullptr,
+                                                a.context);
           }};
 }
 

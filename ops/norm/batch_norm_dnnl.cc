@@ -49,7 +49,7 @@ class BatchNormDnnl : public CompiledKernel {
 
   void run(const KernelIO& io) const override {
     const memory::desc& c = d_.channel_md;
-    dnnl_execute(bnorm_, scratchpad_md_,
+    dnnl_execute(io.context, bnorm_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_SCALE, dnnl_wrap(c, *io.in[1])},
                   {DNNL_ARG_SHIFT, dnnl_wrap(c, *io.in[2])},

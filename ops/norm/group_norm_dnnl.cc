@@ -61,7 +61,7 @@ class GroupNormDnnl : public CompiledKernel {
     auto part = [&](int64_t k) {
       return memory(d_.block_md, dnnl_engine(), per_block.data<float>() + k * blocks);
     };
-    dnnl_execute(bnorm_, scratchpad_md_,
+    dnnl_execute(io.context, bnorm_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_SCALE, part(0)},
                   {DNNL_ARG_SHIFT, part(1)},

@@ -51,7 +51,7 @@ class LayerNormDnnl : public CompiledKernel {
     DnnlArgs args{{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_SCALE, dnnl_wrap(d_.column_md, *io.in[1])},
                   {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}};
-    if (shift_) args[DNNL_ARG_SHIFT] = dnnl_wrap(d_.column_md, *io.in[2]);
+    if (shift_) args.insert({DNNL_ARG_SHIFT, dnnl_wrap(d_.column_md, *io.in[2])});
     const int64_t rows = d_.stat_md.dims()[0];
     Tensor mean_tmp, var_tmp;
     Tensor* mean = nullptr;
@@ -59,10 +59,10 @@ class LayerNormDnnl : public CompiledKernel {
     if (stats_) {
       mean = io.out.size() > 1 && io.out[1] ? io.out[1] : &(mean_tmp = Tensor(DType::f32, {rows}));
       var = io.out.size() > 2 && io.out[2] ? io.out[2] : &(var_tmp = Tensor(DType::f32, {rows}));
-      args[DNNL_ARG_MEAN] = dnnl_wrap(d_.stat_md, *mean);
-      args[DNNL_ARG_VARIANCE] = dnnl_wrap(d_.stat_md, *var);
+      args.insert({DNNL_ARG_MEAN, dnnl_wrap(d_.stat_md, *mean)});
+      args.insert({DNNL_ARG_VARIANCE, dnnl_wrap(d_.stat_md, *var)});
     }
-    dnnl_execute(lnorm_, scratchpad_md_, std::move(args));
+    dnnl_execute(io.context, lnorm_, scratchpad_md_, std::move(args));
     if (stats_ && io.out.size() > 2 && io.out[2]) {
       float* v = io.out[2]->data<float>();  // the variance, turned into InvStdDev
       for (int64_t r = 0; r < rows; ++r) v[r] = float(1 / std::sqrt(double(v[r]) + double(epsilon_)));

@@ -38,7 +38,7 @@ class LrnDnnl : public CompiledKernel {
   const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(lrn_, scratchpad_md_,
+    dnnl_execute(io.context, lrn_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
   }
 

@@ -68,7 +68,7 @@ class PoolDnnl : public CompiledKernel {
 
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];
-    dnnl_execute(pool_, scratchpad_md_,
+    dnnl_execute(io.context, pool_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, X)}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
   }
 

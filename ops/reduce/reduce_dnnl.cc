@@ -27,7 +27,7 @@ class ReduceDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(prim_, scratchpad_md_,
+    dnnl_execute(io.context, prim_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
   }
 

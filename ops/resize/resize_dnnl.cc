@@ -145,7 +145,7 @@ class ResizeDnnl : public CompiledKernel {
   const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(resample_, scratchpad_md_,
+    dnnl_execute(io.context, resample_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
   }
 

@@ -47,8 +47,8 @@ class ChannelShuffleDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     char* y = static_cast<char*>(io.out[0]->raw());
     for (size_t i = 0; i < io.in.size(); ++i)
-      reorder_.run(dnnl_memory(from_, const_cast<void*>(io.in[i]->raw())),
-                   dnnl_memory(to_, y + i * step_bytes_));
+      reorder_.run(io.context, DnnlMemoryArg(from_, const_cast<void*>(io.in[i]->raw())),
+                   DnnlMemoryArg(to_, y + i * step_bytes_));
   }
 
  private:

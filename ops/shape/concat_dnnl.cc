@@ -37,7 +37,7 @@ class ConcatDnnl : public CompiledKernel {
     DnnlArgs args{{DNNL_ARG_DST, dnnl_wrap(pd_.dst_desc(), *io.out[0])}};
     for (size_t i = 0; i < io.in.size(); ++i)
       args.insert({DNNL_ARG_MULTIPLE_SRC + int(i), dnnl_wrap(pd_.src_desc(int(i)), *io.in[i])});
-    dnnl_execute(concat_, pd_.scratchpad_desc(), std::move(args));
+    dnnl_execute(io.context, concat_, pd_.scratchpad_desc(), std::move(args));
   }
 
  private:

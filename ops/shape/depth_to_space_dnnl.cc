@@ -30,8 +30,8 @@ class DepthToSpaceDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    reorder_.run(dnnl_memory(from_, const_cast<void*>(io.in[0]->raw())),
-                 dnnl_memory(to_, io.out[0]->raw()));
+    reorder_.run(io.context, DnnlMemoryArg(from_, const_cast<void*>(io.in[0]->raw())),
+                 DnnlMemoryArg(to_, io.out[0]->raw()));
   }
 
  private:

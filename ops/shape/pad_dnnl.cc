@@ -26,7 +26,7 @@ class PadDnnl : public CompiledKernel {
     const float value = io.in.size() > 2 && io.in[2] ? io.in[2]->data<float>()[0] : value_;
     Tensor& y = *io.out[0];
     std::fill(y.data<float>(), y.data<float>() + y.numel(), value);
-    copy_.run(dnnl_wrap(src_md_, *io.in[0]), memory(inner_md_, dnnl_engine(), y.raw()));
+    copy_.run(io.context, dnnl_wrap(src_md_, *io.in[0]), DnnlMemoryArg(inner_md_, y.raw()));
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }

@@ -29,7 +29,7 @@ class SplitDnnl : public CompiledKernel {
     void* x = const_cast<void*>(io.in[0]->raw());
     for (size_t i = 0; i < outs_.size(); ++i) {
       if (i >= io.out.size() || !io.out[i] || io.out[i]->numel() == 0) continue;
-      if (reorders_[i]) reorders_[i].run(dnnl::memory(views_[i], dnnl_engine(), x), dnnl_wrap(outs_[i], *io.out[i]));
+      if (reorders_[i]) reorders_[i].run(io.context, DnnlMemoryArg(views_[i], x), dnnl_wrap(outs_[i], *io.out[i]));
       else std::memcpy(io.out[i]->raw(), x, outs_[i].get_size());  // one part: the whole input, same layout
     }
   }

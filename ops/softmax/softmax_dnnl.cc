@@ -42,7 +42,7 @@ class SoftmaxDnnl : public CompiledKernel {
   }
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(softmax_, scratchpad_md_,
+    dnnl_execute(io.context, softmax_, scratchpad_md_,
                  {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
     nan_softmax_rows(io.in[0]->data<float>(), io.out[0]->data<float>(), d_.outer, d_.len, d_.inner);
   }

@@ -68,18 +68,18 @@ TEST_CASE("hot buffers are 64-byte aligned; large ones start on a huge page and 
   }
 }
 
-TEST_CASE("small hot buffers share pages within a packing scope, disjoint, freed with the last buffer in them") {
+TEST_CASE("small hot buffers share pages through one packing, disjoint, freed with the last buffer in them") {
   std::vector<std::shared_ptr<void>> kept;
   std::vector<size_t> sizes;
   for (size_t i = 0; i < 300; ++i) sizes.push_back(i % 7 == 0 ? (size_t(700) << 10) + i : 64 * i + i % 5);
   std::weak_ptr<void> alone;
   {
     cnnx::HotBufferPacking packing;
-    alone = cnnx::allocate_hot_buffer(100);  // the only buffer in its page: freed at once
+    alone = cnnx::allocate_hot_buffer(100, &packing);  // the only buffer in its page: freed at once
     CHECK(alone.expired());
     for (size_t bytes : sizes) {
       CAPTURE(bytes);
-      kept.push_back(cnnx::allocate_hot_buffer(bytes));
+      kept.push_back(cnnx::allocate_hot_buffer(bytes, &packing));
       REQUIRE(kept.back() != nullptr);
       CHECK(address(kept.back()) % 64 == 0);
       std::memset(kept.back().get(), int(kept.size() % 251), bytes);

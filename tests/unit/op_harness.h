@@ -17,6 +17,7 @@
 #include "ops/builtin_ops.h"
 #include "engine/compare.h"
 #include "dnnl/dnnl_runtime.h"
+#include "dnnl/run_state.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
 
@@ -78,7 +79,7 @@ inline Tensor in_layout(const Tensor& plain, const Layout& layout, std::vector<T
   const dnnl::memory::desc& md = md_of(layout);
   storage.emplace_back(DType::f32, Shape{int64_t(md.get_size() / sizeof(float))});
   Tensor t = Tensor::borrow(DType::f32, plain.shape(), storage.back().raw());
-  DnnlReorder(plain_f32_desc(plain.shape()), md).run(dnnl_wrap(plain_f32_desc(plain.shape()), plain), dnnl_wrap(md, t));
+  DnnlReorder(plain_f32_desc(plain.shape()), md).run(nullptr, dnnl_wrap(plain_f32_desc(plain.shape()), plain), dnnl_wrap(md, t));
   return t;
 }
 
@@ -104,16 +105,19 @@ inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>
     else
       outs.push_back(outputs[i].defined() ? in_layout(outputs[i], layout(l ? &l->out : nullptr, i), storage) : Tensor());
   }
+  DnnlRunState run_state;  // as a plan's run has
+  RunContext context{&run_state};
   KernelIO io;
   for (const Tensor& t : ins) io.in.push_back(t.defined() ? &t : nullptr);
   for (Tensor& t : outs) io.out.push_back(t.defined() ? &t : nullptr);
+  io.context = &context;
   kernel.run(io);
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].defined()) continue;
     const Layout from = layout(l ? &l->out : nullptr, i);
     if (!is_plain(from) && outputs[i].dtype() == DType::f32)
       DnnlReorder(md_of(from), plain_f32_desc(outputs[i].shape()))
-          .run(dnnl_wrap(md_of(from), outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
+          .run(nullptr, dnnl_wrap(md_of(from), outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
     else if (outs[i].raw() != outputs[i].raw())
       std::memcpy(outputs[i].raw(), outs[i].raw(), outputs[i].bytes());
   }

@@ -114,7 +114,7 @@ TEST_CASE("the global mean kernel gives the same bits for any thread count") {
       layout = layout_of(md);
       buffer.assign(md.get_size() / sizeof(float), 0.f);
       blocked = Tensor::borrow(DType::f32, c.shape, buffer.data());
-      DnnlReorder(plain_f32_desc(c.shape), md).run(dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
+      DnnlReorder(plain_f32_desc(c.shape), md).run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
     }
     const Tensor* in = blocked.defined() ? &blocked : nullptr;
     const std::vector<uint8_t> one = bits(with_threads(1, [&] { return run_mean(x, layout, in); }));
@@ -139,7 +139,7 @@ TEST_CASE("the global mean kernel adds a channels-last plane's chunk sums in chu
   const Layout layout = layout_of(md);
   std::vector<float> buffer(md.get_size() / sizeof(float), 0.f);
   Tensor channels_last = Tensor::borrow(DType::f32, shape, buffer.data());
-  DnnlReorder(plain_f32_desc(shape), md).run(dnnl_wrap(plain_f32_desc(shape), x), dnnl_wrap(md, channels_last));
+  DnnlReorder(plain_f32_desc(shape), md).run(nullptr, dnnl_wrap(plain_f32_desc(shape), x), dnnl_wrap(md, channels_last));
   for (int threads : {1, 2}) {
     CAPTURE(threads);
     const Tensor y = with_threads(threads, [&] { return run_mean(x, layout, &channels_last); });
@@ -191,7 +191,7 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     }
     std::vector<float> buffer(md.get_size() / sizeof(float), 0.f);
     Tensor blocked = Tensor::borrow(DType::f32, c.shape, buffer.data());
-    DnnlReorder(plain_f32_desc(c.shape), md).run(dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
+    DnnlReorder(plain_f32_desc(c.shape), md).run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
     Tensor y = run_mean(x, layout, &blocked);
     CHECK(within(y, plane_means(x), kMeanClaim) == "");
   }

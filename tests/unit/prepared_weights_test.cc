@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "dnnl/prepared_weights.h"
-#include "engine/thread_scope.h"
 #include "runtime/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
@@ -26,14 +25,16 @@ cnnx::Tensor image(int64_t batch) {
   return x;
 }
 
-// A plan for `batch` built (and to be run) with `threads` threads, as Model does for its teams.
-std::shared_ptr<const cnnx::Plan> build(const std::shared_ptr<const cnnx::Graph>& graph, int64_t batch, int threads) {
-  cnnx::ThreadScope team(threads);
-  return cnnx::Plan::build(graph, {cnnx::ValueInfo::of(cnnx::DType::f32, {batch, 3, 64, 64})}, cnnx::Backend::dnnl);
+// A plan for `batch` built (and so run) with `threads` threads, sharing through `store` when given, as Model
+// does for its teams.
+std::shared_ptr<const cnnx::Plan> build(const std::shared_ptr<const cnnx::Graph>& graph, int64_t batch, int threads,
+                                        cnnx::PreparedWeights* store = nullptr) {
+  return cnnx::Plan::build(graph, {cnnx::ValueInfo::of(cnnx::DType::f32, {batch, 3, 64, 64})}, cnnx::Backend::dnnl,
+                           {}, {}, {}, {threads, store});
 }
 
 cnnx::Tensor run(const cnnx::Plan& plan, int64_t batch, int threads) {
-  cnnx::ThreadScope team(threads);
+  REQUIRE(plan.threads() == threads);
   return plan.run({image(batch)})[0];
 }
 
@@ -70,12 +71,9 @@ TEST_CASE("plans of one model share prepared weights: the one-thread twin, anoth
   cnnx::PreparedWeights store;
   before = cnnx::prepared_weight_counts();
   std::shared_ptr<const cnnx::Plan> wide, twin, batch;
-  {
-    cnnx::PreparedWeights::Scope share(store);
-    wide = build(graph, 1, 2);
-    twin = build(graph, 1, 1);
-    batch = build(graph, 4, 2);
-  }
+  wide = build(graph, 1, 2, &store);
+  twin = build(graph, 1, 1, &store);
+  batch = build(graph, 4, 2, &store);
   const cnnx::PreparedWeightCounts together = since(before);
   CAPTURE(together.made);
   CAPTURE(together.shared);
@@ -109,10 +107,7 @@ TEST_CASE("8 threads planning at once on one store: every plan prepares or share
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      {
-        cnnx::PreparedWeights::Scope share(store);
-        plans[size_t(t)] = build(graph, batch_of(t), threads_of(t));
-      }
+      plans[size_t(t)] = build(graph, batch_of(t), threads_of(t), &store);
       got[size_t(t)] = run(*plans[size_t(t)], batch_of(t), threads_of(t));
     });
   for (std::thread& th : threads) th.join();
@@ -127,8 +122,7 @@ TEST_CASE("8 threads planning at once on one store: every plan prepares or share
   }
   // What the racing plans prepared is kept: one more plan prepares nothing.
   const cnnx::PreparedWeightCounts after_race = cnnx::prepared_weight_counts();
-  cnnx::PreparedWeights::Scope share(store);
-  build(graph, 1, 1);
+  build(graph, 1, 1, &store);
   CHECK(since(after_race).made == 0);
 }
 
