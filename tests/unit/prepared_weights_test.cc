@@ -10,7 +10,7 @@
 
 #include "dnnl/prepared_weights.h"
 #include "engine/thread_scope.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
 
