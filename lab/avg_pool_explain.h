@@ -25,7 +25,8 @@ struct AvgPoolSettings {
   bool ceil_mode = false, count_include_pad = false;  // set as 1 when true, left out otherwise
 };
 
-// Window `index` along one axis (PoolAxis, ops/pool/pool_geometry.h through api/tools_facade.h, says where windows start).
+// Window `index` along one axis (PoolAxis, in ops/pool/pool_geometry.h through api/tools_facade.h, says where
+// windows start).
 struct AvgPoolWindowInfo {
   int64_t index = 0, start = 0;  // start: its first tap's input position (negative: in the left padding)
   int64_t taps_in_input = 0;     // taps inside [0, in)
@@ -55,7 +56,7 @@ struct AvgPoolExplanation {
   // divides by the kernel volume there, ONNX by the cells inside input + pads.
   std::vector<std::string> onednn_include_padding_differs;
   TorchAvgPool pytorch;
-  std::vector<std::string> warnings;  // the model's load-time warnings (ModelReport::warnings): "node 'AveragePool' (AveragePool): ..."
+  std::vector<std::string> warnings;  // the model's load-time warnings: "node 'AveragePool' (AveragePool): ..."
 };
 
 // Throws cnnx::Error as loading such a model would (e.g. a kernel larger than the padded input, a window of
