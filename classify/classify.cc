@@ -9,9 +9,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "engine/graph.h"
-#include "ops/softmax/softmax.h"
-#include "runtime/team.h"
+#include "api/tools_facade.h"
 
 namespace cnnx {
 
@@ -30,24 +28,6 @@ std::vector<double> softmax(const float* scores, int64_t classes) {
   return p;
 }
 
-// Values per batch item (the product of the dims past the first), or -1 when one is unknown.
-int64_t values_per_item(const ValueInfo& v) {
-  if (!v.rank_known || v.rank() < 1) return -1;
-  int64_t n = 1;
-  for (size_t d = 1; d < v.shape.size(); ++d) {
-    if (v.shape[d] < 0) return -1;
-    n *= v.shape[d];
-  }
-  return n;
-}
-
-// Nodes whose first output is their first input's values in the same order.
-bool passes_values_through(const Node& n, int output) {
-  static const char* const ops[] = {"Identity", "Dropout", "Reshape", "Flatten", "Squeeze", "Unsqueeze"};
-  return n.domain.empty() && !n.inputs.empty() && n.inputs[0] >= 0 && !n.outputs.empty() && n.outputs[0] == output &&
-         std::any_of(std::begin(ops), std::end(ops), [&](const char* op) { return n.op_type == op; });
-}
-
 // The first output holding class scores, found on a run's outputs.
 size_t scores_output(const Model& model, const std::vector<Tensor>& outputs) {
   for (size_t i = 0; i < outputs.size(); ++i)
@@ -56,14 +36,14 @@ size_t scores_output(const Model& model, const std::vector<Tensor>& outputs) {
        "' ", to_string(outputs.at(0).shape()));
 }
 
-// Decodes each file into its slot of `x`, the files in parallel (one image each; the pool of threads the
-// model runs on, which would otherwise spin idle through a serial decode: default_team() unless pinned), then packs the good ones from slot
-// 0 in order. A file that fails gets its record's error instead. Returns how many decoded.
+// Decodes each file into its slot of `x`, the files in parallel (one image each) on `threads`, the team the
+// model runs on (run_team: its pool would otherwise spin idle through a serial decode), then packs the good
+// ones from slot 0 in order. A file that fails gets its record's error instead. Returns how many decoded.
 int64_t decode(const std::vector<std::string>& files, const ImagePreprocess& p, int threads, Tensor& x,
                std::vector<ClassRecord>& records) {
   const int64_t image_floats = 3 * p.height * p.width;
   const int64_t n = int64_t(files.size());
-#pragma omp parallel for schedule(dynamic) num_threads(threads > 0 ? threads : default_team())
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
   for (int64_t i = 0; i < n; ++i) {
     ClassRecord& r = records[size_t(i)];
     r.file = files[size_t(i)];
@@ -138,31 +118,7 @@ bool is_class_scores(const Tensor& t) {
   return true;
 }
 
-bool output_is_probability(const Model& model, size_t output) {
-  const Graph& g = model.graph();
-  int id = g.outputs.at(output);
-  const int64_t per_item = values_per_item(g.value(id).info);
-  for (;;) {
-    const Value& v = g.value(id);
-    if (v.producer < 0 || per_item < 0) return false;
-    const Node& n = g.nodes[size_t(v.producer)];
-    if (passes_values_through(n, id)) {
-      id = n.inputs[0];
-      continue;
-    }
-    if (n.op_type != "Softmax" || !n.domain.empty()) return false;
-    const auto& p = params_as<SoftmaxParams>(*n.params, n.op_type);
-    const ValueInfo& x = g.value(n.inputs[0]).info;
-    if (values_per_item(x) != per_item || x.rank() < 2) return false;
-    const int64_t axis = p.axis < 0 ? p.axis + x.rank() : p.axis;
-    if (axis < 1) return false;  // normalized across the batch
-    for (int64_t d = 1; d < x.rank(); ++d) {
-      const bool normalized = p.coerce_2d ? d >= axis : d == axis;
-      if (!normalized && x.shape[size_t(d)] != 1) return false;
-    }
-    return true;
-  }
-}
+bool output_is_probability(const Model& model, size_t output) { return output_is_softmax(model, output); }
 
 std::vector<ClassScore> top_classes(const float* row, int64_t classes, int k, bool probabilities,
                                     const std::vector<std::string>& labels) {
@@ -219,7 +175,7 @@ void classify_files(const Model& model, const std::vector<std::string>& files, c
     const std::vector<std::string> chunk(files.begin() + long(start),
                                          files.begin() + long(std::min(files.size(), start + size_t(batch))));
     std::vector<ClassRecord> records(chunk.size());
-    const int64_t good = decode(chunk, p, model.options().threads, x, records);
+    const int64_t good = decode(chunk, p, run_team(model), x, records);
     if (good > 0) {
       // A fixed batch runs whole (the slots past `good` hold earlier images or zeros, and are ignored).
       const int64_t fed = fixed ? batch : good;

@@ -18,8 +18,7 @@
 
 #include "classify/image_files.h"
 #include "classify/image_input.h"
-#include "engine/tensor.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 
 namespace cnnx {
 
@@ -62,7 +61,8 @@ bool is_class_scores(const Tensor& t);
 // item's count of values (so the reshapes keep the batch axis in place). False when a shape this needs is
 // unknown at load, and for LogSoftmax (the softmax of its output is exp of it: the same probabilities).
 // The values are not consulted: a row of logits may happen to be non-negative and sum to 1, and the same
-// model must report the same kind of number for every image.
+// model must report the same kind of number for every image. (The graph is read by output_is_softmax,
+// api/tools_facade.h.)
 bool output_is_probability(const Model& model, size_t output);
 
 // The best `k` of the `classes` scores in `row` (ties: the lower class first; NaN last), named from `labels`

@@ -13,7 +13,7 @@
 #include <memory>
 #include <sstream>
 
-#include "engine/graph.h"
+#include "api/tools_facade.h"
 
 namespace cnnx {
 
@@ -66,19 +66,18 @@ bool declared_size(FILE* f, int64_t& w, int64_t& h) {
   return false;
 }
 
-// The preprocessing the graph asks for (image_input.h), before overrides.
-ImagePreprocess graph_preprocess(const Graph& graph, int input_id) {
+// The preprocessing the model asks for (image_input.h) for its input `v`, before overrides.
+ImagePreprocess graph_preprocess(const Model& model, const TensorSpec& v) {
   ImagePreprocess p;
-  const Value& v = graph.value(input_id);
-  const auto& meta = graph.metadata;
+  const std::map<std::string, std::string> meta = model_report(model).metadata;
   auto find = [&](const char* key) -> const std::string* {
     auto it = meta.find(key);
     return it == meta.end() ? nullptr : &it->second;
   };
   bool sized = false;
-  if (v.info.rank_known && v.info.rank() == 4 && v.info.shape[2] > 0 && v.info.shape[3] > 0) {
-    p.height = v.info.shape[2];
-    p.width = v.info.shape[3];
+  if (v.shape_known && v.shape.size() == 4 && v.shape[2] > 0 && v.shape[3] > 0) {
+    p.height = v.shape[2];
+    p.width = v.shape[3];
     sized = true;
   }
   if (const std::string* s = find("cnnx.input_size"); s && !sized) {
@@ -120,9 +119,8 @@ bool is_image_file(const std::string& path) {
 }
 
 ImagePreprocess image_preprocess_for(const Model& model, size_t input, const ImageOverrides& o) {
-  const Graph& g = model.graph();
-  require(input < g.inputs.size(), "the model has no input number ", input);
-  ImagePreprocess p = graph_preprocess(g, g.inputs[input]);
+  require(input < model.inputs().size(), "the model has no input number ", input);
+  ImagePreprocess p = graph_preprocess(model, model.inputs()[input]);
   if (!o.size.empty()) {
     require(o.size.size() <= 2 && o.size[0] > 0 && o.size.back() > 0, "--size takes S or H,W");
     p.height = o.size[0];

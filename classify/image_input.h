@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/tensor.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 
 namespace cnnx {
 

@@ -1,4 +1,4 @@
-// Which kernels a plan may choose (Options::backend). Part of the public API (runtime/cnnx.h); the graph
+// Which kernels a plan may choose (Options::backend). Part of the public API (api/cnnx.h); the graph
 // passes read it too, which is why it lives in the core.
 #pragma once
 

@@ -1,5 +1,6 @@
 // A graph written in code: values by name, nodes in the order given (build_graph sorts them). For tests and the
-// pooling lab (lab/), which make small models without ONNX files; the importer does not use it.
+// tools facade's ModelSketch (api/tools_facade.h), with which the pooling lab (lab/) makes small models without
+// ONNX files; the importer does not use it.
 //
 //   GraphBuilder b(18);  // the default domain's opset
 //   b.input("x", {1, 3, 8, 8}).ints("axes", {2, 3})

@@ -1,4 +1,4 @@
-// Defaults of the bounds on what one model may allocate (Options in runtime/cnnx.h, which installs this file).
+// Defaults of the bounds on what one model may allocate (Options in api/cnnx.h, which installs this file).
 #pragma once
 
 #include <cstdint>

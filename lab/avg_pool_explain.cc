@@ -1,4 +1,3 @@
-#include "ops/builtin_ops.h"
 #include "lab/avg_pool_explain.h"
 
 #include <algorithm>
@@ -6,11 +5,7 @@
 #include <memory>
 #include <sstream>
 
-#include "engine/graph_builder.h"
-#include "runtime/plan.h"
-#include "lab/attrs.h"
 #include "lab/lab_input.h"
-#include "ops/pool/pool.h"
 
 namespace cnnx::lab {
 
@@ -81,17 +76,17 @@ AvgPoolExplanation explain_avg_pool(const AvgPoolSettings& s) {
   if (s.ceil_mode) attrs.set("ceil_mode", int_attr(1));
   if (s.count_include_pad) attrs.set("count_include_pad", int_attr(1));
 
-  // The node as a model of opset 19 (dilations need it): parse, infer and cautions as at load.
-  GraphBuilder b(19);
-  b.input("x", s.shape).node("AveragePool", {"x"}, {"y"}, "AveragePool", attrs).output("y");
-  const std::shared_ptr<const Graph> graph = b.finish(builtin_ops());
-  const Node& node = graph->nodes.at(0);
-  const auto& p = params_as<PoolParams>(*node.params, node.op_type);
+  // The node as a model of opset 19 (dilations need it): parse, infer and cautions as at load. The op's parse
+  // reads its window with parse_pool_window from these attributes, and count_include_pad as set.
+  ModelSketch sketch(19);
+  sketch.input("x", s.shape).node("AveragePool", {"x"}, {"y"}, "AveragePool", attrs).output("y");
+  const Model model = sketch.build();
+  const PoolWindow window = parse_pool_window(attrs);
 
   AvgPoolExplanation e;
   e.input_shape = s.shape;
-  e.count_include_pad = p.count_include_pad;
-  e.geometry = resolve_pool_geometry(p.window, Shape(s.shape.begin() + 2, s.shape.end()));
+  e.count_include_pad = s.count_include_pad;
+  e.geometry = resolve_pool_geometry(window, Shape(s.shape.begin() + 2, s.shape.end()));
   const PoolGeometry& g = e.geometry;
   e.output_shape = {s.shape[0], s.shape[1]};
   for (int64_t v : g.output_spatial()) e.output_shape.push_back(v);
@@ -99,10 +94,10 @@ AvgPoolExplanation explain_avg_pool(const AvgPoolSettings& s) {
   // dnnl backend against the reference kernel on one seeded input.
   Tensor x(DType::f32, s.shape);
   fill_lab_input(x);
-  const auto ref_plan = Plan::build(graph, {ValueInfo::of(DType::f32, s.shape)}, Backend::ref);
-  const auto dnnl_plan = Plan::build(graph, {ValueInfo::of(DType::f32, s.shape)}, Backend::dnnl);
-  const PlanStep& step = dnnl_plan->steps().at(0);
-  const Tensor want = ref_plan->run({x})[0], got = dnnl_plan->run({x})[0];
+  const PlanView ref_plan = plan_apart(model, {x}, Backend::ref);
+  const PlanView dnnl_plan = plan_apart(model, {x}, Backend::dnnl);
+  const StepReport step = dnnl_plan.steps().at(0);
+  const Tensor want = ref_plan.run({x})[0], got = dnnl_plan.run({x})[0];
   double diff = 0;
   for (int64_t i = 0; i < want.numel(); ++i)
     diff = std::max(diff, std::abs(double(got.data<float>()[i]) - double(want.data<float>()[i])));
@@ -112,7 +107,7 @@ AvgPoolExplanation explain_avg_pool(const AvgPoolSettings& s) {
   // What oneDNN's own include-padding average would divide by where cnnx declines it: the kernel volume.
   int64_t volume = 1;
   for (const PoolAxis& a : g.axes) volume *= a.kernel;
-  if (p.count_include_pad)
+  if (s.count_include_pad)
     for (size_t d = 0; d < g.axes.size(); ++d)
       if (g.axes[d].last_window_overhangs())
         e.onednn_include_padding_differs.push_back(
@@ -120,14 +115,14 @@ AvgPoolExplanation explain_avg_pool(const AvgPoolSettings& s) {
             std::to_string(g.axes[d].taps_in_padded(g.axes[d].out - 1)) + "; oneDNN's include-padding pooling uses " +
             std::to_string(g.axes[d].kernel) + " (it divides every window by the kernel volume " +
             std::to_string(volume) + ")");
-  e.pytorch = torch_avg_pool(p.window, p.count_include_pad, g);
-  e.warnings = graph->warnings;
+  e.pytorch = torch_avg_pool(window, s.count_include_pad, g);
+  e.warnings = model_report(model).warnings;
 
   for (const PoolAxis& a : g.axes) {
     AvgPoolAxisInfo info;
     info.axis = a;
-    info.formula = size_formula(p.window, a);
-    for (int64_t o : shown_windows(a.out)) info.windows.push_back(window_info(a, o, p.count_include_pad));
+    info.formula = size_formula(window, a);
+    for (int64_t o : shown_windows(a.out)) info.windows.push_back(window_info(a, o, s.count_include_pad));
     e.axes.push_back(std::move(info));
   }
   return e;

@@ -1,5 +1,5 @@
 // One AveragePool geometry explained (`cnnx pool avg`; DESIGN.md, "Pooling semantics"; docs/pooling.md): the
-// node is built as a model of opset 19 (engine/graph_builder.h) and parsed, inferred and checked as at load;
+// node is built as a model of opset 19 (ModelSketch, api/tools_facade.h) and parsed, inferred and checked as at load;
 // then, per spatial axis, the output size with the ONNX formula and its numbers, and the windows with their taps
 // and divisors (the edges, where padding is, when there are many); the dnnl backend against the reference kernel
 // on one seeded input (lab/lab_input.h) and where oneDNN's own include-padding divisor would differ; PyTorch's
@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/shape.h"
+#include "api/tools_facade.h"
 #include "lab/torch_avg_pool.h"
-#include "ops/pool/pool_geometry.h"
 
 namespace cnnx::lab {
 
@@ -26,7 +25,8 @@ struct AvgPoolSettings {
   bool ceil_mode = false, count_include_pad = false;  // set as 1 when true, left out otherwise
 };
 
-// Window `index` along one axis (PoolAxis in ops/pool/pool_geometry.h says where windows start).
+// Window `index` along one axis (PoolAxis, in ops/pool/pool_geometry.h through api/tools_facade.h, says where
+// windows start).
 struct AvgPoolWindowInfo {
   int64_t index = 0, start = 0;  // start: its first tap's input position (negative: in the left padding)
   int64_t taps_in_input = 0;     // taps inside [0, in)
@@ -56,7 +56,7 @@ struct AvgPoolExplanation {
   // divides by the kernel volume there, ONNX by the cells inside input + pads.
   std::vector<std::string> onednn_include_padding_differs;
   TorchAvgPool pytorch;
-  std::vector<std::string> warnings;  // Graph::warnings of the model: "node 'AveragePool' (AveragePool): ..."
+  std::vector<std::string> warnings;  // the model's load-time warnings: "node 'AveragePool' (AveragePool): ..."
 };
 
 // Throws cnnx::Error as loading such a model would (e.g. a kernel larger than the padded input, a window of

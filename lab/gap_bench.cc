@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "runtime/plan.h"
+#include "api/tools_facade.h"
 #include "lab/gap_variants.h"
 #include "lab/lab_input.h"
 #include "lab/read_probe.h"
@@ -39,11 +39,10 @@ std::vector<double> reference_means(const Tensor& x) {
 }
 
 // "Reshape:ref GlobalAveragePool:mean" for the plan's steps (reorders too).
-std::string kernels_of(const Plan& plan) {
+std::string kernels_of(const PlanView& plan) {
   std::string s;
-  for (const PlanStep& step : plan.steps())
-    s += (s.empty() ? "" : " ") +
-         (step.node < 0 ? std::string("reorder") : plan.graph().nodes[size_t(step.node)].op_type + ":" + step.kernel);
+  for (const StepReport& step : plan.steps())
+    s += (s.empty() ? "" : " ") + (step.reorder ? std::string("reorder") : step.op_type + ":" + step.kernel);
   return s;
 }
 
@@ -71,9 +70,9 @@ GapBenchResult run_gap_bench(const GapBenchSettings& s, const std::function<void
         try {
           std::vector<std::string> disabled;
           if (!pass) disabled.push_back("global-average-pool");
-          auto plan = Plan::build(v.graph, {ValueInfo::of(DType::f32, s.shape)}, backend, disabled);
-          r.kernels = kernels_of(*plan);
-          const Tensor y = plan->run({x})[0];  // warm-up, and the result checked
+          const PlanView plan = plan_apart(v.model, {x}, backend, disabled);
+          r.kernels = kernels_of(plan);
+          const Tensor y = plan.run({x})[0];  // warm-up, and the result checked
           require(y.numel() == int64_t(want.size()), "output has ", y.numel(), " values, expected ", want.size());
           for (size_t i = 0; i < want.size(); ++i) {
             const double err = std::abs(double(y.data<float>()[i]) - want[i]);
@@ -84,7 +83,7 @@ GapBenchResult run_gap_bench(const GapBenchSettings& s, const std::function<void
           for (int i = 0; i < s.iters; ++i) {
             probes.push_back(time_read_probe(x, sink));
             const auto start = std::chrono::steady_clock::now();
-            plan->run({x});
+            plan.run({x});
             times.push_back(ms_since(start));
           }
           r.median_ms = median(times);

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cnnx.h"
-#include "engine/shape.h"
+#include "api/cnnx.h"
 
 namespace cnnx::lab {
 

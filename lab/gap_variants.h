@@ -1,19 +1,19 @@
 // The spellings of global average pooling (DESIGN.md, "Pooling semantics"): the same mean over the spatial axes
-// written as the ops models and exporters use, each a graph built in memory (engine/graph_builder.h) and
-// completed like a loaded model. `cnnx pool gap` plans and times every one (lab/gap_bench.h).
+// written as the ops models and exporters use, each a model built in memory (ModelSketch, api/tools_facade.h)
+// and completed like a loaded one. `cnnx pool gap` plans and times every one (lab/gap_bench.h).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "engine/graph.h"
+#include "api/tools_facade.h"
 
 namespace cnnx::lab {
 
 struct GapVariant {
   std::string name;                    // how it is written, e.g. "ReduceMean(axes=[2,3], keepdims=1)"
-  std::shared_ptr<const Graph> graph;  // input "x" of the given shape, output "y"; nodes named by op type
+  Model model;                         // input "x" of the given shape, output "y"; nodes named by op type
 };
 
 // For an input of `shape` [N, C, D1..Dk] (k = 1 to 3), in this order:
@@ -24,7 +24,7 @@ struct GapVariant {
 //   Reshape(N,C,-1) -> ReduceMean(axes=[-1], keepdims=0)     opset 13, a flattened view
 //   aten::adaptive_avg_pool{k}d(output_size=1)               org.pytorch.aten 1, torch.onnx's ATen fallback
 // keepdims=0 spellings give [N, C], the others [N, C, 1..1]: the same N*C means.
-// Throws cnnx::Error when a graph does not build (as build_graph would for a model).
+// Throws cnnx::Error when a graph does not build (as loading such a model would).
 std::vector<GapVariant> gap_variants(const Shape& shape);
 
 }  // namespace cnnx::lab

@@ -1,7 +1,7 @@
 // The input data of the pooling lab, shared by `cnnx pool gap` and `cnnx pool avg`.
 #pragma once
 
-#include "engine/tensor.h"
+#include "api/cnnx.h"
 
 namespace cnnx::lab {
 

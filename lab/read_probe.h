@@ -2,7 +2,7 @@
 // any global average pooling of it is measured against (docs/pooling.md, "The read floor").
 #pragma once
 
-#include "engine/tensor.h"
+#include "api/cnnx.h"
 
 namespace cnnx::lab {
 

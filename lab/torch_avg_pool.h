@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/pool/pool_geometry.h"
+#include "api/tools_facade.h"  // the pooling geometry (ops/pool/pool_geometry.h)
 
 namespace cnnx::lab {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 
 namespace cnnx::python {
 

@@ -1,4 +1,4 @@
-// The extension module cnnx._cnnx: cnnx::Model (runtime/cnnx.h) for Python. The package's __init__.py
+// The extension module cnnx._cnnx: cnnx::Model (api/cnnx.h) for Python. The package's __init__.py
 // re-exports it as cnnx.Model and builds the onnxruntime-style InferenceSession on it (cnnx/session.py).
 //
 // A run converts its inputs (python/arrays.h) under the GIL, releases the GIL while the model runs, and
@@ -6,10 +6,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "api/tools_facade.h"
 #include "classify/classify.h"
-#include "engine/graph.h"
 #include "python/arrays.h"
-#include "runtime/plan.h"
 
 namespace py = pybind11;
 using namespace py::literals;
@@ -60,8 +59,8 @@ class PyModel {
   std::vector<TensorInfo> outputs() const { return infos(model_.outputs()); }
 
   ModelMetadata modelmeta() const {
-    const Graph& g = model_.graph();
-    return {g.producer, g.name, g.domain, g.description, g.graph_description, g.model_version, g.metadata};
+    const ModelReport g = model_report(model_);
+    return {g.producer, g.graph_name, g.domain, g.description, g.graph_description, g.model_version, g.metadata};
   }
 
   // Outputs in outputs() order. `info`, when given, gets what the run did.
@@ -256,7 +255,7 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[],
            "disable_passes"_a = std::vector<std::string>{}, "disable_kernels"_a = std::vector<std::string>{})
       .def_property_readonly("inputs", &PyModel::inputs, "the inputs to feed, in order (TensorInfo)")
       .def_property_readonly("outputs", &PyModel::outputs, "what run() returns, in order (TensorInfo)")
-      .def_property_readonly("metadata", [](const PyModel& p) { return p.model().graph().metadata; },
+      .def_property_readonly("metadata", [](const PyModel& p) { return model_report(p.model()).metadata; },
                              "the model's metadata_props as a dict")
       .def_property_readonly("modelmeta", &PyModel::modelmeta, "producer, graph name, ... (ModelMetadata)")
       .def_property_readonly("threads", [](const PyModel& p) { return p.model().options().threads; })

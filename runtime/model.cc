@@ -4,7 +4,8 @@
 #include "dnnl/prepared_weights.h"
 #include "ops/builtin_ops.h"
 #include "passes/pass.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
+#include "runtime/model_access.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
 #include "runtime/team.h"
@@ -111,7 +112,6 @@ Model Model::load_from_bytes(const void* data, size_t size, const Options& optio
 const std::vector<TensorSpec>& Model::inputs() const { return state_->inputs; }
 const std::vector<TensorSpec>& Model::outputs() const { return state_->outputs; }
 const Options& Model::options() const { return state_->options; }
-const Graph& Model::graph() const { return *state_->graph; }
 
 std::string Model::metadata(const std::string& key, const std::string& fallback) const {
   auto it = state_->graph->metadata.find(key);
@@ -167,8 +167,17 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   return it->second.*member;
 }
 
-std::shared_ptr<const Plan> Model::plan_for(const std::vector<Tensor>& inputs) const {
-  return state_->plan(inputs, true);
+const Graph& ModelAccess::graph(const Model& model) { return *model.state_->graph; }
+
+std::shared_ptr<const Plan> ModelAccess::plan(const Model& model, const std::vector<Tensor>& inputs) {
+  return model.state_->plan(inputs, true);
+}
+
+int ModelAccess::team(const Model& model) { return model.state_->wide_team; }
+
+Model ModelAccess::from_graph(Graph graph, const Options& options) {
+  limits_of(options);
+  return Model(std::make_shared<Model::State>(std::move(graph), options));
 }
 
 
@@ -192,7 +201,7 @@ std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, RunInfo* info)
 
 std::vector<NodeCheck> Model::check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) const {
   std::vector<NodeCheck> checks;
-  std::shared_ptr<const Plan> plan = plan_for(inputs);
+  std::shared_ptr<const Plan> plan = state_->plan(inputs, true);
   // The reference kernels beside the plan's read every constant: none released while they run.
   std::lock_guard<std::mutex> no_release(state_->constants_mutex);
   state_->prepared.restore();

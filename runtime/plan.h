@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "engine/graph.h"
 #include "engine/op.h"
 #include "passes/pass.h"

@@ -5,10 +5,10 @@
 // they used ({"2": 17, "1": 3}): with --threads 0 the team adapts to the machine (runtime/team.h). --callers K
 // runs from K threads at once ("callers"; "runs_per_s": timed runs over their wall time, all callers together).
 // "gflop" (GFLOP per run: 2 per multiply-add of the sum-of-products steps, Conv, Gemm, MatMul, ...) and
-// "weight_mb" (MB of constants the steps read) are the plan's work (runtime/plan_cost.h), to set the times
+// "weight_mb" (MB of constants the steps read) are the plan's work (PlanWork, api/tools_facade.h), to set the times
 // against the machine's FMA peak and read bandwidth (bench/machine_limits.cc). "prepared_weights": the
 // weights the plans' kernels prepared ("made", "made_mb") and those a plan shared with another plan of the
-// model instead ("shared", "shared_mb": the one-thread twin's, dnnl/prepared_weights.h).
+// model instead ("shared", "shared_mb": the one-thread twin's; PreparedWeightTotals).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -23,9 +23,6 @@
 #include <random>
 #include <thread>
 
-#include "dnnl/prepared_weights.h"
-#include "dnnl/thread_scope.h"
-#include "runtime/plan_cost.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
@@ -76,27 +73,26 @@ std::vector<Tensor> bench_inputs(const Model& model, const BenchOptions& o) {
 // Per-step times (the mean over `iters` runs; a median would need every sample), to see where a model's time
 // goes: a summary by op and the slowest steps on stderr, and every step in plan order as the returned JSON array
 // ({op, name, kernel, ms}; a reorder's name is the value it converts). `run_ms` gets the mean wall time of the
-// profiled runs, which the steps (timed inside them) add up to at most.
+// profiled runs, which the steps (timed inside them) add up to at most. The runs use the team the model decided
+// on for a whole run (the plan's).
 nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inputs, int iters, double& run_ms) {
-  std::shared_ptr<const Plan> plan = model.plan_for(inputs);
+  const PlanView plan = plan_of(model, inputs);
   std::vector<double> step_ms;
   {
-    ThreadScope threads(model.options().threads);
     auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < iters; ++i) plan->run(inputs, nullptr, &step_ms);
+    for (int i = 0; i < iters; ++i) plan.run(inputs, &step_ms);
     run_ms = ms_since(start) / iters;
   }
-  const Graph& g = plan->graph();
+  const std::vector<StepReport> plan_steps = plan.steps();
   nlohmann::json steps = nlohmann::json::array();
   std::map<std::string, std::pair<double, int>> by_op;
   double total = 0;
   for (size_t s = 0; s < step_ms.size(); ++s) {
-    const PlanStep& step = plan->steps()[s];
-    const bool reorder = step.node < 0;
-    const std::string op = reorder ? "(reorder)" : g.nodes[size_t(step.node)].op_type;
+    const StepReport& step = plan_steps[s];
+    const std::string op = step.reorder ? "(reorder)" : step.op_type;
     const double ms = step_ms[s] / iters;
     steps.push_back({{"op", op},
-                     {"name", reorder ? g.value(step.inputs[0]).name : g.nodes[size_t(step.node)].name},
+                     {"name", step.name},
                      {"kernel", step.kernel},
                      {"ms", ms}});
     by_op[op].first += ms;
@@ -173,11 +169,11 @@ int bench(const BenchOptions& o) {
   print_warnings(model);
   std::vector<Tensor> inputs = bench_inputs(model, o);
   start = std::chrono::steady_clock::now();
-  const std::shared_ptr<const Plan> plan = model.plan_for(inputs);  // cached: the run below finds it
+  const PlanView plan = plan_of(model, inputs);  // cached: the run below finds it
   const double plan_ms = ms_since(start);
   model.run(inputs);
   const double first_run_ms = ms_since(start);
-  const PlanCost cost = plan_cost(*plan);
+  const PlanWork cost = plan.work();
   std::vector<double> times;
   std::map<std::string, int> run_threads;  // team size -> timed runs that used it (runtime/team.h)
   const double timed_ms = timed_runs(model, inputs, o, times, run_threads);
@@ -195,7 +191,7 @@ int bench(const BenchOptions& o) {
                    {"gflop", cost.flop / 1e9},   {"weight_mb", double(cost.weight_bytes) / 1e6}};
   j["disabled_passes"] = o.disabled_passes;
   j["disabled_kernels"] = o.disabled_kernels;
-  const PreparedWeightCounts prepared = prepared_weight_counts();
+  const PreparedWeightTotals prepared = prepared_weight_totals();
   j["prepared_weights"] = {{"made", prepared.made}, {"made_mb", double(prepared.made_bytes) / (1 << 20)},
                            {"shared", prepared.shared}, {"shared_mb", double(prepared.shared_bytes) / (1 << 20)}};
   for (size_t i = 0; i < inputs.size(); ++i) j["inputs"][model.inputs()[i].name] = inputs[i].shape();

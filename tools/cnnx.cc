@@ -2,7 +2,6 @@
 // Exit codes: 0 success, 1 error (a bad model, input or a failed check), 2 usage error.
 #include <iostream>
 
-#include "engine/error.h"
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {

@@ -8,9 +8,8 @@
 #include <vector>
 
 #include "classify/image_input.h"
-#include "runtime/cnnx.h"
-#include "engine/graph.h"
-#include "runtime/plan.h"
+#include "api/cnnx.h"
+#include "api/tools_facade.h"
 
 namespace cnnx::tools {
 
@@ -29,7 +28,7 @@ Command add_pool_command(CLI::App& app);
 // repeatable, one value per flag.
 void add_disable_options(CLI::App* sub, std::vector<std::string>& passes, std::vector<std::string>& kernels);
 
-// Prints the model's load-time warnings (Graph::warnings) on stderr, one "cnnx: warning: ..." line each.
+// Prints the model's load-time warnings (ModelReport::warnings) on stderr, one "cnnx: warning: ..." line each.
 void print_warnings(const Model& model);
 
 // Inputs for `model` from files: positional files bind to the inputs in order, "NAME=FILE" pairs by name.

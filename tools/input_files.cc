@@ -1,8 +1,6 @@
 #include <filesystem>
 
 #include "classify/image_input.h"
-#include "engine/npy.h"
-#include "runtime/onnx_import.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
@@ -13,7 +11,7 @@ Tensor read_tensor_file(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
   if (ext == ".npy") return read_npy(path);
-  if (ext == ".pb") return import_tensor_file(path);
+  if (ext == ".pb") return read_tensor_proto_file(path);
   fail("input '", path, "': unsupported file type '", ext, "' (expected .npy, .pb, .png, .jpg or .bmp)");
 }
 

@@ -7,8 +7,6 @@
 #include <map>
 #include <memory>
 
-#include "engine/op.h"
-#include "passes/pass.h"
 #include "tools/commands.h"
 
 namespace cnnx::tools {
@@ -24,47 +22,39 @@ struct InspectOptions {
   std::vector<std::string> disabled_kernels;
 };
 
-std::string describe(const ValueInfo& v) {
+std::string describe(const ValueReport& v) {
   std::string s = dtype_name(v.dtype);
   s += v.rank_known ? to_string(v.shape) : std::string("[?]");
   if (v.constant) s += " const";
   return s;
 }
 
-std::string layout_of_value(const Plan& plan, int id) {
-  const ValueSlot& slot = plan.slot(id);
-  return is_plain(slot.layout) ? "" : " " + slot.layout.name();
-}
-
 // Why nothing runs for a step, if it does not: a view, or a Concat whose producers wrote into its buffer.
-std::string view_note(const Graph& g, const PlanStep& step) {
+std::string view_note(const StepReport& step) {
   if (!step.view) return "";
-  return g.nodes[size_t(step.node)].def->joins_inputs_along ? " (joined in place: inputs written into it)"
-                                                            : " (view: no copy)";
+  return step.joined_in_place ? " (joined in place: inputs written into it)" : " (view: no copy)";
 }
 
 // The planned graph: one line per step (kernel, output shapes and layouts, what a pass made it from, why
 // faster kernels declined), then the arena.
-void print_plan(const Plan& plan) {
-  const Graph& g = plan.graph();
+void print_plan(const PlanView& plan) {
+  const std::vector<StepReport> steps = plan.steps();
   size_t reorders = 0;
-  std::cout << "plan (" << plan.steps().size() << " steps, backend " << backend_name(plan.backend()) << "):\n";
-  for (const PlanStep& step : plan.steps()) {
+  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << "):\n";
+  for (const StepReport& step : steps) {
     std::string outs;
-    for (int id : step.outputs)
-      if (id >= 0) outs += (outs.empty() ? "" : ", ") + describe(plan.info(id)) + layout_of_value(plan, id);
-    if (step.node < 0) {
+    for (const ValueReport& v : step.outputs)
+      outs += (outs.empty() ? "" : ", ") + describe(v) + (v.layout.empty() ? "" : " " + v.layout);
+    if (step.reorder) {
       ++reorders;
-      const std::string& from = g.value(step.inputs[0]).name;
-      std::cout << "  " << std::left << std::setw(28) << ("reorder " + from) << " " << std::setw(20) << "(reorder)"
-                << " -> " << outs << "\n";
+      std::cout << "  " << std::left << std::setw(28) << ("reorder " + step.name) << " " << std::setw(20)
+                << "(reorder)" << " -> " << outs << "\n";
       continue;
     }
-    const Node& node = g.nodes[size_t(step.node)];
-    std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << " -> "
-              << outs << "  kernel " << step.kernel << view_note(g, step)
+    std::cout << "  " << std::left << std::setw(28) << step.name << " " << std::setw(20) << step.op_type << " -> "
+              << outs << "  kernel " << step.kernel << view_note(step)
               << (step.one_thread && !step.view ? " (1 thread)" : "");
-    if (!node.note.empty()) std::cout << "  {" << node.note << "}";
+    if (!step.note.empty()) std::cout << "  {" << step.note << "}";
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";
     std::cout << "\n";
   }
@@ -78,35 +68,35 @@ int inspect(const InspectOptions& o) {
   mo.disabled_passes = o.disabled_passes;
   mo.disabled_kernels = o.disabled_kernels;
   Model model = Model::load(o.model, mo);
-  const Graph& g = model.graph();
+  const ModelReport g = model_report(model);
   std::cout << "model: " << o.model << (g.producer.empty() ? "" : "  (producer " + g.producer + ")") << "\n";
   std::cout << "opsets:";
   for (const auto& [domain, version] : g.opsets) std::cout << " " << (domain.empty() ? "ai.onnx" : domain) << "=" << version;
   std::cout << "\ninputs:\n";
-  for (int id : g.inputs) std::cout << "  " << g.value(id).name << ": " << describe(g.value(id).info) << "\n";
+  for (const ValueReport& v : g.inputs) std::cout << "  " << v.name << ": " << describe(v) << "\n";
   std::cout << "outputs:\n";
-  for (int id : g.outputs) std::cout << "  " << g.value(id).name << ": " << describe(g.value(id).info) << "\n";
+  for (const ValueReport& v : g.outputs) std::cout << "  " << v.name << ": " << describe(v) << "\n";
   std::map<std::string, int> histogram;
-  for (const Node& n : g.nodes) ++histogram[n.op_type];
+  for (const NodeReport& n : g.nodes) ++histogram[n.op_type];
   std::cout << "ops (" << g.nodes.size() << " nodes):";
   for (const auto& [op, count] : histogram) std::cout << " " << op << "x" << count;
   std::cout << "\n";
   for (const std::string& w : g.warnings) std::cout << "warning: " << w << "\n";
   std::cout << "graph passes:";
-  for (const GraphPass& p : graph_passes()) std::cout << " " << p.name;
+  for (const std::string& pass : graph_pass_names()) std::cout << " " << pass;
   std::cout << " (turn one off with --disable-pass NAME)\n";
 
   // Plan for concrete input shapes (--shape, or the declared shape with the batch dim set to --batch) to show
   // kernels and shapes; an input with other unknown dims is an error naming it (planning with 1 would fail
   // inside some op). Without a declared rank or a --shape, kernels are chosen at run time.
-  for (int id : g.inputs) {
-    const std::string& name = g.value(id).name;
+  for (const ValueReport& input : g.inputs) {
+    const std::string& name = input.name;
     auto names_it = [&](const std::string& shape) { return shape.rfind(name + "=", 0) == 0; };
     bool given = std::any_of(o.shapes.begin(), o.shapes.end(), names_it);
-    if (!g.value(id).info.rank_known && !given) {
+    if (!input.rank_known && !given) {
       std::cout << "(input '" << name << "' has no declared shape: kernels are chosen at run time; give --shape "
                 << name << "=... to see them)\nnodes:\n";
-      for (const Node& node : g.nodes)
+      for (const NodeReport& node : g.nodes)
         std::cout << "  " << std::left << std::setw(28) << node.name << " " << std::setw(20) << node.op_type << "\n";
       return 0;
     }
@@ -114,13 +104,13 @@ int inspect(const InspectOptions& o) {
   std::vector<Tensor> probe;
   std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
   for (size_t i = 0; i < shapes.size(); ++i) probe.emplace_back(model.inputs()[i].dtype, shapes[i]);
-  std::shared_ptr<const Plan> plan = model.plan_for(probe);
+  const PlanView plan = plan_of(model, probe);
   std::cout << "graph passes applied:\n";
-  for (const PassReport& r : plan->pass_reports()) {
-    std::cout << "  " << std::left << std::setw(20) << r.pass << " " << r.summary() << "\n";
+  for (const PassReportLine& r : plan.passes()) {
+    std::cout << "  " << std::left << std::setw(20) << r.pass << " " << r.summary << "\n";
     for (const std::string& why : r.declined) std::cout << "    left alone: " << why << "\n";
   }
-  print_plan(*plan);
+  print_plan(plan);
   return 0;
 }
 

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "classify/classify.h"
-#include "engine/npy.h"
 #include "classify/image_files.h"
 #include "tools/commands.h"
 #include "tools/progress_bar.h"

@@ -1,4 +1,4 @@
-// Load-time warnings of a model (Graph::warnings: settings where engines are known to disagree), printed once
+// Load-time warnings of a model (ModelReport::warnings: settings where engines are known to disagree), printed once
 // on stderr by the commands that load a model to run it.
 #include <iostream>
 
@@ -7,7 +7,7 @@
 namespace cnnx::tools {
 
 void print_warnings(const Model& model) {
-  for (const std::string& w : model.graph().warnings) std::cerr << "cnnx: warning: " << w << "\n";
+  for (const std::string& w : model_report(model).warnings) std::cerr << "cnnx: warning: " << w << "\n";
 }
 
 }  // namespace cnnx::tools

@@ -26,7 +26,7 @@ void report(const char* stage, const char* what) {
 bool plan_and_run(const cnnx::Model& model, bool check) {
   auto inputs = cnnx::fuzz::inputs_for(model.inputs());
   if (!inputs) return false;
-  std::shared_ptr<const cnnx::Plan> plan = model.plan_for(*inputs);
+  std::shared_ptr<const cnnx::Plan> plan = cnnx::ModelAccess::plan(model, *inputs);
   if (!cnnx::fuzz::plan_is_small(*plan)) return false;
   if (!check) {
     model.run(*inputs);

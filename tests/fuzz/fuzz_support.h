@@ -10,7 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
+#include "runtime/model_access.h"
 #include "runtime/plan.h"
 
 namespace cnnx::fuzz {

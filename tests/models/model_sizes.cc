@@ -11,7 +11,7 @@
 #include <set>
 
 #include "engine/npy.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "runtime/plan.h"
 
 int main(int argc, char** argv) {

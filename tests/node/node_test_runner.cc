@@ -15,10 +15,11 @@
 #include <set>
 
 #include "ops/builtin_ops.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "engine/compare.h"
 #include "engine/graph.h"
 #include "engine/op.h"
+#include "runtime/model_access.h"
 #include "runtime/plan.h"
 #include "runtime/onnx_import.h"
 #include "engine/op_registry.h"
@@ -93,7 +94,7 @@ std::string run_test(const fs::path& dir, const RunnerOptions& o) {
   mo.backend = o.backend;
   Model model = Model::load((dir / "model.onnx").string(), mo);
   Tolerance tol;
-  for (const Node& n : model.graph().nodes) {
+  for (const Node& n : ModelAccess::graph(model).nodes) {
     tol.abs = std::max(tol.abs, n.def->tolerance.abs);
     tol.rel = std::max(tol.rel, n.def->tolerance.rel);
     tol.terms_rel = std::max(tol.terms_rel, n.def->tolerance.terms_rel);
@@ -112,7 +113,7 @@ std::string run_test(const fs::path& dir, const RunnerOptions& o) {
     std::vector<Tensor> got = model.run(inputs);
     if (got.size() != want.size())
       return set.filename().string() + ": " + std::to_string(got.size()) + " outputs, want " + std::to_string(want.size());
-    const std::vector<Tensor> magnitudes = output_magnitudes(model.graph(), inputs, got.size());
+    const std::vector<Tensor> magnitudes = output_magnitudes(ModelAccess::graph(model), inputs, got.size());
     for (size_t i = 0; i < got.size(); ++i) {
       Difference d = compare(got[i], want[i], tol, magnitudes[i].defined() ? &magnitudes[i] : nullptr);
       if (!d.within) return set.filename().string() + " output " + std::to_string(i) + ": " + d.detail;

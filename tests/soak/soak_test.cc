@@ -36,7 +36,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "runtime/plan.h"
 #include "engine/sanitizers.h"
 

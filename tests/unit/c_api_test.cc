@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cnnx.h"
-#include "runtime/cnnx_c.h"
+#include "api/cnnx.h"
+#include "api/cnnx_c.h"
 
 TEST_CASE("C API calls with null pointers return an error status") {
   cnnx_model* model = nullptr;

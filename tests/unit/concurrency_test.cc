@@ -7,7 +7,8 @@
 #include <cstring>
 #include <thread>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
+#include "runtime/model_access.h"
 
 TEST_CASE("8 threads x 50 runs on one model match a single-threaded run bit for bit") {
   cnnx::Model model = cnnx::Model::load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx");
@@ -70,14 +71,14 @@ static double process_cpu_ms() {
   return (double(u.ru_utime.tv_sec) + double(u.ru_stime.tv_sec)) * 1e3 + (double(u.ru_utime.tv_usec) + double(u.ru_stime.tv_usec)) / 1e3;
 }
 
-TEST_CASE("Options::threads = 1 holds for plans made through plan_for too (oneDNN fixes threads at creation)") {
+TEST_CASE("Options::threads = 1 holds for plans made outside a run too (oneDNN fixes threads at creation)") {
   cnnx::Options options;
   options.threads = 1;
   cnnx::Model model = cnnx::Model::load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx", options);
   cnnx::Shape shape = model.inputs()[0].shape;
   for (int64_t& d : shape) d = d < 0 ? 32 : d;  // a batch of 32: steps large enough to split across threads
   cnnx::Tensor x(cnnx::DType::f32, shape);
-  model.plan_for({x});  // as `cnnx bench` and `inspect` do, outside any run
+  cnnx::ModelAccess::plan(model, {x});  // as `cnnx bench` and `inspect` do (plan_of), outside any run
   model.run({x});
   const double cpu0 = process_cpu_ms();
   const auto start = std::chrono::steady_clock::now();

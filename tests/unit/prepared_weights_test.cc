@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "dnnl/prepared_weights.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "runtime/onnx_import.h"
 #include "runtime/plan.h"
 

@@ -11,7 +11,8 @@
 #include "dnnl/prepared_weights.h"
 #include "engine/graph.h"
 #include "engine/releasable_pages.h"
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
+#include "runtime/model_access.h"
 #include "tests/unit/onnx_bytes.h"
 
 using namespace cnnx;
@@ -71,7 +72,7 @@ Tensor input(int64_t batch, bool big_conv = false) {
 }
 
 const Tensor& constant(const Model& m, const std::string& name) {
-  const Graph& g = m.graph();
+  const Graph& g = ModelAccess::graph(m);
   for (const Value& v : g.values)
     if (v.name == name) return *v.info.constant;
   throw std::logic_error("no constant " + name);

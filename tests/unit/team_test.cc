@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 #include "runtime/team.h"
 
 TEST_CASE("this thread's run-queue delay reads from /proc/thread-self/schedstat and never goes back") {

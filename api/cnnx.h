@@ -25,10 +25,6 @@
 
 namespace cnnx {
 
-struct Graph;
-class Plan;
-
-
 struct Options {
   Backend backend = Backend::dnnl;
   // Threads per run for the dnnl backend (reference kernels use the calling thread). 0 (the default): up to
@@ -112,13 +108,10 @@ class Model {
   // throw a cnnx::Error naming the first node past its tolerance.)
   std::vector<NodeCheck> check(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs = nullptr) const;
 
-  // For cnnx's own tools: the loaded graph and the plan for a set of inputs (made on first use). Once a plan
-  // is made, the data of constants of 1 MiB or more that its kernels took in their own layouts is released
-  // (dnnl/prepared_weights.h): reading it faults, until the next plan or check restores it.
-  const Graph& graph() const;
-  std::shared_ptr<const Plan> plan_for(const std::vector<Tensor>& inputs) const;
-
  private:
+  // The loaded graph and the plans stay inside the library: runtime/model_access.h reaches them for cnnx's
+  // own tools (api/tools_facade.h) and the tests.
+  friend class ModelAccess;
   struct State;
   explicit Model(std::shared_ptr<State> state) : state_(std::move(state)) {}
   std::shared_ptr<State> state_;

@@ -1,10 +1,10 @@
-#include "runtime/cnnx_c.h"
+#include "api/cnnx_c.h"
 
 #include <new>
 #include <string>
 #include <vector>
 
-#include "runtime/cnnx.h"
+#include "api/cnnx.h"
 
 struct cnnx_model {
   cnnx::Model model;
