@@ -2,7 +2,7 @@
 
 #include <type_traits>
 
-#include "ops/shape/common.h"
+#include "ops/tensor/common.h"
 
 namespace cnnx {
 

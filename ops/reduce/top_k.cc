@@ -4,7 +4,7 @@
 #include <numeric>
 #include <type_traits>
 
-#include "ops/shape/common.h"
+#include "ops/tensor/common.h"
 
 namespace cnnx {
 

@@ -16,7 +16,7 @@
 #include "ops/conv/fused_conv.h"
 #include "ops/norm/batch_norm.h"
 #include "ops/pool/adaptive_pool.h"
-#include "ops/shape/channel_shuffle.h"
+#include "ops/tensor/channel_shuffle.h"
 #include "tests/unit/kernel_cases.h"
 
 using namespace cnnx;
@@ -1282,7 +1282,7 @@ std::vector<KernelCase> shape_cases() {
   return cases;
 }
 
-// ---- ops that make, select or scatter elements by data (ops/shape: ConstantOfShape ... Trilu) and the
+// ---- ops that make, select or scatter elements by data (ops/tensor: ConstantOfShape ... Trilu) and the
 // legacy opsets of the shape ops: reference kernels only ----
 
 std::vector<KernelCase> data_cases() {
