@@ -45,6 +45,4 @@ std::vector<ValueInfo> infer_constant(const ConstantParams& p, const std::vector
   return {ValueInfo::of(p.value)};
 }
 
-void constant_ref(const ConstantParams& p, const KernelIO& io) { copy_bytes(p.value, *io.out[0]); }
-
 }  // namespace cnnx

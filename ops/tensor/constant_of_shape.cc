@@ -8,9 +8,7 @@
 namespace cnnx {
 
 ConstantOfShapeParams parse_constant_of_shape(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"value"});
+  check_node(node, 1, 1, {"value"});
   ConstantOfShapeParams p;
   if (node.attrs.has("value")) {
     p.value = node.attrs.require_tensor("value");
@@ -31,15 +29,6 @@ std::vector<ValueInfo> infer_constant_of_shape(const ConstantOfShapeParams& p, c
   for (int64_t d : shape) require(d >= 0, "input 0 (shape) ", list_string(shape), " has a negative dim");
   checked_numel(shape);  // overflow-checked: beyond kMaxSize elements is an error, not a wrap-around
   return {ValueInfo::of(p.value.dtype(), shape)};
-}
-
-void constant_of_shape_ref(const ConstantOfShapeParams& p, const KernelIO& io) {
-  Tensor& y = *io.out[0];
-  require(y.dtype() == p.value.dtype(), "output type ", dtype_name(y.dtype()), " is not the value's");
-  visit_bits(y.dtype(), [&](auto bits) {
-    using U = decltype(bits);
-    std::fill_n(static_cast<U*>(y.raw()), y.numel(), *static_cast<const U*>(p.value.raw()));
-  });
 }
 
 }  // namespace cnnx

@@ -7,13 +7,9 @@
 namespace cnnx {
 
 NoParams parse_expand(const Node& node) {
-  require_inputs(node, 2, 2);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 2, 2, {});
   return {};
 }
-
-namespace {
 
 Shape expand_shape(const Shape& x, const std::vector<int64_t>& shape) {
   for (int64_t d : shape) require(d >= 0, "input 1 (shape) ", list_string(shape), " has a negative dim");
@@ -21,8 +17,6 @@ Shape expand_shape(const Shape& x, const std::vector<int64_t>& shape) {
   if (is_concrete(out)) checked_numel(out);  // overflow-checked before anything is allocated
   return out;
 }
-
-}  // namespace
 
 std::vector<ValueInfo> infer_expand(const NoParams&, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
@@ -35,14 +29,6 @@ std::vector<ValueInfo> infer_expand(const NoParams&, const std::vector<ValueInfo
     return {unknown_dims(x.dtype, std::max<int64_t>(x.rank(), s.shape[0]))};
   }
   return {ValueInfo::of(x.dtype, expand_shape(x.shape, shape))};
-}
-
-void expand_ref(const NoParams&, const KernelIO& io) {
-  const Tensor& x = *io.in[0];
-  Tensor& y = *io.out[0];
-  const Shape out = expand_shape(x.shape(), ints_of(io.in[1], "shape"));
-  if (out != y.shape()) fail("output shape ", to_string(y.shape()), " does not match ", to_string(out));
-  strided_copy(x.dtype(), x.raw(), 0, broadcast_strides(x.shape(), out), y.raw(), out);
 }
 
 }  // namespace cnnx

@@ -17,5 +17,7 @@ std::vector<ValueInfo> infer_gather(const GatherParams& p, const std::vector<Val
 void gather_ref(const GatherParams& p, const KernelIO& io);
 // oneDNN: one reorder from the input's sub-memory at one constant index (ops/tensor/gather_dnnl.cc).
 Kernel<GatherParams> gather_dnnl_kernel();
+// Index i (entry at of the indices) mapped into [0, n), or throws naming the entry and the axis.
+int64_t checked_gather_index(int64_t i, int64_t n, int64_t at, int64_t axis);
 
 }  // namespace cnnx

@@ -15,5 +15,7 @@ struct GatherElementsParams : OpParams {
 GatherElementsParams parse_gather_elements(const Node& node);
 std::vector<ValueInfo> infer_gather_elements(const GatherElementsParams& p, const std::vector<ValueInfo>& in);
 void gather_elements_ref(const GatherElementsParams& p, const KernelIO& io);
+// Throws unless indices has data's rank and fits inside data along every axis but axis.
+void check_gather_elements_shapes(const Shape& data, const Shape& indices, size_t axis);
 
 }  // namespace cnnx

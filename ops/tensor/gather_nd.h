@@ -21,5 +21,7 @@ void gather_nd_ref(const GatherNDParams& p, const KernelIO& io);
 // shape `data` starting at dim `first`; throws naming the entry when an index is out of range.
 int64_t nd_offset(const Shape& data, const std::vector<int64_t>& strides, size_t first, const Tensor& indices,
                   int64_t tuple, int64_t k);
+// The output shape for batch_dims b: indices.shape[:-1] + data.shape[b + k:].
+Shape gather_nd_shape(int64_t b, const Shape& data, const Shape& indices);
 
 }  // namespace cnnx

@@ -8,15 +8,11 @@
 namespace cnnx {
 
 NoParams parse_identity(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 1, 1, {});
   return {};
 }
 
 std::vector<ValueInfo> infer_identity(const NoParams&, const std::vector<ValueInfo>& in) { return {input(in, 0)}; }
-
-void identity_ref(const NoParams&, const KernelIO& io) { copy_bytes(*io.in[0], *io.out[0]); }
 
 DropoutParams parse_dropout(const Node& node) {
   DropoutParams p;
@@ -51,13 +47,13 @@ void require_scalar(const std::vector<ValueInfo>& in, size_t i, const char* what
           ") must be a scalar, got shape ", to_string(v.shape));
 }
 
+}  // namespace
+
 // The value of a one-element bool tensor, read as a byte (any nonzero byte is true).
-bool bool_value(const Tensor& t) {
+bool bool_scalar_value(const Tensor& t) {
   require(t.dtype() == DType::boolean && t.numel() == 1, "training_mode must be a bool scalar");
   return *static_cast<const uint8_t*>(t.raw()) != 0;
 }
-
-}  // namespace
 
 std::vector<ValueInfo> infer_dropout(const DropoutParams& p, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32, DType::f64});
@@ -76,28 +72,12 @@ std::vector<ValueInfo> infer_dropout(const DropoutParams& p, const std::vector<V
     if (present(in, 2)) {
       require_dtype(in, 2, {DType::boolean}, "input");
       require_scalar(in, 2, "training_mode");
-      const bool training = in[2].constant && bool_value(*in[2].constant);
+      const bool training = in[2].constant && bool_scalar_value(*in[2].constant);
       require(!(training && ratio_known && ratio > 0), kTrainingDropoutRefused);
     }
   }
   const ValueInfo& x = in[0];
   return {same_as_input(in), ValueInfo::of(p.mask_is_bool ? DType::boolean : x.dtype, x.shape)};
-}
-
-void dropout_ref(const DropoutParams& p, const KernelIO& io) {
-  auto has = [&](size_t i) { return i < io.in.size() && io.in[i] != nullptr; };
-  if (p.ratio_from_input && has(2) && bool_value(*io.in[2])) {
-    const double ratio = has(1) ? io.in[1]->double_at(0) : 0.5;
-    require(!(ratio > 0), kTrainingDropoutRefused);
-  }
-  copy_bytes(*io.in[0], *io.out[0]);
-  if (io.out.size() > 1 && io.out[1]) {
-    Tensor& mask = *io.out[1];
-    // Nothing is dropped: every mask element is true (1).
-    if (mask.dtype() == DType::f64) std::fill_n(mask.data<double>(), mask.numel(), 1.0);
-    else if (mask.dtype() == DType::f32) std::fill_n(mask.data<float>(), mask.numel(), 1.0f);
-    else std::fill_n(mask.data<bool>(), mask.numel(), true);
-  }
 }
 
 }  // namespace cnnx

@@ -29,5 +29,7 @@ void dropout_ref(const DropoutParams& p, const KernelIO& io);
 
 // The message for training-mode Dropout, shared by infer, the kernel and tests.
 constexpr const char* kTrainingDropoutRefused = "training-mode Dropout is not supported (cnnx is inference-only)";
+// The value of a one-element bool tensor, read as a byte (any nonzero byte is true); Dropout's training_mode.
+bool bool_scalar_value(const Tensor& t);
 
 }  // namespace cnnx

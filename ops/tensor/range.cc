@@ -8,13 +8,9 @@
 namespace cnnx {
 
 NoParams parse_range(const Node& node) {
-  require_inputs(node, 3, 3);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 3, 3, {});
   return {};
 }
-
-namespace {
 
 // The output length for scalar tensors start, limit, delta.
 int64_t range_length(const Tensor& start, const Tensor& limit, const Tensor& delta) {
@@ -40,8 +36,6 @@ int64_t range_length(const Tensor& start, const Tensor& limit, const Tensor& del
   return n > 0 ? int64_t(n) : 0;
 }
 
-}  // namespace
-
 std::vector<ValueInfo> infer_range(const NoParams&, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32, DType::f64, DType::i32, DType::i64}, "input");
   for (size_t i = 0; i < 3; ++i) {
@@ -53,24 +47,6 @@ std::vector<ValueInfo> infer_range(const NoParams&, const std::vector<ValueInfo>
   }
   if (!(in[0].constant && in[1].constant && in[2].constant)) return {unknown_dims(in[0].dtype, 1)};
   return {ValueInfo::of(in[0].dtype, {range_length(*in[0].constant, *in[1].constant, *in[2].constant)})};
-}
-
-void range_ref(const NoParams&, const KernelIO& io) {
-  Tensor& y = *io.out[0];
-  const int64_t n = range_length(*io.in[0], *io.in[1], *io.in[2]);
-  if (y.shape() != Shape{n}) fail("output shape ", to_string(y.shape()), " does not match [", n, "]");
-  visit_dtype(y.dtype(), [&](auto t) {
-    using T = decltype(t);
-    T* d = y.data<T>();
-    if constexpr (std::is_floating_point_v<T>) {
-      const double s = io.in[0]->double_at(0), step = io.in[2]->double_at(0);
-      for (int64_t i = 0; i < n; ++i) d[i] = T(s + double(i) * step);
-    } else {
-      // Every value lies in [start, limit) (or (limit, start]): no overflow.
-      const int64_t s = io.in[0]->int_at(0), step = io.in[2]->int_at(0);
-      for (int64_t i = 0; i < n; ++i) d[i] = T(s + i * step);
-    }
-  });
 }
 
 }  // namespace cnnx

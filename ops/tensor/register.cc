@@ -9,6 +9,7 @@
 #include "ops/tensor/constant_of_shape.h"
 #include "ops/tensor/depth_to_space.h"
 #include "ops/tensor/expand.h"
+#include "ops/tensor/eye_like.h"
 #include "ops/tensor/gather.h"
 #include "ops/tensor/gather_elements.h"
 #include "ops/tensor/gather_nd.h"
@@ -67,6 +68,8 @@ void register_shape_ops(OpRegistry& r) {
   // Ops that make, select or scatter elements by data (often folded at load, or run on int64 shape tensors).
   r.add(OpSpec<ConstantOfShapeParams>{"ConstantOfShape", 9, parse_constant_of_shape, infer_constant_of_shape, kExact,
                                       {ref_kernel<ConstantOfShapeParams>(constant_of_shape_ref)}});
+  r.add(OpSpec<EyeLikeParams>{"EyeLike", 9, parse_eye_like, infer_eye_like, kExact,
+                              {ref_kernel<EyeLikeParams>(eye_like_ref)}});
   r.add(OpSpec<NoParams>{"Expand", 8, parse_expand, infer_expand, kExact, {ref_kernel<NoParams>(expand_ref)}});
   r.add(OpSpec<TileParams>{"Tile", 1, parse_tile, infer_tile, kExact, {ref_kernel<TileParams>(tile_ref)}});
   // Range's length comes from its start, limit and delta: float graph inputs there are planned with their data.

@@ -17,9 +17,7 @@ std::unique_ptr<CompiledKernel> compile_view() { return std::make_unique<BytesVi
 // ---- Flatten ----
 
 FlattenParams parse_flatten(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"axis"});
+  check_node(node, 1, 1, {"axis"});
   FlattenParams p;
   p.axis = node.attrs.get_int("axis", 1);
   return p;

@@ -20,5 +20,7 @@ struct ScatterNDParams : OpParams {
 ScatterNDParams parse_scatter_nd(const Node& node);
 std::vector<ValueInfo> infer_scatter_nd(const ScatterNDParams& p, const std::vector<ValueInfo>& in);
 void scatter_nd_ref(const ScatterNDParams& p, const KernelIO& io);
+// Throws unless updates has the shape indices.shape[:-1] + data.shape[k:] for indices of data's rank or less.
+void check_scatter_nd_shapes(const Shape& data, const Shape& indices, const Shape& updates);
 
 }  // namespace cnnx

@@ -18,14 +18,6 @@ ShapeParams parse_shape_of(const Node& node) {
 
 namespace {
 
-// The selected dims [start, end) of `shape`.
-Shape selected_dims(const ShapeParams& p, const Shape& shape) {
-  const int64_t rank = int64_t(shape.size());
-  auto clamp = [rank](int64_t i) { return std::max<int64_t>(0, std::min(rank, i < 0 ? i + rank : i)); };
-  const int64_t start = clamp(p.start), end = clamp(p.end);
-  return end > start ? Shape(shape.begin() + start, shape.begin() + end) : Shape{};
-}
-
 Tensor dims_tensor(const Shape& dims) {
   Tensor t(DType::i64, {int64_t(dims.size())});
   std::copy(dims.begin(), dims.end(), t.data<int64_t>());
@@ -34,18 +26,18 @@ Tensor dims_tensor(const Shape& dims) {
 
 }  // namespace
 
-std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<ValueInfo>& in) {
-  const Shape dims = selected_dims(p, input(in, 0).shape);
-  if (is_concrete(dims)) return {ValueInfo::of(dims_tensor(dims))};
-  return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
+// The selected dims [start, end) of `shape`.
+Shape shape_of_dims(const ShapeParams& p, const Shape& shape) {
+  const int64_t rank = int64_t(shape.size());
+  auto clamp = [rank](int64_t i) { return std::max<int64_t>(0, std::min(rank, i < 0 ? i + rank : i)); };
+  const int64_t start = clamp(p.start), end = clamp(p.end);
+  return end > start ? Shape(shape.begin() + start, shape.begin() + end) : Shape{};
 }
 
-void shape_of_ref(const ShapeParams& p, const KernelIO& io) {
-  const Shape dims = selected_dims(p, io.in[0]->shape());
-  Tensor& y = *io.out[0];
-  if (y.shape() != Shape{int64_t(dims.size())})
-    fail("output shape ", to_string(y.shape()), " should be [", dims.size(), "]");
-  std::copy(dims.begin(), dims.end(), y.data<int64_t>());
+std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<ValueInfo>& in) {
+  const Shape dims = shape_of_dims(p, input(in, 0).shape);
+  if (is_concrete(dims)) return {ValueInfo::of(dims_tensor(dims))};
+  return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
 }
 
 }  // namespace cnnx

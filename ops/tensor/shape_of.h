@@ -18,5 +18,7 @@ struct ShapeParams : OpParams {
 ShapeParams parse_shape_of(const Node& node);
 std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<ValueInfo>& in);
 void shape_of_ref(const ShapeParams& p, const KernelIO& io);
+// The selected dims [start, end) of shape.
+Shape shape_of_dims(const ShapeParams& p, const Shape& shape);
 
 }  // namespace cnnx

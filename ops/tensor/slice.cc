@@ -26,8 +26,6 @@ SliceParams parse_slice(const Node& node) {
   return p;
 }
 
-namespace {
-
 SliceGeometry resolve_slice(const Shape& data, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
                             const std::vector<int64_t>* axes_arg, const std::vector<int64_t>* steps) {
   const size_t rank = data.size();
@@ -79,8 +77,6 @@ SliceGeometry resolve_slice(const Shape& data, const std::vector<int64_t>& start
   return g;
 }
 
-}  // namespace
-
 std::vector<ValueInfo> infer_slice(const SliceParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
   if (!p.from_inputs)
@@ -96,33 +92,6 @@ std::vector<ValueInfo> infer_slice(const SliceParams& p, const std::vector<Value
   if (!known) return {unknown_dims(x.dtype, x.rank())};
   return {ValueInfo::of(x.dtype, resolve_slice(x.shape, args[0], args[1], present(in, 3) ? &args[2] : nullptr,
                                                present(in, 4) ? &args[3] : nullptr).out)};
-}
-
-void slice_ref(const SliceParams& p, const KernelIO& io) {
-  const Tensor& x = *io.in[0];
-  Tensor& y = *io.out[0];
-  SliceGeometry g;
-  if (p.from_inputs) {
-    auto arg = [&](size_t i, const char* what) {
-      return ints_of(i < io.in.size() ? io.in[i] : nullptr, what);
-    };
-    const std::vector<int64_t> axes = arg(3, "axes"), steps = arg(4, "steps");
-    const bool has_axes = io.in.size() > 3 && io.in[3], has_steps = io.in.size() > 4 && io.in[4];
-    g = resolve_slice(x.shape(), arg(1, "starts"), arg(2, "ends"), has_axes ? &axes : nullptr,
-                      has_steps ? &steps : nullptr);
-  } else {
-    g = resolve_slice(x.shape(), p.starts, p.ends, p.has_axes ? &p.axes : nullptr, nullptr);
-  }
-  if (g.out != y.shape()) fail("output shape ", to_string(y.shape()), " does not match ", to_string(g.out));
-  const std::vector<int64_t> x_strides = strides_of(x.shape());
-  int64_t base = 0;
-  std::vector<int64_t> strides(x_strides.size());
-  for (size_t a = 0; a < strides.size(); ++a) {
-    base += g.start[a] * x_strides[a];
-    // Only followed when the output has >= 2 elements along a; then |step| < dim, so the product fits.
-    strides[a] = g.out[a] >= 2 ? g.step[a] * x_strides[a] : 0;
-  }
-  strided_copy(x.dtype(), x.raw(), base, strides, y.raw(), g.out);
 }
 
 bool constant_geometry(const SliceParams& p, const std::vector<ValueInfo>& in, SliceGeometry& g) {

@@ -32,5 +32,9 @@ bool constant_geometry(const SliceParams& p, const std::vector<ValueInfo>& in, S
 void slice_ref(const SliceParams& p, const KernelIO& io);
 // oneDNN: one reorder from a sub-memory view of the input, unit steps only (ops/tensor/slice_dnnl.cc).
 Kernel<SliceParams> slice_dnnl_kernel();
+// Starts, ends, axes and steps resolved against data's shape as the ONNX spec says (clamped, negative
+// values counted from the end).
+SliceGeometry resolve_slice(const Shape& data, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                            const std::vector<int64_t>* axes_arg, const std::vector<int64_t>* steps);
 
 }  // namespace cnnx

@@ -27,5 +27,7 @@ void split_ref(const SplitParams& p, const KernelIO& io);
 bool constant_split_sizes(const SplitParams& p, const std::vector<ValueInfo>& in, std::vector<int64_t>& sizes);
 // oneDNN: per output, one reorder from a sub-memory view of the input in the layout it arrives in (split_dnnl.cc).
 Kernel<SplitParams> split_dnnl_kernel();
+// Part sizes for an axis of size dim (kUnknownDim: sizes that depend on it are unknown).
+std::vector<int64_t> split_part_sizes(const SplitParams& p, int64_t dim, const std::vector<int64_t>* given);
 
 }  // namespace cnnx

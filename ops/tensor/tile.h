@@ -16,5 +16,9 @@ struct TileParams : OpParams {
 TileParams parse_tile(const Node& node);
 std::vector<ValueInfo> infer_tile(const TileParams& p, const std::vector<ValueInfo>& in);
 void tile_ref(const TileParams& p, const KernelIO& io);
+// Per-axis repeats from the op's arguments (repeats, or tiles and axis), and the shape they tile x to.
+std::vector<int64_t> tile_repeats(const TileParams& p, int64_t rank, const std::vector<int64_t>& a,
+                                const std::vector<int64_t>& b);
+Shape tiled_shape(const Shape& x, const std::vector<int64_t>& reps);
 
 }  // namespace cnnx

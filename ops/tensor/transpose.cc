@@ -6,9 +6,7 @@
 namespace cnnx {
 
 TransposeParams parse_transpose(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"perm"});
+  check_node(node, 1, 1, {"perm"});
   TransposeParams p;
   p.has_perm = node.attrs.has("perm");
   p.perm = node.attrs.get_ints("perm");
@@ -37,21 +35,6 @@ std::vector<ValueInfo> infer_transpose(const TransposeParams& p, const std::vect
   Shape out;
   for (int64_t a : resolve_perm(p, x.rank())) out.push_back(x.shape[size_t(a)]);
   return {ValueInfo::of(x.dtype, out)};
-}
-
-void transpose_ref(const TransposeParams& p, const KernelIO& io) {
-  const Tensor& x = *io.in[0];
-  Tensor& y = *io.out[0];
-  const std::vector<int64_t> perm = resolve_perm(p, x.rank());
-  const std::vector<int64_t> x_strides = strides_of(x.shape());
-  std::vector<int64_t> strides;  // per output axis, in the input
-  Shape shape;
-  for (int64_t a : perm) {
-    strides.push_back(x_strides[size_t(a)]);
-    shape.push_back(x.dim(a));
-  }
-  if (shape != y.shape()) fail("output shape ", to_string(y.shape()), " does not match ", to_string(shape));
-  strided_copy(x.dtype(), x.raw(), 0, strides, y.raw(), shape);
 }
 
 }  // namespace cnnx

@@ -181,7 +181,7 @@ std::vector<KernelCase> shape_cases() {
   return cases;
 }
 
-// ---- ops that make, select or scatter elements by data (ops/tensor: ConstantOfShape ... Trilu) and the
+// ---- ops that make, select or scatter elements by data (ops/tensor: ConstantOfShape ... Trilu, EyeLike) and the
 // legacy opsets of the shape ops: reference kernels only ----
 
 std::vector<KernelCase> data_cases() {
@@ -253,6 +253,17 @@ std::vector<KernelCase> data_cases() {
   cases.push_back(KernelCase("Trilu", 14, "lower, k -1").attr("upper", int_attr(0)).in(random_in({4, 3}))
                       .in(int_scalar(-1)));
   cases.push_back(KernelCase("Trilu", 14, "int64, k beyond").in(given(ints6)).in(int_scalar(5)));
+  // EyeLike: input 0 gives only the shape; dtype 11 float64, 1 float32, 9 bool.
+  cases.push_back(KernelCase("EyeLike", 9, "int32 like, main diagonal").in(given(typed_tensor<int32_t>({4, 4}, std::vector<int32_t>(16, 7)))));
+  cases.push_back(KernelCase("EyeLike", 9, "dtype float64").attr("dtype", int_attr(11)).in(random_in({3, 4})));
+  cases.push_back(KernelCase("EyeLike", 9, "k 1, float32").attr("k", int_attr(1)).attr("dtype", int_attr(1))
+                      .in(given(ints6)));
+  cases.push_back(KernelCase("EyeLike", 9, "k -2, more rows than columns").attr("k", int_attr(-2)).in(random_in({5, 3})));
+  cases.push_back(KernelCase("EyeLike", 9, "k beyond the columns, bool").attr("k", int_attr(4)).attr("dtype", int_attr(9))
+                      .in(random_in({2, 4})));
+  cases.push_back(KernelCase("EyeLike", 9, "k int64 min").attr("k", int_attr(std::numeric_limits<int64_t>::min()))
+                      .in(random_in({3, 3})));
+  cases.push_back(KernelCase("EyeLike", 9, "empty").in(random_in({0, 3})));
   // Legacy opsets of the shape ops.
   cases.push_back(KernelCase("Reshape", 1, "shape attribute").attr("shape", ints({3, -1}))
                       .attr("consumed_inputs", ints({0})).in(random_in({2, 3, 2})));

@@ -1,6 +1,6 @@
 // Unit tests of the tensor ops (ops/tensor, registered by register_shape_ops): Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Slice,
 // Gather, Shape, Cast, Constant, Identity, Dropout, Pad, and the ops sized or indexed by data (ConstantOfShape,
-// Expand, Tile, Range, Split, GatherElements, GatherND, ScatterND, DepthToSpace, SpaceToDepth, Trilu). Expected values come from direct index formulas or
+// Expand, Tile, Range, Split, GatherElements, GatherND, ScatterND, DepthToSpace, SpaceToDepth, Trilu, EyeLike). Expected values come from direct index formulas or
 // from numpy (noted where so).
 #include <doctest/doctest.h>
 
@@ -832,6 +832,22 @@ TEST_CASE("DepthToSpace, SpaceToDepth and Trilu") {
   CHECK(values<float>(run_op("Trilu", {}, {m, make_int_tensor({}, {kI64Min})})[0]) == iota(9));
   CHECK_THROWS_AS(run_op("Trilu", {}, {make_tensor({3})}), Error);
   CHECK_THROWS_AS(make_node("Trilu", attrs({{"upper", int_attr(2)}}), 1, 1, 14), Error);
+}
+
+TEST_CASE("EyeLike: ones on diagonal k, input 0's shape, dtype or input 0's type") {
+  const Tensor x = make_tensor({3, 4}, iota(12));
+  CHECK(values<float>(run_op("EyeLike", {}, {x})[0]) == std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0});
+  const Tensor up = run_op("EyeLike", attrs({{"k", int_attr(2)}, {"dtype", int_attr(7)}}), {x})[0];  // int64
+  CHECK(up.dtype() == DType::i64);
+  CHECK(values<int64_t>(up) == std::vector<int64_t>{0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+  const Tensor tall = make_tensor({4, 2}, iota(8));
+  CHECK(values<float>(run_op("EyeLike", attrs({{"k", int_attr(-1)}}), {tall})[0]) ==
+        std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0});
+  CHECK(values<float>(run_op("EyeLike", attrs({{"k", int_attr(-9)}}), {tall})[0]) == std::vector<float>(8, 0.f));
+  CHECK_THROWS_AS(run_op("EyeLike", {}, {make_tensor({2, 2, 2})}), Error);  // not 2-D
+  CHECK(error_of([] { make_node("EyeLike", attrs({{"dtype", int_attr(10)}}), 1, 1, 9); })  // float16
+            .find("attribute 'dtype' = 10") != std::string::npos);
+  CHECK_THROWS_AS(make_node("EyeLike", attrs({{"axis", int_attr(0)}}), 1, 1, 9), Error);  // unknown attribute
 }
 
 TEST_CASE("legacy opsets: Reshape shape attribute, Pad paddings, Cast to a string, Dropout is_test") {
