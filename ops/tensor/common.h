@@ -1,4 +1,4 @@
-// Helpers shared by the shape ops (ops/tensor/*): moving elements of any type as bits, reading integer
+// Helpers shared by the tensor ops (ops/tensor/*): moving elements of any type as bits, reading integer
 // arguments, axis lists and dim arithmetic that tolerates dims still unknown at load time (kUnknownDim).
 #pragma once
 
