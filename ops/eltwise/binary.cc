@@ -7,6 +7,7 @@
 
 #include "engine/op.h"
 #include "ops/common/broadcast.h"
+#include "ops/common/node_checks.h"
 
 namespace cnnx {
 
@@ -83,9 +84,7 @@ std::function<VariadicParams(const Node&)> variadic_parser(BinaryKind kind) {
 }
 
 NoParams parse_where(const Node& node) {
-  require_inputs(node, 3, 3);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 3, 3, {});
   return {};
 }
 

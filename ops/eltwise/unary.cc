@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -62,9 +64,7 @@ std::vector<ValueInfo> infer_clip(const ClipParams& p, const std::vector<ValueIn
 
 // Not: logical negation of a bool tensor (opset 1 on).
 OpParams parse_not(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 1, 1, {});
   return {};
 }
 

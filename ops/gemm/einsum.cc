@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -183,9 +185,7 @@ std::string einsum_equation(const std::vector<std::vector<int>>& terms, const st
 }
 
 EinsumParams parse_einsum(const Node& node) {
-  require_inputs(node, 1, 1 << 20);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"equation"});
+  check_node(node, 1, 1 << 20, {"equation"});
   require(node.attrs.has("equation"), "attribute 'equation' is required");
   return parse_einsum_equation(node.attrs.get_string("equation", ""), node.inputs.size());
 }

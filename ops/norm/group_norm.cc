@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -29,9 +31,7 @@ GroupNormParams parse_instance_norm(const Node& node) {
 }
 
 GroupNormParams parse_group_norm(const Node& node) {
-  require_inputs(node, 3, 3);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"epsilon", "num_groups"});
+  check_node(node, 3, 3, {"epsilon", "num_groups"});
   GroupNormParams p;
   read_epsilon(node, p);
   p.groups = node.attrs.require_int("num_groups");

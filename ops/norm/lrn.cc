@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 LrnParams parse_lrn(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"alpha", "beta", "bias", "size"});
+  check_node(node, 1, 1, {"alpha", "beta", "bias", "size"});
   LrnParams p;
   p.alpha = node.attrs.get_float("alpha", p.alpha);
   p.beta = node.attrs.get_float("beta", p.beta);

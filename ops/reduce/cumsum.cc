@@ -2,14 +2,13 @@
 
 #include <type_traits>
 
+#include "ops/common/node_checks.h"
 #include "ops/tensor/common.h"
 
 namespace cnnx {
 
 CumSumParams parse_cumsum(const Node& node) {
-  require_inputs(node, 2, 2);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"exclusive", "reverse"});
+  check_node(node, 2, 2, {"exclusive", "reverse"});
   CumSumParams p;
   p.exclusive = node.attrs.get_flag("exclusive", false);
   p.reverse = node.attrs.get_flag("reverse", false);

@@ -3,14 +3,14 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
 
 SoftmaxParams parse_kind(const Node& node, SoftmaxKind kind) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"axis"});
+  check_node(node, 1, 1, {"axis"});
   SoftmaxParams p;
   p.kind = kind;
   p.coerce_2d = node.opset < 13;

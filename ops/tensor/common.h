@@ -3,11 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "engine/op.h"
+#include "ops/common/node_checks.h"
 
 namespace cnnx {
 
@@ -25,10 +25,6 @@ decltype(auto) visit_bits(DType t, F&& f) {
   }
   fail("element type ", dtype_name(t), " cannot be copied");
 }
-
-// What a parse in this folder checks first, in this order: min_inputs..max_inputs inputs, one output, and no
-// attribute outside `attrs` (require_inputs, require_outputs, Attributes::allow_only).
-void check_node(const Node& node, size_t min_inputs, size_t max_inputs, std::initializer_list<const char*> attrs);
 
 // The `axis` attribute (default 0) of a node with `inputs` inputs, one output and no other attribute (Gather,
 // GatherElements), after check_node.
