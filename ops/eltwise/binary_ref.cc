@@ -1,4 +1,5 @@
-// Add, Sub, Mul, Div, Pow, Mod, comparisons, And, Or, Xor, Sum, Max, Min, Mean and Where: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// Add, Sub, Mul, Div, Pow, Mod, comparisons, And, Or, Xor, Sum, Max, Min, Mean and Where: the reference kernels (plain
+// loops; the oracle the op's other kernels are checked against).
 #include "ops/eltwise/binary.h"
 
 #include <cmath>

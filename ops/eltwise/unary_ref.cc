@@ -1,4 +1,5 @@
-// The activation-table ops, Clip and Not: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// The activation-table ops, Clip and Not: the reference kernels (plain loops; the oracle the op's other kernels are
+// checked against).
 #include "ops/eltwise/unary.h"
 
 #include <cmath>

@@ -1,4 +1,5 @@
-// GroupNormalization and InstanceNormalization: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// GroupNormalization and InstanceNormalization: the reference kernel (plain loops; the oracle the op's other kernels
+// are checked against).
 #include "ops/norm/group_norm.h"
 
 #include <cmath>

@@ -1,4 +1,5 @@
-// ReduceMean, ReduceSum, ... ReduceLogSumExp: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// ReduceMean, ReduceSum, ... ReduceLogSumExp: the reference kernel (plain loops; the oracle the op's other kernels are
+// checked against).
 #include "ops/reduce/reduce.h"
 
 #include <algorithm>

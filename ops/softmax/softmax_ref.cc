@@ -1,4 +1,5 @@
-// Softmax, LogSoftmax and Hardmax: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// Softmax, LogSoftmax and Hardmax: the reference kernel (plain loops; the oracle the op's other kernels are checked
+// against).
 #include "ops/softmax/softmax.h"
 
 #include <cmath>

@@ -1,4 +1,5 @@
-// DepthToSpace and SpaceToDepth: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// DepthToSpace and SpaceToDepth: the reference kernel (plain loops; the oracle the op's other kernels are checked
+// against).
 #include "ops/tensor/depth_to_space.h"
 
 #include "ops/tensor/common.h"

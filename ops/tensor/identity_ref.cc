@@ -1,4 +1,4 @@
-// Identity and Dropout: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
+// Identity and Dropout: the reference kernels (plain loops; the oracle the op's other kernels are checked against).
 #include "ops/tensor/identity.h"
 
 #include <algorithm>

@@ -22,7 +22,7 @@ Shape tiled_shape(const Shape& x, const std::vector<int64_t>& reps) {
 
 // Per-axis repeats from the op's arguments (repeats, or tiles and axis).
 std::vector<int64_t> tile_repeats(const TileParams& p, int64_t rank, const std::vector<int64_t>& a,
-                                const std::vector<int64_t>& b) {
+                                  const std::vector<int64_t>& b) {
   std::vector<int64_t> reps(size_t(rank), 1);
   if (p.legacy) {
     require(a.size() == 1 && b.size() == 1, "inputs 1 (tiles) and 2 (axis) must be scalars");

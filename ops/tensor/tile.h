@@ -18,7 +18,7 @@ std::vector<ValueInfo> infer_tile(const TileParams& p, const std::vector<ValueIn
 void tile_ref(const TileParams& p, const KernelIO& io);
 // Per-axis repeats from the op's arguments (repeats, or tiles and axis), and the shape they tile x to.
 std::vector<int64_t> tile_repeats(const TileParams& p, int64_t rank, const std::vector<int64_t>& a,
-                                const std::vector<int64_t>& b);
+                                  const std::vector<int64_t>& b);
 Shape tiled_shape(const Shape& x, const std::vector<int64_t>& reps);
 
 }  // namespace cnnx

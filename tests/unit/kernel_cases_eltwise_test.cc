@@ -1,5 +1,6 @@
-// Kernel cases of the eltwise family (ops/eltwise): activations, Clip, Not, PRelu, Add ... Mean, Pow, Mod, comparisons, logical ops, Where. Each case runs every kernel of its op
-// against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
+// Kernel cases of the eltwise family (ops/eltwise): activations, Clip, Not, PRelu, Add ... Mean, Pow, Mod,
+// comparisons, logical ops, Where. Each case runs every kernel of its op against the op's reference kernel;
+// tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>
 
 #include <cmath>

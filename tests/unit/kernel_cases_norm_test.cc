@@ -1,5 +1,6 @@
-// Kernel cases of the norm family (ops/norm): BatchNormalization, LRN, LayerNormalization, InstanceNormalization, GroupNormalization. Each case runs every kernel of its op
-// against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
+// Kernel cases of the norm family (ops/norm): BatchNormalization, LRN, LayerNormalization, InstanceNormalization,
+// GroupNormalization. Each case runs every kernel of its op against the op's reference kernel;
+// tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -179,4 +180,5 @@ std::vector<KernelCase> layer_group_norm_cases() {
 }  // namespace
 
 KERNEL_CASES("BatchNormalization, LRN", batch_norm_cases, lrn_cases)
-KERNEL_CASES("LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization", layer_group_norm_cases)
+KERNEL_CASES("LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization",
+             layer_group_norm_cases)

@@ -1,5 +1,6 @@
-// Kernel cases of the pool family (ops/pool): AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool, adaptive_avg_pool{1,2,3}d. Each case runs every kernel of its op
-// against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
+// Kernel cases of the pool family (ops/pool): AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool,
+// adaptive_avg_pool{1,2,3}d. Each case runs every kernel of its op against the op's reference kernel;
+// tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// Kernel cases of the reduce family (ops/reduce): ReduceMean ... ReduceLogSumExp, ArgMax, ArgMin, CumSum, TopK. Each case runs every kernel of its op
-// against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
+// Kernel cases of the reduce family (ops/reduce): ReduceMean ... ReduceLogSumExp, ArgMax, ArgMin, CumSum, TopK. Each
+// case runs every kernel of its op against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a
+// table is registered.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -119,6 +120,7 @@ std::vector<KernelCase> top_k_cases() {
 }  // namespace
 
 KERNEL_CASES("ReduceMean", reduce_mean_cases)
-KERNEL_CASES("ReduceSum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp, ArgMax, ArgMin", reduce_cases, arg_reduce_cases)
+KERNEL_CASES("ReduceSum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp, ArgMax, ArgMin",
+             reduce_cases, arg_reduce_cases)
 KERNEL_CASES("CumSum", cumsum_cases)
 KERNEL_CASES("TopK", top_k_cases)

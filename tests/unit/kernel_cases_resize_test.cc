@@ -1,5 +1,5 @@
-// Kernel cases of the resize family (ops/resize): Resize, Upsample. Each case runs every kernel of its op
-// against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
+// Kernel cases of the resize family (ops/resize): Resize, Upsample. Each case runs every kernel of its op against
+// the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// Kernel cases of the tensor family (ops/tensor): Reshape, Concat, Gather, Slice, Transpose, Pad, Cast, ... (ops/families.h). Each case runs every kernel of its op
-// against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
+// Kernel cases of the tensor family (ops/tensor): Reshape, Concat, Gather, Slice, Transpose, Pad, Cast, ...
+// (ops/families.h). Each case runs every kernel of its op against the op's reference kernel;
+// tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -254,13 +255,15 @@ std::vector<KernelCase> data_cases() {
                       .in(int_scalar(-1)));
   cases.push_back(KernelCase("Trilu", 14, "int64, k beyond").in(given(ints6)).in(int_scalar(5)));
   // EyeLike: input 0 gives only the shape; dtype 11 float64, 1 float32, 9 bool.
-  cases.push_back(KernelCase("EyeLike", 9, "int32 like, main diagonal").in(given(typed_tensor<int32_t>({4, 4}, std::vector<int32_t>(16, 7)))));
+  cases.push_back(KernelCase("EyeLike", 9, "int32 like, main diagonal")
+                      .in(given(typed_tensor<int32_t>({4, 4}, std::vector<int32_t>(16, 7)))));
   cases.push_back(KernelCase("EyeLike", 9, "dtype float64").attr("dtype", int_attr(11)).in(random_in({3, 4})));
   cases.push_back(KernelCase("EyeLike", 9, "k 1, float32").attr("k", int_attr(1)).attr("dtype", int_attr(1))
                       .in(given(ints6)));
-  cases.push_back(KernelCase("EyeLike", 9, "k -2, more rows than columns").attr("k", int_attr(-2)).in(random_in({5, 3})));
-  cases.push_back(KernelCase("EyeLike", 9, "k beyond the columns, bool").attr("k", int_attr(4)).attr("dtype", int_attr(9))
-                      .in(random_in({2, 4})));
+  cases.push_back(KernelCase("EyeLike", 9, "k -2, more rows than columns").attr("k", int_attr(-2))
+                      .in(random_in({5, 3})));
+  cases.push_back(KernelCase("EyeLike", 9, "k beyond the columns, bool").attr("k", int_attr(4))
+                      .attr("dtype", int_attr(9)).in(random_in({2, 4})));
   cases.push_back(KernelCase("EyeLike", 9, "k int64 min").attr("k", int_attr(std::numeric_limits<int64_t>::min()))
                       .in(random_in({3, 3})));
   cases.push_back(KernelCase("EyeLike", 9, "empty").in(random_in({0, 3})));

@@ -25,6 +25,7 @@ TEST_CASE("every registered op has a case in the kernel table") {
     for (const KernelCase& c : table()) cased.insert(c.key());
   for (const std::string& op : builtin_ops().names()) {
     CAPTURE(op);
-    CHECK_MESSAGE((cased.count(op) || excluded.count(op)), "op ", op, " has no case in the kernel case tables (tests/unit/kernel_cases_<family>_test.cc)");
+    CHECK_MESSAGE((cased.count(op) || excluded.count(op)), "op ", op,
+                  " has no case in the kernel case tables (tests/unit/kernel_cases_<family>_test.cc)");
   }
 }
