@@ -1,22 +1,33 @@
 // One registration function per op family, each in its folder's register.cc with one OpSpec line per op;
-// builtin_ops() (ops/builtin_ops.cc) calls them all.
+// builtin_ops() (ops/builtin_ops.cc) calls them all. Every op folder holds, per op, `<op>.h` (params and
+// declarations), `<op>.cc` (parse, shape inference and the spec's other pieces), `<op>_ref.cc` (the reference
+// kernel) and `<op>_dnnl.cc` (the oneDNN kernel, where there is one); helpers a family shares keep their own
+// files (ops/common/ for those of several families).
 #pragma once
 
 #include "engine/op_registry.h"
 
 namespace cnnx {
 
-void register_conv_ops(OpRegistry& r);     // Conv
-void register_gemm_ops(OpRegistry& r);     // Gemm, MatMul
-void register_pool_ops(OpRegistry& r);     // AveragePool, MaxPool, Global{Average,Max}Pool, org.pytorch.aten adaptive_avg_pool{1,2,3}d
-void register_reduce_ops(OpRegistry& r);   // ReduceMean, ReduceSum, ReduceMax, ..., ArgMax, ArgMin
-void register_eltwise_ops(OpRegistry& r);  // one op per activation-table row (ops/common/activation.h), Clip,
-                                           // Add, Sub, Mul, Div, Sum
-void register_norm_ops(OpRegistry& r);     // BatchNormalization, LRN, LayerNormalization,
+void register_conv_ops(OpRegistry& r);     // ops/conv: Conv, ConvTranspose, cnnx.internal FusedConv
+void register_gemm_ops(OpRegistry& r);     // ops/gemm: Gemm, MatMul, Einsum, cnnx.internal FusedMatMul
+void register_pool_ops(OpRegistry& r);     // ops/pool: AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool,
+                                           // org.pytorch.aten adaptive_avg_pool{1,2,3}d
+void register_reduce_ops(OpRegistry& r);   // ops/reduce: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd,
+                                           // ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp,
+                                           // ArgMax, ArgMin, CumSum, TopK
+void register_eltwise_ops(OpRegistry& r);  // ops/eltwise: one op per activation-table row (ops/common/activation.h)
+                                           // Clip and Not (unary.h); Add, Sub, Mul, Div, Pow, Mod, comparisons,
+                                           // And, Or, Xor, Sum, Max, Min, Mean, Where (binary.h); PRelu
+void register_norm_ops(OpRegistry& r);     // ops/norm: BatchNormalization, LRN, LayerNormalization,
                                            // InstanceNormalization, GroupNormalization
-void register_softmax_ops(OpRegistry& r);  // Softmax
-void register_resize_ops(OpRegistry& r);   // Resize, Upsample
-void register_shape_ops(OpRegistry& r);    // Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Slice,
-                                           // Gather, Shape, Cast, Constant, Identity, Dropout, Pad
+void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, Hardmax
+void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample
+void register_shape_ops(OpRegistry& r);    // ops/tensor: ops that compute shapes or make, select and move elements
+                                           // without arithmetic on them: Shape, Reshape, Flatten, Squeeze,
+                                           // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Gather,
+                                           // GatherElements, GatherND, ScatterND, Pad, Tile, DepthToSpace,
+                                           // SpaceToDepth, Trilu, Cast, Constant, ConstantOfShape, Range,
+                                           // Identity, Dropout, cnnx.internal ChannelShuffle
 
 }  // namespace cnnx

@@ -3,9 +3,9 @@
 
 #include "ops/builtin_ops.h"
 #include "engine/op_registry.h"
-#include "ops/shape/channel_shuffle.h"
-#include "ops/shape/concat.h"
-#include "ops/shape/transpose.h"
+#include "ops/tensor/channel_shuffle.h"
+#include "ops/tensor/concat.h"
+#include "ops/tensor/transpose.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

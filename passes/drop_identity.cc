@@ -1,4 +1,4 @@
-#include "ops/shape/pad.h"
+#include "ops/tensor/pad.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "ops/gemm/einsum.h"
-#include "ops/shape/transpose.h"
+#include "ops/tensor/transpose.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

@@ -17,7 +17,7 @@
 
 #include "ops/conv/conv.h"
 #include "ops/pool/pool.h"
-#include "ops/shape/pad.h"
+#include "ops/tensor/pad.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

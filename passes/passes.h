@@ -46,7 +46,7 @@ void fuse_conv(Graph& graph, PassDeclines& declines);
 void rewrite_global_average_pool(Graph& graph, PassDeclines& declines);
 // [Concat of g parts ->] Reshape [N, g, C/g, ...] -> Transpose (dims 1, 2 swapped) -> Reshape [N, C, ...]
 // (ShuffleNet), the intermediate values read only by the next node: one ChannelShuffle
-// (ops/shape/channel_shuffle.h) reading the parts.
+// (ops/tensor/channel_shuffle.h) reading the parts.
 void fuse_channel_shuffle(Graph& graph, PassDeclines& declines);
 
 }  // namespace cnnx

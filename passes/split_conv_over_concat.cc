@@ -24,7 +24,7 @@
 #include <cstdio>
 
 #include "ops/conv/conv.h"
-#include "ops/shape/concat.h"
+#include "ops/tensor/concat.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

@@ -177,7 +177,7 @@ std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, 
 // which the Transpose's output is plain (a producer writing it makes the Transpose a view: attention's head
 // merge after its last MatMul). Concats are not wished channel-blocked, which would let them be joined in
 // place at batch 1: since channels-last Concats copy each pixel's parts with one memcpy
-// (ops/shape/concat_channels_last.cc), the copies cost less than running their producers and readers
+// (ops/tensor/concat_channels_last.cc), the copies cost less than running their producers and readers
 // channel-blocked, where oneDNN's convolutions are slower than channels-last (densenet121 0.91-0.94x and
 // densenet169 0.93-0.95x without the joins; bench/README.md, "DenseNet without joins").
 std::vector<Layout> wished_layouts(const Graph& g) {

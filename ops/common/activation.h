@@ -1,5 +1,5 @@
 // The activation table: every elementwise activation cnnx knows, one row each, read by the unary ops
-// (ops/eltwise/unary.cc registers one op per row that has one), FusedConv's reference (ops/conv/fused_conv.cc),
+// (ops/eltwise/unary.cc registers one op per row that has one), FusedConv's reference (ops/conv/fused_conv_ref.cc),
 // the fuse-conv pass (passes/fuse_conv.cc) and the oneDNN kernels (ops/eltwise/unary_dnnl.cc as eltwise
 // primitives, ops/conv/conv_dnnl.cc as post-ops). Adding an activation is one row plus its tests.
 #pragma once

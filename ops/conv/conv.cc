@@ -4,6 +4,8 @@
 #include <string>
 #include <tuple>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -140,9 +142,7 @@ WindowAxes window_axes(const ConvWindow& p, const Shape& x, const Shape& w) {
 }
 
 ConvParams parse_conv(const Node& node) {
-  require_inputs(node, 2, 3);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+  check_node(node, 2, 3, {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
   ConvParams p;
   static_cast<ConvWindow&>(p) = parse_conv_window(node);
   return p;

@@ -28,7 +28,7 @@ struct FusedConvParams : OpParams {
 };
 
 std::vector<ValueInfo> infer_fused_conv(const FusedConvParams& p, const std::vector<ValueInfo>& in);
-// The reference Conv, then the add and the activation in double (ops/conv/fused_conv.cc).
+// The reference Conv, then the add and the activation in double (ops/conv/fused_conv_ref.cc).
 Kernel<FusedConvParams> fused_conv_ref_kernel();
 // Conv's kernel taking the fusion as post-ops (ops/conv/conv_dnnl.cc).
 Kernel<FusedConvParams> fused_conv_dnnl_kernel();

@@ -62,5 +62,11 @@ Kernel<BinaryParams> pow_dnnl_kernel();
 // difference a kernel cannot decline by data (pinned in tests/unit/dnnl_kernels_test.cc). Mean runs its reference only: oneDNN has no mean,
 // and (a + b) * 0.5 in float32 overflows where the mean itself does not.
 Kernel<VariadicParams> variadic_dnnl_kernel();
+// The op's name for a kind ("Add", ...), for messages.
+const char* binary_kind_name(BinaryKind k);
+// The reference kernels (binary_ref.cc): any numeric type, double pow, Python's or C's Mod.
+void binary_ref(const BinaryParams& p, const KernelIO& io);
+void variadic_ref(const VariadicParams& p, const KernelIO& io);
+void where_ref(const NoParams& p, const KernelIO& io);
 
 }  // namespace cnnx

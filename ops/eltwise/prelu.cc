@@ -31,17 +31,4 @@ std::vector<ValueInfo> infer_prelu(const PReluParams&, const std::vector<ValueIn
   return {same_as_input(in)};
 }
 
-void prelu_ref(const PReluParams&, const KernelIO& io) {
-  const Tensor& X = *io.in[0];
-  const Tensor& S = *io.in[1];
-  const float* x = X.data<float>();
-  const float* s = S.data<float>();
-  float* y = io.out[0]->data<float>();
-  for_each_broadcast<2>(X.shape(), {broadcast_strides(X.shape(), X.shape()), broadcast_strides(S.shape(), X.shape())},
-                        [&](int64_t o, const int64_t* off) {
-                          const float v = x[off[0]];
-                          y[o] = v < 0 ? s[off[1]] * v : v;
-                        });
-}
-
 }  // namespace cnnx

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -27,12 +29,6 @@ ActivationParams parse_activation(const ActivationDef& row, const Node& node) {
 std::vector<ValueInfo> infer_float_unary(const OpParams&, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32});
   return {same_as_input(in)};
-}
-
-void activation_ref(const ActivationParams& p, const KernelIO& io) {
-  const float* x = io.in[0]->data<float>();
-  float* y = io.out[0]->data<float>();
-  for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = float(p.activation->reference(x[i], p.args));
 }
 
 ClipParams parse_clip(const Node& node) {
@@ -66,52 +62,15 @@ std::vector<ValueInfo> infer_clip(const ClipParams& p, const std::vector<ValueIn
   return {same_as_input(in)};
 }
 
-template <class T>
-void clip_ref(const ClipParams& p, const KernelIO& io) {
-  T lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
-  if (p.attribute_bounds) {  // float only (checked in infer_clip)
-    lo = T(p.min);
-    hi = T(p.max);
-  } else {
-    if (io.in.size() > 1 && io.in[1] && io.in[1]->numel()) lo = io.in[1]->data<T>()[0];
-    if (io.in.size() > 2 && io.in[2] && io.in[2]->numel()) hi = io.in[2]->data<T>()[0];
-  }
-  const T* x = io.in[0]->data<T>();
-  T* y = io.out[0]->data<T>();
-  // ONNX: min(max(x, lo), hi); with lo > hi every element becomes hi. NaN stays NaN.
-  for (int64_t i = 0; i < io.in[0]->numel(); ++i) {
-    T v = x[i];
-    if (v < lo) v = lo;
-    if (v > hi) v = hi;
-    y[i] = v;
-  }
-}
-
 // Not: logical negation of a bool tensor (opset 1 on).
 OpParams parse_not(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 1, 1, {});
   return {};
 }
 
 std::vector<ValueInfo> infer_not(const OpParams&, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::boolean});
   return {same_as_input(in)};
-}
-
-void not_ref(const OpParams&, const KernelIO& io) {
-  const bool* x = io.in[0]->data<bool>();
-  bool* y = io.out[0]->data<bool>();
-  for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = !x[i];
-}
-
-void clip_ref_any(const ClipParams& p, const KernelIO& io) {
-  visit_dtype(io.in[0]->dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) fail("Clip does not take bool");
-    else clip_ref<T>(p, io);
-  });
 }
 
 }  // namespace

@@ -29,5 +29,9 @@ Kernel<ClipParams> clip_dnnl_kernel();
 
 // One op per activation-table row that has one, and Clip (ops/eltwise/unary.cc).
 void register_unary_ops(OpRegistry& r);
+// The reference kernels (unary_ref.cc): the activation table's double formula, Clip on any numeric type, Not.
+void activation_ref(const ActivationParams& p, const KernelIO& io);
+void clip_ref_any(const ClipParams& p, const KernelIO& io);
+void not_ref(const OpParams& p, const KernelIO& io);
 
 }  // namespace cnnx

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/common/broadcast.h"
+#include "ops/common/node_checks.h"
 
 namespace cnnx {
 
@@ -14,9 +15,7 @@ Shape MatMulGeometry::output_shape() const {
 }
 
 MatMulParams parse_matmul(const Node& node) {
-  require_inputs(node, 2, 2);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 2, 2, {});
   return {};
 }
 
@@ -28,9 +27,7 @@ std::string MatMulFusion::summary() const {
 }
 
 MatMulParams parse_fused_matmul(const Node& node) {
-  require_inputs(node, 3, 4);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 3, 4, {});
   require(has_input(node, 2), "input bias is required");
   MatMulParams p;
   p.bias = true;

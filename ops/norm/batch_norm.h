@@ -43,7 +43,7 @@ std::vector<ValueInfo> infer_batch_norm(const BatchNormParams& p, const std::vec
 // The warning for is_test = 0 before opset 7 (OpSpec::caution), "" otherwise.
 std::string batch_norm_caution(const BatchNormParams& p, const std::vector<ValueInfo>& in);
 // Per channel in double (batch statistics in two passes when training), one rounding per output; applies
-// then_relu (ops/norm/batch_norm.cc).
+// then_relu (ops/norm/batch_norm_ref.cc).
 void batch_norm_ref(const BatchNormParams& p, const KernelIO& io);
 // oneDNN batch_normalization_forward for test mode; declines training mode (ops/norm/batch_norm_dnnl.cc).
 Kernel<BatchNormParams> batch_norm_dnnl_kernel();

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -29,9 +31,7 @@ GroupNormParams parse_instance_norm(const Node& node) {
 }
 
 GroupNormParams parse_group_norm(const Node& node) {
-  require_inputs(node, 3, 3);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"epsilon", "num_groups"});
+  check_node(node, 3, 3, {"epsilon", "num_groups"});
   GroupNormParams p;
   read_epsilon(node, p);
   p.groups = node.attrs.require_int("num_groups");
@@ -58,31 +58,6 @@ std::vector<ValueInfo> infer_group_norm(const GroupNormParams& p, const std::vec
             " for X of shape ", to_string(x));
   }
   return {same_as_input(in)};
-}
-
-void group_norm_ref(const GroupNormParams& p, const KernelIO& io) {
-  const Tensor& X = *io.in[0];
-  const int64_t N = X.dim(0), C = X.dim(1), G = group_count(p, C);
-  if (G == 0) return;  // InstanceNormalization of zero channels: Y is empty
-  const int64_t per_group = C / G, inner = numel_range(X.shape(), 2, X.shape().size());
-  const int64_t block = per_group * inner;
-  const float* x = X.data<float>();
-  const float* scale = io.in[1]->data<float>();
-  const float* B = io.in[2]->data<float>();
-  float* y = io.out[0]->data<float>();
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t g = 0; g < G; ++g) {
-      const int64_t base = (n * G + g) * block;
-      double sum = 0, sq = 0;
-      for (int64_t i = 0; i < block; ++i) sum += x[base + i];
-      const double mean = block ? sum / double(block) : 0;
-      for (int64_t i = 0; i < block; ++i) sq += (x[base + i] - mean) * (x[base + i] - mean);
-      const double var = block ? sq / double(block) : 0;
-      const double inv = 1 / std::sqrt(var + double(p.epsilon));
-      // GroupNormalization-18: one scale and bias per group; InstanceNormalization: per channel = per group.
-      const double s = scale[g], b = B[g];
-      for (int64_t i = 0; i < block; ++i) y[base + i] = float((x[base + i] - mean) * inv * s + b);
-    }
 }
 
 }  // namespace cnnx

@@ -31,7 +31,7 @@ constexpr Tolerance kGroupNormTolerance{2e-5, 2e-5};
 GroupNormParams parse_instance_norm(const Node& node);
 GroupNormParams parse_group_norm(const Node& node);
 std::vector<ValueInfo> infer_group_norm(const GroupNormParams& p, const std::vector<ValueInfo>& in);
-// Each block in double, two passes, one rounding per output (ops/norm/group_norm.cc).
+// Each block in double, two passes, one rounding per output (ops/norm/group_norm_ref.cc).
 void group_norm_ref(const GroupNormParams& p, const KernelIO& io);
 // oneDNN batch_normalization_forward computing its statistics (forward_training) over X viewed as
 // [1, N * G, 1, block]: its channels are the blocks (ops/norm/group_norm_dnnl.cc).

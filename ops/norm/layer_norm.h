@@ -33,7 +33,7 @@ constexpr Tolerance kLayerNormTolerance{2e-5, 2e-5};
 LayerNormParams parse_layer_norm(const Node& node);
 std::vector<ValueInfo> infer_layer_norm(const LayerNormParams& p, const std::vector<ValueInfo>& in);
 // Rows in double, two passes (mean, then the squared deviations), one rounding per output
-// (ops/norm/layer_norm.cc).
+// (ops/norm/layer_norm_ref.cc).
 void layer_norm_ref(const LayerNormParams& p, const KernelIO& io);
 // oneDNN layer_normalization_forward over the [rows, cols] view with Scale (and B) as its per-column scale
 // and shift; declines a Scale or B that is not one value per normalized element (ops/norm/layer_norm_dnnl.cc).

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 LrnParams parse_lrn(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"alpha", "beta", "bias", "size"});
+  check_node(node, 1, 1, {"alpha", "beta", "bias", "size"});
   LrnParams p;
   p.alpha = node.attrs.get_float("alpha", p.alpha);
   p.beta = node.attrs.get_float("beta", p.beta);
@@ -24,30 +24,6 @@ std::vector<ValueInfo> infer_lrn(const LrnParams&, const std::vector<ValueInfo>&
   require_dtype(in, 0, {DType::f32});
   require(in[0].rank() >= 3, "input must have rank >= 3 (N x C x D1 ... Dk), got shape ", to_string(in[0].shape));
   return {same_as_input(in)};
-}
-
-void lrn_ref(const LrnParams& p, const KernelIO& io) {
-  const Tensor& X = *io.in[0];
-  const int64_t N = X.dim(0), C = X.dim(1);
-  const int64_t inner = numel_range(X.shape(), 2, X.shape().size());
-  const int64_t before = (p.size - 1) / 2;  // floor((size - 1) / 2)
-  const int64_t after = p.size / 2;         // ceil((size - 1) / 2)
-  const double scale = double(p.alpha) / double(p.size);
-  const float* x = X.data<float>();
-  float* y = io.out[0]->data<float>();
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t c = 0; c < C; ++c) {
-      const int64_t lo = std::max<int64_t>(0, c - before), hi = std::min<int64_t>(C - 1, c + std::min(after, C));
-      for (int64_t i = 0; i < inner; ++i) {
-        double square_sum = 0;
-        for (int64_t k = lo; k <= hi; ++k) {
-          const double v = x[(n * C + k) * inner + i];
-          square_sum += v * v;
-        }
-        const int64_t at = (n * C + c) * inner + i;
-        y[at] = float(x[at] / std::pow(double(p.bias) + scale * square_sum, double(p.beta)));
-      }
-    }
 }
 
 }  // namespace cnnx

@@ -26,7 +26,7 @@ constexpr Tolerance kLrnTolerance{std::numeric_limits<float>::min(), 2e-6};
 
 LrnParams parse_lrn(const Node& node);
 std::vector<ValueInfo> infer_lrn(const LrnParams& p, const std::vector<ValueInfo>& in);
-// Sums the window's squares in double, one rounding per output (ops/norm/lrn.cc).
+// Sums the window's squares in double, one rounding per output (ops/norm/lrn_ref.cc).
 void lrn_ref(const LrnParams& p, const KernelIO& io);
 // oneDNN lrn_across_channels; declines even sizes, whose window differs (ops/norm/lrn_dnnl.cc).
 Kernel<LrnParams> lrn_dnnl_kernel();

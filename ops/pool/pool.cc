@@ -2,6 +2,8 @@
 // pool_dnnl.cc, global_mean.cc; registered in register.cc).
 #include "ops/pool/pool.h"
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 namespace {
@@ -80,9 +82,7 @@ std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueIn
 }
 
 NoParams parse_global_pool(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 1, 1, {});
   return {};
 }
 

@@ -4,14 +4,7 @@
 
 namespace cnnx {
 
-namespace {
-
-int64_t resolve_axis(const ArgReduceParams& p, int64_t rank) {
-  require(p.negative_axis || p.axis >= 0, "axis ", p.axis, " is negative; negative axes need opset 11 or newer");
-  return normalize_axis(p.axis, std::max<int64_t>(rank, 1), "axis");
-}
-
-Shape arg_shape(const ArgReduceParams& p, const Shape& in, int64_t axis) {
+Shape arg_reduce_shape(const ArgReduceParams& p, const Shape& in, int64_t axis) {
   Shape out;
   for (size_t d = 0; d < in.size(); ++d) {
     if (int64_t(d) != axis) out.push_back(in[d]);
@@ -20,22 +13,10 @@ Shape arg_shape(const ArgReduceParams& p, const Shape& in, int64_t axis) {
   return out;
 }
 
-template <class T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) return v != v;
-  else return false;
+int64_t arg_reduce_axis(const ArgReduceParams& p, int64_t rank) {
+  require(p.negative_axis || p.axis >= 0, "axis ", p.axis, " is negative; negative axes need opset 11 or newer");
+  return normalize_axis(p.axis, std::max<int64_t>(rank, 1), "axis");
 }
-
-// True when v beats the best so far b (strictly; ties go to the last index only with select_last_index).
-template <class T>
-bool beats(bool is_max, bool last, T v, T b) {
-  if (is_nan(b)) return last && is_nan(v);
-  if (is_nan(v)) return true;
-  if (v == b) return last;
-  return is_max ? v > b : v < b;
-}
-
-}  // namespace
 
 ArgReduceParams parse_arg_reduce(bool is_max, const Node& node) {
   ArgReduceParams p;
@@ -60,39 +41,9 @@ std::vector<ValueInfo> infer_arg_reduce(const ArgReduceParams& p, const std::vec
   require_dtype(in, 0, {DType::f32, DType::f64, DType::i32, DType::i64, DType::i8, DType::u8});
   const ValueInfo& x = in[0];
   require(x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
-  const int64_t axis = resolve_axis(p, x.rank());
+  const int64_t axis = arg_reduce_axis(p, x.rank());
   require(x.shape[size_t(axis)] != 0, "axis ", p.axis, " has size 0: there is no index to return");
-  return {ValueInfo::of(DType::i64, arg_shape(p, x.shape, axis))};
-}
-
-void arg_reduce_ref(const ArgReduceParams& p, const KernelIO& io) {
-  const Tensor& x = *io.in[0];
-  Tensor& y = *io.out[0];
-  require(x.rank() >= 1, "input 0 must have rank 1 or more, got a scalar");
-  const int64_t axis = resolve_axis(p, x.rank());
-  const Shape& s = x.shape();
-  require(s[size_t(axis)] != 0, "axis ", p.axis, " has size 0: there is no index to return");
-  require(y.dtype() == DType::i64 && y.shape() == arg_shape(p, s, axis), "the output is ", dtype_name(y.dtype()),
-          to_string(y.shape()), "; expected int64", to_string(arg_shape(p, s, axis)));
-  const int64_t outer = numel_range(s, 0, size_t(axis)), inner = numel_range(s, size_t(axis) + 1, s.size());
-  const int64_t n = s[size_t(axis)];
-  int64_t* dst = y.data<int64_t>();
-  visit_dtype(x.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      fail("element type bool is not supported");
-    } else {
-      const T* src = x.data<T>();
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-          const T* row = src + o * n * inner + i;
-          int64_t best = 0;
-          for (int64_t k = 1; k < n; ++k)
-            if (beats(p.is_max, p.select_last_index, row[k * inner], row[best * inner])) best = k;
-          dst[o * inner + i] = best;
-        }
-    }
-  });
+  return {ValueInfo::of(DType::i64, arg_reduce_shape(p, x.shape, axis))};
 }
 
 }  // namespace cnnx

@@ -23,5 +23,8 @@ struct ArgReduceParams : OpParams {
 ArgReduceParams parse_arg_reduce(bool is_max, const Node& node);
 std::vector<ValueInfo> infer_arg_reduce(const ArgReduceParams& p, const std::vector<ValueInfo>& in);
 void arg_reduce_ref(const ArgReduceParams& p, const KernelIO& io);
+// The axis reduced, normalized (negative axes only from opset 11), and the output shape reducing it.
+int64_t arg_reduce_axis(const ArgReduceParams& p, int64_t rank);
+Shape arg_reduce_shape(const ArgReduceParams& p, const Shape& in, int64_t axis);
 
 }  // namespace cnnx

@@ -57,5 +57,7 @@ constexpr Tolerance kReduceMeanTolerance{1e-5, 1e-5};
 // ~100 in practice: 6e-6; L2 = sqrt halves SumSquare's relative error; LogSum(Exp) turns a relative error r of
 // the sum into an absolute error r of the log), so rel 1e-5 with abs 1e-5 for sums that cancel.
 constexpr Tolerance kReduceSumTolerance{1e-5, 1e-5};
+// Throws unless kind k takes element type t, naming the op and the types it takes.
+void require_reduce_dtype(ReduceKind k, DType t);
 
 }  // namespace cnnx

@@ -23,5 +23,7 @@ struct TopKParams : OpParams {
 TopKParams parse_top_k(const Node& node);
 std::vector<ValueInfo> infer_top_k(const TopKParams& p, const std::vector<ValueInfo>& in);
 void top_k_ref(const TopKParams& p, const KernelIO& io);
+// k, checked against the dim of the axis it selects along (unknown: -1).
+int64_t checked_top_k(int64_t k, int64_t axis_dim, int64_t axis);
 
 }  // namespace cnnx

@@ -43,7 +43,7 @@ SoftmaxParams parse_softmax(const Node& node);
 SoftmaxParams parse_log_softmax(const Node& node);
 SoftmaxParams parse_hardmax(const Node& node);
 std::vector<ValueInfo> infer_softmax(const SoftmaxParams& p, const std::vector<ValueInfo>& in);
-// Row by row in double, one rounding per output (ops/softmax/softmax.cc).
+// Row by row in double, one rounding per output (ops/softmax/softmax_ref.cc).
 void softmax_ref(const SoftmaxParams& p, const KernelIO& io);
 // oneDNN softmax_v2_forward (softmax_accurate, or softmax_log for LogSoftmax) over a plain view of X
 // (ops/softmax/softmax_dnnl.cc). Hardmax has none: oneDNN 2.6 has no argmax or one-hot primitive.

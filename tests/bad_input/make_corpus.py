@@ -692,7 +692,7 @@ def limit_cases(c):
 # ------------------------------------------------------------------------------ ops sized or indexed by data
 
 def data_op_cases(c):
-    """Ops whose output size or element addresses come from data (ops/shape: ConstantOfShape, Expand, Tile,
+    """Ops whose output size or element addresses come from data (ops/tensor: ConstantOfShape, Expand, Tile,
     Range, Split, GatherElements, GatherND, ScatterND): a huge size is refused by the tensor limit before
     anything is allocated, an index out of range or split sizes that do not add up by an error naming the
     node, never an out-of-bounds access."""

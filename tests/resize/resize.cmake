@@ -1,5 +1,5 @@
 # Resize and Upsample against PyTorch: F.interpolate exported at opsets 9 to 13, run on both backends.
-# ctest -L resize. Included from tests/CMakeLists.txt. (Kernel cases: tests/unit/kernel_cases_test.cc.)
+# ctest -L resize. Included from tests/CMakeLists.txt. (Kernel cases: tests/unit/kernel_cases_resize_test.cc.)
 add_test(NAME resize_vs_torch
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/resize_vs_torch.py $<TARGET_FILE:cnnx_tool>
                  ${CMAKE_CURRENT_BINARY_DIR}/resize_vs_torch)

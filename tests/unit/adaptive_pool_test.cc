@@ -1,5 +1,5 @@
 // Unit tests of org.pytorch.aten adaptive_avg_pool{1,2,3}d (ops/pool/adaptive_pool.h): both kernels on small
-// cases, bad nodes and inputs. kernel_cases_test.cc runs the fast kernel against the reference on larger
+// cases, bad nodes and inputs. kernel_cases_pool_test.cc runs the fast kernel against the reference on larger
 // planes; tests/pool/adaptive_vs_torch.py compares real exports with PyTorch's output.
 //
 // Expected values: inputs are 1, 2, 3, ... row-major; window i of an axis covers [floor(i*I/O), ceil((i+1)*I/O)),

@@ -1,4 +1,4 @@
-// What the case table (kernel_cases_test.cc, every kernel against its reference) cannot express about the
+// What the case table (kernel_cases_<family>_test.cc, every kernel against its reference) cannot express about the
 // oneDNN kernels: one compiled kernel run from many threads at once, and shapes the op itself rejects reaching a
 // kernel. Special values (NaN, infinities, signed zeros) are the case table's: every kernel gives ONNX's result.
 #include <doctest/doctest.h>

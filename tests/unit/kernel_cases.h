@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -485,5 +486,63 @@ inline void check_kernel_cases(const std::vector<KernelCase>& cases) {
       CHECK_MESSAGE(ran[key].count(kernel), "no case runs kernel ", kernel, " of ", key);
     }
 }
+
+// ---- data the family tables share ----
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// values. Every kernel gives ONNX's result on them (ops/common/special_values.h).
+inline Tensor special_values(bool with_nan = true) {
+  Tensor x = random_tensor({3, 4, 50}, 300, -8.f, 8.f);
+  const float specials[] = {0.f,  -0.f, kInf,  -kInf, with_nan ? kNaN : 0.5f, 1e-30f, -1e-30f, 1e-40f, -1e-40f, 3.f, -3.f,
+                            88.f, -88.f, 100.f, -100.f};
+  for (size_t i = 0; i < std::size(specials); ++i) x.data<float>()[i] = specials[i];
+  return x;
+}
+
+template <class T>
+inline Tensor typed_tensor(Shape shape, std::vector<T> values) {
+  Tensor t(dtype_of<T>(), shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<T>()[i] = values.at(size_t(i));
+  return t;
+}
+inline Tensor bool_tensor(Shape shape, std::vector<int> values) {
+  Tensor t(DType::boolean, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<bool>()[i] = values.at(size_t(i)) != 0;
+  return t;
+}
+
+// A constant 1-D float32 input (scales).
+inline CaseInput floats_in(std::vector<float> v) { return given(make_tensor({int64_t(v.size())}, v)).constant(); }
+
+// ---- the tables ----
+
+// A case table: one function per op or group of ops, in tests/unit/kernel_cases_<family>_test.cc.
+using CaseTable = std::vector<KernelCase> (*)();
+
+// Every table KERNEL_CASES registered (at start-up): the test "every registered op has a case in the kernel
+// table" (kernel_cases_test.cc) reads them all, so an op whose cases are not registered fails it.
+inline std::vector<CaseTable>& case_tables() {
+  static std::vector<CaseTable> tables;
+  return tables;
+}
+struct RegisterCaseTables {
+  RegisterCaseTables(std::initializer_list<CaseTable> tables) {
+    case_tables().insert(case_tables().end(), tables.begin(), tables.end());
+  }
+};
+
+#define CNNX_CASES_JOIN2(a, b) a##b
+#define CNNX_CASES_JOIN(a, b) CNNX_CASES_JOIN2(a, b)
+// KERNEL_CASES("Conv", conv_cases, ...): one test case "kernel cases: Conv" that checks every case of the
+// tables, and their registration for the op-coverage test: one line does both, so a table is run if and only
+// if its ops count as cased.
+#define KERNEL_CASES(title, ...)                                                                              \
+  static const ::cnnx::testing::RegisterCaseTables CNNX_CASES_JOIN(kernel_case_tables_, __LINE__){__VA_ARGS__}; \
+  TEST_CASE("kernel cases: " title) {                                                                         \
+    for (::cnnx::testing::CaseTable table : std::initializer_list<::cnnx::testing::CaseTable>{__VA_ARGS__})     \
+      ::cnnx::testing::check_kernel_cases(table());                                                          \
+  }
 
 }  // namespace cnnx::testing

@@ -3,7 +3,7 @@
 //   Attributes a; a.set("kernel_shape", ints({3, 3}));
 //   std::vector<Tensor> y = run_op("AveragePool", a, {x});
 //
-// To test every kernel of an op against its reference, add a case to tests/unit/kernel_cases_test.cc
+// To test every kernel of an op against its reference, add a case to its family's tests/unit/kernel_cases_<family>_test.cc
 // (tests/unit/kernel_cases.h runs them); compare results with within_tolerance below.
 #pragma once
 

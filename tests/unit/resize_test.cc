@@ -1,6 +1,6 @@
 // Unit tests of Resize and Upsample (ops/resize/resize.h) for what the onnx 1.12 node tests do not reach:
 // opset 18/19 attributes (antialias, axes, keep_aspect_ratio_policy, half_pixel_symmetric), weights that must
-// sum to 1, selection over inf, the legacy forms and refused nodes. kernel_cases_test.cc runs oneDNN against the
+// sum to 1, selection over inf, the legacy forms and refused nodes. kernel_cases_resize_test.cc runs oneDNN against the
 // reference; tests/resize/resize_vs_torch.py compares real exports with PyTorch.
 //
 // Expected values, worked by hand from the formulas in ops/resize/resize_geometry.h:

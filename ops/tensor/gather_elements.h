@@ -1,0 +1,21 @@
+// GatherElements (opset 11+): output[i...] = data[i... with index `axis` replaced by indices[i...]]. indices
+// (int32/int64) has data's rank and, along every other axis, at most data's dim (so every read is inside
+// data). An index outside [-n, n) along `axis` is an error naming the node, never an out-of-bounds read.
+// Reference kernel only: oneDNN 2.6 has no gather primitive. kExact (a copy).
+#pragma once
+
+#include "engine/op.h"
+
+namespace cnnx {
+
+struct GatherElementsParams : OpParams {
+  int64_t axis = 0;
+};
+
+GatherElementsParams parse_gather_elements(const Node& node);
+std::vector<ValueInfo> infer_gather_elements(const GatherElementsParams& p, const std::vector<ValueInfo>& in);
+void gather_elements_ref(const GatherElementsParams& p, const KernelIO& io);
+// Throws unless indices has data's rank and fits inside data along every axis but axis.
+void check_gather_elements_shapes(const Shape& data, const Shape& indices, size_t axis);
+
+}  // namespace cnnx
