@@ -39,7 +39,7 @@ std::string layout_of_value(const Plan& plan, int id) {
 // Why nothing runs for a step, if it does not: a view, or a Concat whose producers wrote into its buffer.
 std::string view_note(const Graph& g, const PlanStep& step) {
   if (!step.view) return "";
-  return g.nodes[size_t(step.node)].def->joins_inputs_along ? " (joined in place: inputs written into it)"
+  return g.nodes[size_t(step.node)].def->hints.joins_inputs_along ? " (joined in place: inputs written into it)"
                                                             : " (view: no copy)";
 }
 
