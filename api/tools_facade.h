@@ -43,9 +43,7 @@ namespace cnnx {
 
 class Plan;
 
-// "dnnl" / "ref"; parse_backend throws a cnnx::Error on any other name. (Defined in runtime/plan.cc.)
-const char* backend_name(Backend b);
-Backend parse_backend(const std::string& name);
+// Backend names: backend_name and parse_backend (engine/backend.h, through api/cnnx.h).
 
 // A value of the graph: as declared (a model's inputs and outputs) or as planned (a step's outputs).
 struct ValueReport {

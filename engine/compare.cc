@@ -54,7 +54,7 @@ Difference compare(const Tensor& got, const Tensor& want, Tolerance tol, const T
 std::vector<Tensor> term_magnitudes(const OpDef& def, const ParamsPtr& params, const std::vector<ValueInfo>& in,
                                     const std::vector<ValueInfo>& out, const std::vector<const Tensor*>& inputs) {
   if (def.tolerance.terms_rel == 0) return {};
-  auto [terms_params, scale] = def.terms ? def.terms(*params) : std::make_pair(params, 1.0);
+  auto [terms_params, scale] = def.hints.terms ? def.hints.terms(*params) : TermsRun<OpParams>{params, 1};
   // |inputs|, presented without their data: a reference kernel may read constant inputs when it compiles.
   std::vector<Tensor> abs_in(inputs.size());
   std::vector<ValueInfo> abs_info = in;
@@ -79,7 +79,7 @@ std::vector<Tensor> term_magnitudes(const OpDef& def, const ParamsPtr& params, c
   // The node's sum length K: its multiply-adds per output element (2 flops each). The rounding error of a sum of
   // K products grows as sqrt(K + 2) (ops/common/sum_of_products.h; + 2: a bias and a residual).
   const int64_t outputs = out.empty() ? 0 : checked_numel(out[0].shape);
-  const double sum_length = outputs > 0 ? std::ceil(def.flops(*params, in) / (2.0 * double(outputs))) : 0;
+  const double sum_length = outputs > 0 ? std::ceil(def.hints.flops(*params, in) / (2.0 * double(outputs))) : 0;
   scale *= std::sqrt(sum_length + 2);
   for (Tensor& m : magnitudes)
     for (int64_t k = 0, n = m.numel(); k < n; ++k)

@@ -28,8 +28,8 @@ Difference compare(const Tensor& got, const Tensor& want, Tolerance tol, const T
 
 // Per output of a node of op `def` with `params`, run on `inputs` (plain; nullptr for omitted ones) of infos
 // `in` and outputs `out`: the magnitudes its tolerance's terms_rel scales, sqrt(K + 2) * sum |terms| for the
-// node's sum length K (OpSpec::terms: the reference kernel run once more, on the inputs' absolute values; K:
-// OpSpec::flops over 2 per output element). Empty when the op's terms_rel is 0.
+// node's sum length K (OpHints::terms: the reference kernel run once more, on the inputs' absolute values; K:
+// OpHints::flops over 2 per output element). Empty when the op's terms_rel is 0.
 std::vector<Tensor> term_magnitudes(const OpDef& def, const ParamsPtr& params, const std::vector<ValueInfo>& in,
                                     const std::vector<ValueInfo>& out, const std::vector<const Tensor*>& inputs);
 

@@ -138,10 +138,10 @@ void infer_shapes(Graph& g, int64_t max_tensor_bytes) {
 // Settings where engines are known to disagree, found by the ops' `caution` checks.
 void collect_warnings(Graph& g) {
   for (const Node& node : g.nodes) {
-    if (!node.def->caution) continue;
+    if (!node.def->hints.caution) continue;
     std::vector<ValueInfo> in;
     for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
-    std::string warning = node.def->caution(*node.params, in);
+    std::string warning = node.def->hints.caution(*node.params, in);
     if (!warning.empty()) g.warnings.push_back(node.label() + ": " + warning);
   }
 }

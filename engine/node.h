@@ -10,7 +10,7 @@
 
 namespace cnnx {
 
-struct OpDef;
+class OpDef;
 struct OpParams;
 
 struct Node {

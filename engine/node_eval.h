@@ -3,7 +3,8 @@
 
 #include <vector>
 
-#include "engine/graph.h"
+#include "engine/limits.h"
+#include "engine/node.h"
 #include "engine/value_info.h"
 
 namespace cnnx {

@@ -2,6 +2,31 @@
 
 namespace cnnx {
 
+namespace {
+
+template <class T>
+struct IsHook : std::false_type {};
+template <class Sig>
+struct IsHook<Hook<Sig>> : std::true_type {};
+
+}  // namespace
+
+OpDef::OpDef(const char* domain_, const char* type_, int since_, const Tolerance& tolerance_, const OpHints& hints_,
+             const std::type_info& params)
+    : domain(domain_), type(type_), since(since_), tolerance(tolerance_), hints(hints_) {
+  // Every member of OpHints, in order: a member added there fails to compile here until it is named.
+  const auto& [h0, h1, h2, h3, h4, h5, h6] = hints;
+  const auto check = [&](const auto& hint) {
+    if constexpr (IsHook<std::decay_t<decltype(hint)>>::value)
+      require(!hint || *hint.params_type() == params, "op ", type, " has a hook written for another params type");
+  };
+  check(h0), check(h1), check(h2), check(h3), check(h4), check(h5), check(h6);
+}
+
+void OpDef::add_kernel(const std::string& name, bool has_compile) {
+  kernels.push_back({name, has_compile, this, kernels.size()});
+}
+
 void require_inputs(const Node& node, size_t min, size_t max) {
   size_t n = node.inputs.size();
   require(n >= min && n <= max, "expects ", min == max ? "" : "between ", min, min == max ? "" : " and ",

@@ -11,6 +11,11 @@
 //   kernels Kernel<P>s in order of preference, "ref" last. The planner asks each in turn to compile for the
 //           node; the first that compiles runs it, and the reasons of those that declined are kept (`cnnx
 //           inspect` prints them). "ref" compiles for every float32 case of the op.
+//   hints   optional (OpHints): what the planner, compare() and the cost model may ask of the op besides,
+//           set one by one before it is added (spec.hints.flops = conv_flops;).
+//
+// The registry keeps each op as an OpDef, the interface the core calls with params of type OpParams; its one
+// implementation TypedOpDef<P> casts them once per call.
 //
 // Reference kernels ("ref") get their outputs zero-filled before each run (the plan does it); every other
 // kernel must write every byte of its outputs.
@@ -20,6 +25,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -45,7 +51,7 @@ struct OpParams {
 // `magnitude` matters for ops whose outputs are sums of products (Conv, MatMul, ...): the sum of the absolute
 // values of the terms the element adds up (sum_k |a_k * x_k| + |bias|). Float32 accumulation error scales with
 // it, not with |want|, which cancellation (a bias against the dot product) can make small. Such ops set
-// terms_rel and say how the magnitude is computed (OpSpec::terms); for the others it is 0.
+// terms_rel and say how the magnitude is computed (OpHints::terms); for the others it is 0.
 // Each op states its own, from the arithmetic it does (see the op's header for why).
 struct Tolerance {
   double abs = 0;
@@ -66,11 +72,101 @@ struct TermsRun {
   double scale = 1;
 };
 
+// The same with the params type erased: what OpDef::hints.terms returns.
+template <>
+struct TermsRun<OpParams> {
+  ParamsPtr params;
+  double scale = 1;
+};
+
 // A kernel of an op with params P: compile(params, args) is called once per node and input shapes.
 template <class P>
 struct Kernel {
   std::string name;  // "ref", "dnnl", ...
   std::function<Compiled(const std::shared_ptr<const P>& params, const KernelArgs& args)> compile;
+};
+
+// An optional hook of an op: a function (const P&, A...) -> R of the op's params type P, kept with P erased
+// so that every op's hints have one type (OpHints). Set it to a function or a lambda without captures whose
+// first parameter is const P&; registering the op checks that P is the op's params type (OpRegistry::add).
+// Readers call it with a node's params: def->hints.flops(*node.params, in). Empty: the op has no such hook.
+template <class Sig>
+class Hook;
+template <class R, class... A>
+class Hook<R(A...)> {
+ public:
+  Hook() = default;
+  template <class F, class Fn = decltype(+std::declval<F>()),
+            class = std::enable_if_t<std::is_pointer_v<Fn> && std::is_function_v<std::remove_pointer_t<Fn>>>>
+  Hook(F f) {  // NOLINT: implicit, so that `spec.hints.flops = conv_flops;` reads as an assignment
+    set(+f);
+  }
+
+  explicit operator bool() const { return fn_ != nullptr; }
+  R operator()(const OpParams& params, A... args) const { return call_(fn_, params, std::forward<A>(args)...); }
+  // typeid of the P it was written for; null when empty.
+  const std::type_info* params_type() const { return params_type_; }
+
+ private:
+  template <class P, class Result>
+  void set(Result (*fn)(const P&, A...)) {
+    static_assert(std::is_base_of_v<OpParams, P>, "a hook's first parameter is the op's params, const P&");
+    fn_ = reinterpret_cast<void (*)()>(fn);
+    params_type_ = &typeid(P);
+    call_ = &call<P, Result>;
+  }
+  // The typed function called with its params cast back (checked) and, for TermsRun<P>, its result erased.
+  template <class P, class Result>
+  static R call(void (*fn)(), const OpParams& params, A... args) {
+    const P* typed = dynamic_cast<const P*>(&params);
+    require(typed != nullptr, "internal error: an op's hook was given params of another op");
+    Result result = reinterpret_cast<Result (*)(const P&, A...)>(fn)(*typed, std::forward<A>(args)...);
+    if constexpr (std::is_same_v<Result, TermsRun<P>>)
+      return TermsRun<OpParams>{std::make_shared<const P>(std::move(result.params)), result.scale};
+    else
+      return result;
+  }
+
+  void (*fn_)() = nullptr;
+  R (*call_)(void (*)(), const OpParams&, A...) = nullptr;
+  const std::type_info* params_type_ = nullptr;
+};
+
+// What an op may tell the planner, compare() and the cost model beyond parse, infer and its kernels. Every
+// member is optional: absent (an empty Hook, empty, false), the op does not have the property. An OpSpec
+// sets them (spec.hints.flops = conv_flops;) and the registry's OpDef keeps them as they are (readers ask
+// def->hints.NAME). A new hint is one member here; OpDef's check of the hooks' params types (engine/op.cc)
+// names every member and fails to compile until the new one is named there too.
+struct OpHints {
+  // For ops whose output 0 is their inputs laid end to end along one axis (Concat): that axis, normalized.
+  // Where the layouts allow, the plan has the producers write straight into their part of the output's
+  // buffer and skips the kernel.
+  Hook<size_t(const std::vector<ValueInfo>& in)> joins_inputs_along;
+  // For ops whose output 0 is input 0 with its axes permuted (Transpose): output axis i is input axis
+  // perm[i]. The plan asks input 0's producer for the layout in which output 0 is plain, so that the op is a
+  // view where the producer can write it.
+  Hook<std::vector<int64_t>(const std::vector<ValueInfo>& in)> permutes_axes;
+  // "" or a warning for settings where engines are known to disagree (run at load, when the inputs' shapes
+  // may still be partly unknown; see Graph::warnings).
+  Hook<std::string(const std::vector<ValueInfo>& in)> caution;
+  // Floating-point inputs whose data sets the output's shape (Resize's scales and roi). A plan needs that
+  // data: a graph input feeding one is planned with its data, as integer graph inputs always are.
+  std::vector<size_t> float_shape_inputs;
+  // Ops whose kernels only copy elements (Slice, Concat, Transpose, ...): the plan runs one that copies less
+  // than runtime/plan.cc's kOneThreadCopyBytes on the calling thread alone, where a copy is faster than a
+  // fork-join.
+  bool copies_only = false;
+  // Ops whose tolerance has terms_rel: the reference kernel run on |inputs| gives each output element's
+  // magnitude under the params and scale this returns (a TermsRun<P>, erased to TermsRun<OpParams>); absent,
+  // under the node's own params, scale 1 (Conv: conv(|X|, |W|) + |B|). Gemm takes |alpha| and |beta|;
+  // FusedConv drops its activation and scales by the activation's slope. Computed only to compare (verify,
+  // `cnnx check`, tests), never in a normal run.
+  Hook<TermsRun<OpParams>()> terms;
+  // Ops whose work is sums of products (Conv, ConvTranspose, FusedConv, Gemm, MatMul, FusedMatMul, Einsum):
+  // the floating-point operations of one run at these concrete input shapes, 2 per multiply-add (bias adds,
+  // residual adds and activations are not counted). `cnnx bench` sets a model's time against the machine's
+  // FMA peak with their sum (runtime/plan_cost.h). Required with a tolerance's terms_rel (OpRegistry::add).
+  Hook<double(const std::vector<ValueInfo>& in)> flops;
 };
 
 // The declaration of an op whose params are P (P derives from OpParams). Fields after `kernels` are optional.
@@ -83,59 +179,40 @@ struct OpSpec {
   Tolerance tolerance;
   std::vector<Kernel<P>> kernels;
   const char* domain = "";  // "" for the default ONNX domain
-  // For ops whose output 0 is their inputs laid end to end along one axis (Concat): that axis, normalized.
-  // Where the layouts allow, the plan has the producers write straight into their part of the output's
-  // buffer and skips the kernel.
-  std::function<size_t(const P& params, const std::vector<ValueInfo>& in)> joins_inputs_along = {};
-  // For ops whose output 0 is input 0 with its axes permuted (Transpose): output axis i is input axis
-  // perm[i]. The plan asks input 0's producer for the layout in which output 0 is plain, so that the op is a
-  // view where the producer can write it.
-  std::function<std::vector<int64_t>(const P& params, const std::vector<ValueInfo>& in)> permutes_axes = {};
-  // "" or a warning for settings where engines are known to disagree (run at load, when the inputs' shapes
-  // may still be partly unknown; see Graph::warnings).
-  std::function<std::string(const P& params, const std::vector<ValueInfo>& in)> caution = {};
-  // Floating-point inputs whose data sets the output's shape (Resize's scales and roi). A plan needs that
-  // data: a graph input feeding one is planned with its data, as integer graph inputs always are.
-  std::vector<size_t> float_shape_inputs = {};
-  // Ops whose kernels only copy elements (Slice, Concat, Transpose, ...): the plan runs one that copies less
-  // than runtime/plan.cc's kOneThreadCopyBytes on the calling thread alone, where a copy is faster than a
-  // fork-join.
-  bool copies_only = false;
-  // Ops whose tolerance has terms_rel: the reference kernel run on |inputs| gives each output element's
-  // magnitude under the params and scale this returns; absent, under the node's own params, scale 1 (Conv:
-  // conv(|X|, |W|) + |B|). Gemm takes |alpha| and |beta|; FusedConv drops its activation and scales by the
-  // activation's slope. Computed only to compare (verify, `cnnx check`, tests), never in a normal run.
-  std::function<TermsRun<P>(const P& params)> terms = {};
-  // Ops whose work is sums of products (Conv, ConvTranspose, FusedConv, Gemm, MatMul, FusedMatMul, Einsum):
-  // the floating-point operations of one run at these concrete input shapes, 2 per multiply-add (bias adds,
-  // residual adds and activations are not counted). `cnnx bench` sets a model's time against the machine's
-  // FMA peak with their sum (runtime/plan_cost.h).
-  std::function<double(const P& params, const std::vector<ValueInfo>& in)> flops = {};
+  OpHints hints = {};       // set one by one: spec.hints.flops = conv_flops; spec.hints.copies_only = true; ...
 };
 
 // ---- what the registry keeps: an OpSpec with its params type erased (made only by OpRegistry::add) ----
 
+class OpDef;
+
+// Kernel `index` of an op, compiled with the op's own params type (checked).
 struct KernelDef {
   std::string name;
-  std::function<Compiled(const ParamsPtr&, const KernelArgs&)> compile;
+  bool has_compile = false;  // false: the spec gave no compile function (OpRegistry::add refuses it)
+  const OpDef* op = nullptr;
+  size_t index = 0;
+  Compiled compile(const ParamsPtr& params, const KernelArgs& args) const;
 };
 
-struct OpDef {
+// An op as the core sees it: its params are OpParams, cast to the op's own type once per call. The one
+// implementation is TypedOpDef<P>, made from an OpSpec<P> by OpRegistry::add.
+class OpDef {
+ public:
+  virtual ~OpDef() = default;
+  OpDef(const OpDef&) = delete;
+  OpDef& operator=(const OpDef&) = delete;
+
   std::string domain;
   std::string type;
   int since = 1;
-  std::function<ParamsPtr(const Node& node)> parse;
-  std::function<std::vector<ValueInfo>(const OpParams&, const std::vector<ValueInfo>& in)> infer;
   Tolerance tolerance;
   std::vector<KernelDef> kernels;
-  std::function<size_t(const OpParams&, const std::vector<ValueInfo>& in)> joins_inputs_along;
-  std::function<std::vector<int64_t>(const OpParams&, const std::vector<ValueInfo>& in)> permutes_axes;
-  std::function<std::string(const OpParams&, const std::vector<ValueInfo>& in)> caution;
-  std::vector<size_t> float_shape_inputs;
-  bool copies_only = false;
-  // OpSpec::terms with the params erased: (params, scale); absent for ops without one.
-  std::function<std::pair<ParamsPtr, double>(const OpParams&)> terms;
-  std::function<double(const OpParams&, const std::vector<ValueInfo>& in)> flops;  // OpSpec::flops, or absent
+  OpHints hints;
+
+  virtual ParamsPtr parse(const Node& node) const = 0;
+  virtual std::vector<ValueInfo> infer(const OpParams& params, const std::vector<ValueInfo>& in) const = 0;
+  virtual Compiled compile_kernel(size_t index, const ParamsPtr& params, const KernelArgs& args) const = 0;
 
   const KernelDef& reference() const { return kernels.back(); }
   // True when `name` (Options::disabled_kernels) names kernel `k` of this op: "KERNEL" for that kernel of
@@ -144,7 +221,17 @@ struct OpDef {
     return name == k.name || name == type + ":" + k.name ||
            (!domain.empty() && name == domain + ":" + type + ":" + k.name);
   }
+
+ protected:
+  // Throws unless every hook in `hints` was written for `params` (the op's params type).
+  OpDef(const char* domain, const char* type, int since, const Tolerance& tolerance, const OpHints& hints,
+        const std::type_info& params);
+  void add_kernel(const std::string& name, bool has_compile);
 };
+
+inline Compiled KernelDef::compile(const ParamsPtr& params, const KernelArgs& args) const {
+  return op->compile_kernel(index, params, args);
+}
 
 // Params of `type`, or an internal error (a pass that gave a node another op's params).
 template <class P>
@@ -154,50 +241,36 @@ const P& params_as(const OpParams& p, const std::string& type) {
   return *typed;
 }
 
+// An OpSpec<P> behind the OpDef interface: each call casts its params once, then calls the typed function.
+// Kept small: it is instantiated for every params type where ops are registered.
 template <class P>
-OpDef erase_params(OpSpec<P> spec) {
-  static_assert(std::is_base_of_v<OpParams, P>, "an op's params type derives from OpParams");
-  // Every erased function holds the one typed spec; only the casts are written here.
-  const auto typed = std::make_shared<const OpSpec<P>>(std::move(spec));
-  OpDef d;
-  d.domain = typed->domain;
-  d.type = typed->type;
-  d.since = typed->since;
-  d.tolerance = typed->tolerance;
-  d.float_shape_inputs = typed->float_shape_inputs;
-  d.copies_only = typed->copies_only;
-  d.parse = [typed](const Node& node) -> ParamsPtr { return std::make_shared<const P>(typed->parse(node)); };
-  d.infer = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
-    return typed->infer(params_as<P>(p, typed->type), in);
-  };
-  for (size_t i = 0; i < typed->kernels.size(); ++i)
-    d.kernels.push_back({typed->kernels[i].name, [typed, i](const ParamsPtr& p, const KernelArgs& args) {
-                           params_as<P>(*p, typed->type);
-                           return typed->kernels[i].compile(std::static_pointer_cast<const P>(p), args);
-                         }});
-  if (typed->permutes_axes)
-    d.permutes_axes = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
-      return typed->permutes_axes(params_as<P>(p, typed->type), in);
-    };
-  if (typed->joins_inputs_along)
-    d.joins_inputs_along = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
-      return typed->joins_inputs_along(params_as<P>(p, typed->type), in);
-    };
-  if (typed->terms)
-    d.terms = [typed](const OpParams& p) -> std::pair<ParamsPtr, double> {
-      TermsRun<P> run = typed->terms(params_as<P>(p, typed->type));
-      return {std::make_shared<const P>(std::move(run.params)), run.scale};
-    };
-  if (typed->flops)
-    d.flops = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
-      return typed->flops(params_as<P>(p, typed->type), in);
-    };
-  if (typed->caution)
-    d.caution = [typed](const OpParams& p, const std::vector<ValueInfo>& in) {
-      return typed->caution(params_as<P>(p, typed->type), in);
-    };
-  return d;
-}
+class TypedOpDef final : public OpDef {
+  static_assert(std::is_base_of_v<OpParams, P> && !std::is_same_v<P, OpParams>,
+                "an op's params type derives from OpParams (NoParams for an op without attributes)");
+
+ public:
+  explicit TypedOpDef(OpSpec<P>&& spec)
+      : OpDef(spec.domain, spec.type, spec.since, spec.tolerance, spec.hints, typeid(P)),
+        parse_(std::move(spec.parse)),
+        infer_(std::move(spec.infer)),
+        kernels_(std::move(spec.kernels)) {
+    for (const Kernel<P>& k : kernels_) add_kernel(k.name, bool(k.compile));
+  }
+
+  ParamsPtr parse(const Node& node) const override { return std::make_shared<const P>(parse_(node)); }
+  std::vector<ValueInfo> infer(const OpParams& p, const std::vector<ValueInfo>& in) const override {
+    return infer_(params_as<P>(p, type), in);
+  }
+  Compiled compile_kernel(size_t index, const ParamsPtr& p, const KernelArgs& args) const override {
+    params_as<P>(*p, type);
+    return kernels_[index].compile(std::static_pointer_cast<const P>(p), args);
+  }
+
+ private:
+  std::function<P(const Node& node)> parse_;
+  std::function<std::vector<ValueInfo>(const P& params, const std::vector<ValueInfo>& in)> infer_;
+  std::vector<Kernel<P>> kernels_;
+};
 
 // The op's reference kernel compiled for plain inputs: it never declines.
 std::unique_ptr<CompiledKernel> compile_reference(const OpDef& def, const ParamsPtr& params,

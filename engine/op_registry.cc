@@ -4,17 +4,18 @@
 
 namespace cnnx {
 
-void OpRegistry::add_def(OpDef def) {
+void OpRegistry::add_def(std::unique_ptr<const OpDef> owned) {
+  const OpDef& def = *owned;
   auto key = std::make_pair(def.domain, def.type);
   require(!defs_.count(key), "op ", def.type, " is registered twice");
-  // Its sum length, which its tolerance's terms bound grows with, is its multiply-adds per output (OpSpec::flops).
-  require(def.tolerance.terms_rel == 0 || def.flops, "op ", def.type, " has a sums-of-products tolerance but no flops");
+  // Its sum length, which its tolerance's terms bound grows with, is its multiply-adds per output (OpHints::flops).
+  require(def.tolerance.terms_rel == 0 || def.hints.flops, "op ", def.type, " has a sums-of-products tolerance but no flops");
   require(!def.kernels.empty() && def.kernels.back().name == "ref", "op ", def.type,
           " must end its kernel list with a reference kernel");
   for (size_t i = 0; i + 1 < def.kernels.size(); ++i)
-    require(def.kernels[i].name != "ref" && def.kernels[i].compile, "op ", def.type, " kernel ", i,
+    require(def.kernels[i].name != "ref" && def.kernels[i].has_compile, "op ", def.type, " kernel ", i,
             " is unnamed, a second reference or has no compile function");
-  defs_.emplace(key, std::move(def));
+  defs_.emplace(key, std::move(owned));
 }
 
 bool OpRegistry::has(const std::string& domain, const std::string& type) const {
@@ -29,9 +30,9 @@ const OpDef& OpRegistry::find(const std::string& domain, const std::string& type
     if (!domain_known) fail("domain '", domain, "' is not supported");
     fail("op ", type, domain.empty() ? "" : " of domain '" + domain + "'", " is not supported");
   }
-  require(opset >= it->second.since, "op ", type, " needs opset ", it->second.since,
+  require(opset >= it->second->since, "op ", type, " needs opset ", it->second->since,
           " or newer; the model imports opset ", opset);
-  return it->second;
+  return *it->second;
 }
 
 void OpRegistry::check_disabled_kernels(const std::vector<std::string>& names) const {
@@ -39,9 +40,9 @@ void OpRegistry::check_disabled_kernels(const std::vector<std::string>& names) c
     bool known = false;
     std::set<std::string> kernels;  // for the message
     for (const auto& [key, def] : defs_)
-      for (const KernelDef& k : def.kernels) {
+      for (const KernelDef& k : def->kernels) {
         if (k.name != "ref") kernels.insert(k.name);
-        if (!def.names_kernel(name, k)) continue;
+        if (!def->names_kernel(name, k)) continue;
         require(k.name != "ref", "kernel '", name,
                 "' cannot be disabled: reference kernels run what no other kernel takes");
         known = true;
@@ -50,10 +51,10 @@ void OpRegistry::check_disabled_kernels(const std::vector<std::string>& names) c
     const size_t colon = name.rfind(':');
     for (const auto& [key, def] : defs_)
       if (colon != std::string::npos && colon > 0 &&
-          (name.compare(0, colon, def.type) == 0 || name.compare(0, colon, def.domain + ":" + def.type) == 0)) {
+          (name.compare(0, colon, def->type) == 0 || name.compare(0, colon, def->domain + ":" + def->type) == 0)) {
         std::string own;
-        for (const KernelDef& k : def.kernels) own += (own.empty() ? "" : ", ") + k.name;
-        fail("op ", def.type, " has no kernel '", name.substr(colon + 1), "' (its kernels: ", own, ")");
+        for (const KernelDef& k : def->kernels) own += (own.empty() ? "" : ", ") + k.name;
+        fail("op ", def->type, " has no kernel '", name.substr(colon + 1), "' (its kernels: ", own, ")");
       }
     std::string list;
     for (const std::string& k : kernels) list += (list.empty() ? "" : ", ") + k;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,7 +23,7 @@ class OpRegistry {
   // registry's unit test fails with it).
   template <class P>
   void add(OpSpec<P> spec) {
-    add_def(erase_params(std::move(spec)));
+    add_def(std::make_unique<const TypedOpDef<P>>(std::move(spec)));
   }
   // The definition for a node, or throws cnnx::Error saying why (unknown op, unknown domain, opset too old).
   const OpDef& find(const std::string& domain, const std::string& type, int opset) const;
@@ -33,8 +34,8 @@ class OpRegistry {
   void check_disabled_kernels(const std::vector<std::string>& names) const;
 
  private:
-  void add_def(OpDef def);
-  std::map<std::pair<std::string, std::string>, OpDef> defs_;
+  void add_def(std::unique_ptr<const OpDef> def);
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<const OpDef>> defs_;
 };
 
 }  // namespace cnnx

@@ -14,7 +14,7 @@ void register_builtin_ops(OpRegistry& r) {
   register_eltwise_ops(r);
   register_norm_ops(r);
   register_softmax_ops(r);
-  register_shape_ops(r);
+  register_tensor_ops(r);
   register_resize_ops(r);
 }
 

@@ -29,14 +29,14 @@ std::string plan_key(const std::vector<Tensor>& inputs, const std::vector<bool>&
 }
 
 // Per graph input: planned with its data, being integer (a shape argument, perhaps) or feeding a node's
-// float shape argument (OpDef::float_shape_inputs: Resize's scales).
+// float shape argument (OpHints::float_shape_inputs: Resize's scales).
 std::vector<bool> planned_with_data(const Graph& g) {
   std::vector<bool> with_data;
   for (int id : g.inputs) {
     const DType t = g.value(id).info.dtype;
     bool shape_argument = t != DType::f32 && t != DType::f64;
     for (const Node& node : g.nodes)
-      for (size_t k : node.def->float_shape_inputs)
+      for (size_t k : node.def->hints.float_shape_inputs)
         shape_argument = shape_argument || (k < node.inputs.size() && node.inputs[k] == id);
     with_data.push_back(shape_argument);
   }

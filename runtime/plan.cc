@@ -21,14 +21,6 @@
 
 namespace cnnx {
 
-const char* backend_name(Backend b) { return b == Backend::dnnl ? "dnnl" : "ref"; }
-
-Backend parse_backend(const std::string& name) {
-  if (name == "dnnl") return Backend::dnnl;
-  if (name == "ref") return Backend::ref;
-  fail("unknown backend '", name, "' (expected dnnl or ref)");
-}
-
 // One run's state, reused by later runs (one at a time): the memory for the intermediate values (64-byte
 // aligned), the tensors every step reads and writes (per value id: the arena's values over their bytes and
 // the plan's constants, made once; graph inputs and outputs set for each run and dropped after it), each
@@ -70,7 +62,7 @@ namespace {
 // work that takes a few microseconds on one core. oneDNN fixes a primitive's thread count when it is
 // created, so such steps are compiled single-threaded too.
 constexpr int64_t kOneThreadBytes = 64 << 10;
-// The same for steps that only copy (OpDef::copies_only, the plan's reorders): at 20-100 GB/s from the
+// The same for steps that only copy (OpHints::copies_only, the plan's reorders): at 20-100 GB/s from the
 // caches, 512 KiB is 5-25 us on one core. Split over 2 threads, shufflenet's Slices (225 KiB) took 2.4 us
 // instead of 1.2 and its ChannelShuffles (300 KiB, two oneDNN reorders) 6.6 instead of 5.8.
 constexpr int64_t kOneThreadCopyBytes = 512 << 10;
@@ -184,11 +176,11 @@ std::vector<Layout> wished_layouts(const Graph& g) {
   std::vector<Layout> wished(g.values.size());
   const std::vector<std::vector<int>> consumers = consumers_of(g);
   for (const Node& node : g.nodes) {
-    if (!node.def->permutes_axes || node.inputs.empty() || node.inputs[0] < 0) continue;
+    if (!node.def->hints.permutes_axes || node.inputs.empty() || node.inputs[0] < 0) continue;
     const int x = node.inputs[0];
     const ValueInfo& in = g.values[size_t(x)].info;
     if (in.dtype != DType::f32 || !used_once(g, consumers, x)) continue;
-    wished[size_t(x)] = transposed_plain_layout(in.shape, node.def->permutes_axes(*node.params, {in}));
+    wished[size_t(x)] = transposed_plain_layout(in.shape, node.def->hints.permutes_axes(*node.params, {in}));
   }
   return wished;
 }
@@ -224,7 +216,7 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::v
           fail("output '", g.values[size_t(id)].name, "' was planned with shape ",
                to_string(g.values[size_t(id)].info.shape), " but infers ", to_string(step.out[i].shape));
       }
-      step.one_thread = small_step(step.in, step.out, node.def->copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
+      step.one_thread = small_step(step.in, step.out, node.def->hints.copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
       CompileContext context = plan_context;
       context.threads = step.one_thread ? 1 : plan_context.threads;
       ThreadScope threads(context.threads);
@@ -357,8 +349,8 @@ std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanS
                        slots[size_t(step.inputs[0])].bytes == slots[size_t(out)].bytes;
     if (views)
       requests.push_back({ShareRequest::view, int(s), buffer[size_t(out)], buffers({step.inputs[0]}), {}, {}});
-    if (node && node->def->joins_inputs_along && in_arena(out)) {
-      const size_t axis = node->def->joins_inputs_along(*node->params, step.in);
+    if (node && node->def->hints.joins_inputs_along && in_arena(out)) {
+      const size_t axis = node->def->hints.joins_inputs_along(*node->params, step.in);
       std::vector<size_t> offsets = join_offsets(axis, step.in, step.out[0], step.layouts.in, step.layouts.out[0]);
       if (!offsets.empty() && std::all_of(step.inputs.begin(), step.inputs.end(), in_arena))
         requests.push_back(

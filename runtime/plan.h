@@ -29,9 +29,6 @@ namespace cnnx {
 
 class PreparedWeights;  // dnnl/prepared_weights.h
 
-const char* backend_name(Backend b);
-Backend parse_backend(const std::string& name);  // throws on anything but "dnnl" / "ref"
-
 struct PlanStep {
   int node = -1;                       // index into graph().nodes; -1 for a reorder the plan inserted
   std::string kernel;                  // the chosen kernel's name; "reorder" for inserted reorders
@@ -73,7 +70,7 @@ class Plan {
   Plan();
   ~Plan();
   // Plans `graph` for inputs with these infos (concrete shapes; integer inputs and those feeding a float
-  // shape argument (OpDef::float_shape_inputs) carry their data, which the plan treats as constant), skipping
+  // shape argument (OpHints::float_shape_inputs) carry their data, which the plan treats as constant), skipping
   // the graph passes named in `disabled_passes` and the kernels in `disabled_kernels` (Options::disabled_kernels,
   // names checked by the caller). Throws cnnx::Error naming the node whose shapes or attributes do not fit, or
   // the value that would pass `limits`.

@@ -9,7 +9,7 @@
 namespace cnnx {
 
 struct PlanCost {
-  // Floating-point operations of the steps whose op declares OpSpec::flops (Conv, ConvTranspose, FusedConv,
+  // Floating-point operations of the steps whose op declares OpHints::flops (Conv, ConvTranspose, FusedConv,
   // Gemm, MatMul, FusedMatMul, Einsum), 2 per multiply-add, at the plan's concrete shapes. Element-wise work
   // (bias and residual adds, activations, normalizations, pooling) is not counted.
   double flop = 0;

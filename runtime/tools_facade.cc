@@ -110,7 +110,7 @@ std::vector<StepReport> PlanView::steps() const {
       r.name = node.name;
       r.op_type = node.op_type;
       r.note = node.note;
-      r.joined_in_place = step.view && node.def->joins_inputs_along;
+      r.joined_in_place = step.view && node.def->hints.joins_inputs_along;
     }
     for (int id : step.outputs) {
       if (id < 0) continue;

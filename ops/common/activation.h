@@ -70,7 +70,7 @@ bool has_dnnl_kernel(const ActivationDef& row);
 // The row named `name` (of the default domain unless `domain` is given), or nullptr.
 const ActivationDef* find_activation(const std::string& name, const std::string& domain = "");
 
-// OpSpec::terms of an op that applies an activation row to its sum of products (FusedConv, FusedMatMul):
+// OpHints::terms of an op that applies an activation row to its sum of products (FusedConv, FusedMatMul):
 // the product's accumulation error reaches the output through the activation, scaled by at most its slope,
 // so the terms are those of the op without the activation, times that slope.
 template <class P>

@@ -18,7 +18,7 @@
 //     P(|error| > lambda u sqrt(K + 1) M) <= 2 exp(-lambda^2 / 2)      (sum of the bounds squared <= (K+1) u^2 M^2).
 // lambda = 7: 5e-11 per element (a model checks ~1e7 elements: < 1e-3 false alarms per run, far fewer in
 // practice, where most |r_j| are well below M). So terms_rel = 7 * 2^-24 = 4.2e-7, and the magnitude it scales
-// is sqrt(K + 2) M with each node's own sum length K (engine/compare.h, term_magnitudes: OpSpec::flops over 2
+// is sqrt(K + 2) M with each node's own sum length K (engine/compare.h, term_magnitudes: OpHints::flops over 2
 // per output; + 2 for a bias and a fused residual): 2.0e-5 M for a 3x3 convolution over 256 channels (K =
 // 2304), 6.5e-5 M for VGG's classifier (K = 25088), 1.4e-6 M for a 3x3 depthwise one. Second-order terms
 // (K u)^2 M stay below 4% of the first-order bound up to K = 2^15.

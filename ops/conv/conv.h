@@ -60,7 +60,7 @@ ConvParams parse_conv(const Node& node);
 // in = {X, W[, B]}. Throws cnnx::Error naming the attribute or input when the shapes and attributes disagree.
 ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueInfo>& in);
-// OpSpec::flops: 2 * N * M * prod(out) * C/group * prod(kernel), taps that fall in the padding included.
+// OpHints::flops: 2 * N * M * prod(out) * C/group * prod(kernel), taps that fall in the padding included.
 double conv_flops(const ConvParams& p, const std::vector<ValueInfo>& in);
 
 // The reference kernel: direct loops over NCHW, sums in double, one rounding per output.

@@ -41,7 +41,7 @@ struct ConvTransposeGeometry {
 ConvTransposeParams parse_conv_transpose(const Node& node);
 ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams& p, const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_conv_transpose(const ConvTransposeParams& p, const std::vector<ValueInfo>& in);
-// OpSpec::flops: 2 * N * C * prod(in) * M/group * prod(kernel), every input cell times every tap (those that
+// OpHints::flops: 2 * N * C * prod(in) * M/group * prod(kernel), every input cell times every tap (those that
 // land outside the output included).
 double conv_transpose_flops(const ConvTransposeParams& p, const std::vector<ValueInfo>& in);
 

@@ -63,7 +63,7 @@ std::vector<ValueInfo> infer_clip(const ClipParams& p, const std::vector<ValueIn
 }
 
 // Not: logical negation of a bool tensor (opset 1 on).
-OpParams parse_not(const Node& node) {
+NoParams parse_not(const Node& node) {
   check_node(node, 1, 1, {});
   return {};
 }
@@ -102,7 +102,7 @@ void register_unary_ops(OpRegistry& r) {
   r.add(OpSpec<ClipParams>{"Clip", 1, parse_clip, infer_clip, kExact,
                            {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}});
   // A copy with one logical operation per element (oneDNN has no bool eltwise).
-  r.add(OpSpec<OpParams>{"Not", 1, parse_not, infer_not, kExact, {ref_kernel<OpParams>(not_ref)}});
+  r.add(OpSpec<NoParams>{"Not", 1, parse_not, infer_not, kExact, {ref_kernel<NoParams>(not_ref)}});
 }
 
 }  // namespace cnnx

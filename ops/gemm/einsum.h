@@ -40,7 +40,7 @@ EinsumParams parse_einsum(const Node& node);
 // The explicit equation of `terms` and `output` (label ids, kEinsumEllipsis), as parse_einsum_equation reads it.
 std::string einsum_equation(const std::vector<std::vector<int>>& terms, const std::vector<int>& output);
 std::vector<ValueInfo> infer_einsum(const EinsumParams& p, const std::vector<ValueInfo>& in);
-// OpSpec::flops: inputs - 1 multiply-adds (2 FLOP each) per point of the loop nest the equation spells, whose
+// OpHints::flops: inputs - 1 multiply-adds (2 FLOP each) per point of the loop nest the equation spells, whose
 // size is the product of every label's size and the broadcast "..." dims (0 for one input: a sum or a transpose).
 double einsum_flops(const EinsumParams& p, const std::vector<ValueInfo>& in);
 void einsum_ref(const EinsumParams& p, const KernelIO& io);

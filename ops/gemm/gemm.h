@@ -25,7 +25,7 @@ struct GemmGeometry {
 GemmParams parse_gemm(const Node& node);
 GemmGeometry resolve_gemm_geometry(const GemmParams& p, const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_gemm(const GemmParams& p, const std::vector<ValueInfo>& in);
-// OpSpec::flops: 2 * M * N * K (alpha, beta * C not counted).
+// OpHints::flops: 2 * M * N * K (alpha, beta * C not counted).
 double gemm_flops(const GemmParams& p, const std::vector<ValueInfo>& in);
 // Sums A' B' in double, then alpha * sum + beta * C in double, one rounding per output.
 Kernel<GemmParams> gemm_ref_kernel();

@@ -39,7 +39,7 @@ MatMulParams parse_matmul(const Node& node);
 MatMulParams parse_fused_matmul(const Node& node);
 MatMulGeometry resolve_matmul_geometry(const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_matmul(const MatMulParams& p, const std::vector<ValueInfo>& in);
-// OpSpec::flops: 2 * prod(broadcast batch dims) * M * N * K (FusedMatMul's bias not counted).
+// OpHints::flops: 2 * prod(broadcast batch dims) * M * N * K (FusedMatMul's bias not counted).
 double matmul_flops(const MatMulParams& p, const std::vector<ValueInfo>& in);
 // One matrix_product per batch element, summed in double with the bias and the residual, the activation
 // applied in double, one rounding per output.

@@ -40,7 +40,7 @@ constexpr Tolerance kBatchNormTolerance{1e-5, 1e-5};
 
 BatchNormParams parse_batch_norm(const Node& node);
 std::vector<ValueInfo> infer_batch_norm(const BatchNormParams& p, const std::vector<ValueInfo>& in);
-// The warning for is_test = 0 before opset 7 (OpSpec::caution), "" otherwise.
+// The warning for is_test = 0 before opset 7 (OpHints::caution), "" otherwise.
 std::string batch_norm_caution(const BatchNormParams& p, const std::vector<ValueInfo>& in);
 // Per channel in double (batch statistics in two passes when training), one rounding per output; applies
 // then_relu (ops/norm/batch_norm_ref.cc).

@@ -55,7 +55,7 @@ Kernel<PoolParams> pool_dnnl_kernel();
 Kernel<NoParams> global_pool_dnnl_kernel(bool is_max);
 
 // "" or a warning naming the AveragePool settings other engines compute differently (ceil_mode windows
-// dropped or overhanging with count_include_pad, SAME padding with dilations); OpSpec::caution of AveragePool
+// dropped or overhanging with count_include_pad, SAME padding with dilations); OpHints::caution of AveragePool
 // (ops/pool/pool_caution.cc).
 std::string average_pool_caution(const PoolParams& p, const std::vector<ValueInfo>& in);
 

@@ -1,4 +1,4 @@
-// AveragePool settings where engines are known to give different results (OpSpec::caution, shown once per node
+// AveragePool settings where engines are known to give different results (OpHints::caution, shown once per node
 // at load). What each engine does was measured with the cases of bench/pool_semantics.py: ONNX Runtime 1.30,
 // PyTorch 1.13, oneDNN 2.6 and the ONNX opset-19 text; docs/pooling.md has the worked examples.
 #include <sstream>

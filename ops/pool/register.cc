@@ -11,7 +11,7 @@ void register_pool_ops(OpRegistry& r) {
   // AveragePool warns at load about settings engines disagree on (ops/pool/pool_caution.cc).
   OpSpec<PoolParams> average_pool{"AveragePool", 1, parse_average_pool, infer_pool, kPoolAverageTolerance,
                                   {pool_dnnl_kernel(), pool_ref_kernel()}};
-  average_pool.caution = average_pool_caution;
+  average_pool.hints.caution = average_pool_caution;
   r.add(std::move(average_pool));
   r.add(OpSpec<PoolParams>{"MaxPool", 1, parse_max_pool, infer_pool, kExact, {pool_dnnl_kernel(), pool_ref_kernel()}});
   // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.

@@ -8,11 +8,11 @@ void register_resize_ops(OpRegistry& r) {
   // The float inputs that set the output's shape: roi and scales (Resize-10: input 1 is scales).
   OpSpec<ResizeParams> resize{"Resize", 10, parse_resize, infer_resize, kResizeTolerance,
                               {resize_dnnl_kernel(), resize_ref_kernel()}};
-  resize.float_shape_inputs = {1, 2};
+  resize.hints.float_shape_inputs = {1, 2};
   r.add(std::move(resize));
   OpSpec<ResizeParams> upsample{"Upsample", 1, parse_upsample, infer_resize, kResizeTolerance,
                                 {resize_dnnl_kernel(), resize_ref_kernel()}};
-  upsample.float_shape_inputs = {1};
+  upsample.hints.float_shape_inputs = {1};
   r.add(std::move(upsample));
 }
 

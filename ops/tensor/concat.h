@@ -13,7 +13,7 @@ struct ConcatParams : OpParams {
 
 ConcatParams parse_concat(const Node& node);
 std::vector<ValueInfo> infer_concat(const ConcatParams& p, const std::vector<ValueInfo>& in);
-// The axis the inputs are joined along, normalized (OpSpec::joins_inputs_along).
+// The axis the inputs are joined along, normalized (OpHints::joins_inputs_along).
 size_t concat_axis(const ConcatParams& p, const std::vector<ValueInfo>& in);
 
 void concat_ref(const ConcatParams& p, const KernelIO& io);

@@ -27,9 +27,9 @@
 
 namespace cnnx {
 
-void register_shape_ops(OpRegistry& r) {
-  auto copies = [](auto spec) {  // OpSpec::copies_only
-    spec.copies_only = true;
+void register_tensor_ops(OpRegistry& r) {
+  auto copies = [](auto spec) {  // OpHints::copies_only
+    spec.hints.copies_only = true;
     return spec;
   };
   // Views (view_kernel): the plan may give output 0 input 0's buffer and skip the kernel.
@@ -40,15 +40,15 @@ void register_shape_ops(OpRegistry& r) {
 
   OpSpec<TransposeParams> transpose{"Transpose", 1, parse_transpose, infer_transpose, kExact,
                                     {transpose_dnnl_kernel(), ref_kernel<TransposeParams>(transpose_ref)}};
-  transpose.copies_only = true;
-  transpose.permutes_axes = [](const TransposeParams& p, const std::vector<ValueInfo>& in) {
+  transpose.hints.copies_only = true;
+  transpose.hints.permutes_axes = [](const TransposeParams& p, const std::vector<ValueInfo>& in) {
     return resolve_perm(p, in.at(0).rank());
   };
   r.add(std::move(transpose));
   OpSpec<ConcatParams> concat{"Concat", 1, parse_concat, infer_concat, kExact,
                               {concat_channels_last_kernel(), concat_dnnl_kernel(), ref_kernel<ConcatParams>(concat_ref)}};
-  concat.copies_only = true;
-  concat.joins_inputs_along = concat_axis;
+  concat.hints.copies_only = true;
+  concat.hints.joins_inputs_along = concat_axis;
   r.add(std::move(concat));
   r.add(copies(OpSpec<SliceParams>{"Slice", 1, parse_slice, infer_slice, kExact,
                                    {slice_dnnl_kernel(), ref_kernel<SliceParams>(slice_ref)}}));
@@ -74,7 +74,7 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpSpec<TileParams>{"Tile", 1, parse_tile, infer_tile, kExact, {ref_kernel<TileParams>(tile_ref)}});
   // Range's length comes from its start, limit and delta: float graph inputs there are planned with their data.
   OpSpec<NoParams> range{"Range", 11, parse_range, infer_range, kExact, {ref_kernel<NoParams>(range_ref)}};
-  range.float_shape_inputs = {0, 1, 2};
+  range.hints.float_shape_inputs = {0, 1, 2};
   r.add(std::move(range));
   r.add(copies(OpSpec<SplitParams>{"Split", 1, parse_split, infer_split, kExact,
                                    {split_dnnl_kernel(), ref_kernel<SplitParams>(split_ref)}}));
@@ -97,7 +97,7 @@ void register_shape_ops(OpRegistry& r) {
       "ChannelShuffle", 1, parse_channel_shuffle, infer_channel_shuffle, kExact,
       {channel_shuffle_dnnl_kernel(), ref_kernel<ChannelShuffleParams>(channel_shuffle_ref)}};
   shuffle.domain = kInternalDomain;
-  shuffle.copies_only = true;
+  shuffle.hints.copies_only = true;
   r.add(std::move(shuffle));
 }
 

@@ -312,9 +312,9 @@ TEST_CASE("BatchNormalization warns at load that is_test = 0 before opset 7 is t
   Node n = make_node("BatchNormalization", training, 5, 1, 6);
   std::vector<ValueInfo> in(5, ValueInfo::of(DType::f32, {3}));
   in[0] = ValueInfo::of(DType::f32, {2, 3, 4});
-  CHECK(n.def->caution(*n.params, in).find("training mode") != std::string::npos);
+  CHECK(n.def->hints.caution(*n.params, in).find("training mode") != std::string::npos);
   Node m = make_node("BatchNormalization", test, 5, 1, 6);
-  CHECK(m.def->caution(*m.params, in) == "");
+  CHECK(m.def->hints.caution(*m.params, in) == "");
 }
 
 // ---- LayerNormalization ----

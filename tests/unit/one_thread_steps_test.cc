@@ -1,5 +1,5 @@
 // Which steps the plan runs on the calling thread alone (PlanStep::one_thread, runtime/plan.cc): those that
-// read and write under 64 KiB, and those that only copy (OpDef::copies_only) under 512 KiB.
+// read and write under 64 KiB, and those that only copy (OpHints::copies_only) under 512 KiB.
 #include <doctest/doctest.h>
 
 #include "runtime/plan.h"

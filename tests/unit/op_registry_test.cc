@@ -1,5 +1,5 @@
-// The op registry's start-up checks (engine/op_registry.h): unique names, a reference kernel last, and params
-// checked against the op they belong to; and the built-in registry passing them. Disabled kernels
+// The op registry's start-up checks (engine/op_registry.h): unique names, a reference kernel last, params (and
+// hints' hooks) checked against the op they belong to; and the built-in registry passing them. Disabled kernels
 // (Options::disabled_kernels): how they are named and checked, and a plan going around them.
 #include <doctest/doctest.h>
 
@@ -55,6 +55,40 @@ TEST_CASE("a kernel given another op's params fails with an internal error, not 
   CHECK_THROWS_WITH_AS(def.reference().compile(other, {in, out, plain}),
                        "internal error: op T was given params of another op", Error);
   CHECK_THROWS_AS(def.infer(NoParams(), in), Error);
+}
+
+TEST_CASE("an op's hints reach its OpDef as written; a hook written for another params type is refused") {
+  OpRegistry r;
+  OpSpec<TestParams> spec = test_op("H", {ref_kernel<TestParams>(run_test)});
+  spec.hints.flops = [](const TestParams& p, const std::vector<ValueInfo>&) { return double(p.value) + 2; };
+  spec.hints.terms = [](const TestParams& p) {
+    TermsRun<TestParams> run{p, 3};
+    run.params.value = 9;
+    return run;
+  };
+  spec.hints.copies_only = true;
+  spec.hints.float_shape_inputs = {1};
+  r.add(std::move(spec));
+  const OpDef& def = r.find("", "H", 19);
+  TestParams p;
+  p.value = 5;
+  REQUIRE(def.hints.flops);
+  CHECK(def.hints.flops(p, {}) == 7);
+  const TermsRun<OpParams> terms = def.hints.terms(p);
+  CHECK(terms.scale == 3);
+  CHECK(dynamic_cast<const TestParams&>(*terms.params).value == 9);
+  CHECK(def.hints.copies_only);
+  CHECK(def.hints.float_shape_inputs == std::vector<size_t>{1});
+  CHECK_FALSE(def.hints.caution);
+  CHECK_FALSE(def.hints.permutes_axes);
+  CHECK_FALSE(def.hints.joins_inputs_along);
+  CHECK_THROWS_WITH_AS(def.hints.flops(NoParams(), {}), "internal error: an op's hook was given params of another op",
+                       Error);
+
+  OpSpec<TestParams> wrong = test_op("W", {ref_kernel<TestParams>(run_test)});
+  wrong.hints.caution = [](const NoParams&, const std::vector<ValueInfo>&) { return std::string(); };
+  CHECK_THROWS_WITH_AS(r.add(std::move(wrong)), "op W has a hook written for another params type", Error);
+  CHECK_FALSE(r.has("", "W"));
 }
 
 TEST_CASE("every built-in op ends with its reference kernel, and every activation row with an op is registered") {

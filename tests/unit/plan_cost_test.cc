@@ -1,4 +1,4 @@
-// The work `cnnx bench` reports (runtime/plan_cost.h): each sum-of-products op's FLOP count (OpSpec::flops,
+// The work `cnnx bench` reports (runtime/plan_cost.h): each sum-of-products op's FLOP count (OpHints::flops,
 // 2 per multiply-add) against values worked out by hand, and a plan's total and weight bytes, the same whatever
 // the passes fuse and whichever backend runs.
 #include <doctest/doctest.h>
@@ -52,10 +52,10 @@ TEST_CASE("Each sum-of-products op counts 2 FLOP per multiply-add at concrete sh
     std::vector<Tensor> inputs;
     for (const Shape& s : c.shapes) inputs.push_back(make_tensor(s));
     const InferredNode n = infer_node(c.op, c.attrs, inputs, 13, 1, std::vector<bool>(inputs.size(), false), "");
-    REQUIRE(n.node.def->flops);
-    CHECK(n.node.def->flops(*n.node.params, n.in) == c.flop);
+    REQUIRE(n.node.def->hints.flops);
+    CHECK(n.node.def->hints.flops(*n.node.params, n.in) == c.flop);
   }
-  CHECK_FALSE(builtin_ops().find("", "Relu", 13).flops);
+  CHECK_FALSE(builtin_ops().find("", "Relu", 13).hints.flops);
 }
 
 TEST_CASE("A plan's cost: the FLOP of its products and the bytes of its weights, fused or not, on each backend") {
