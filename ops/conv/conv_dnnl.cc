@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "dnnl/primitive_kernel.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/conv/swish.h"
 
@@ -158,10 +159,9 @@ class ConvDnnl : public CompiledKernel {
       : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
         residual_(fusion.residual), swish_(runs_swish_after(fusion)) {
     const auto& pd = d_.pd;
-    conv_ = convolution_forward(pd);
+    conv_ = DnnlPrimitive(pd);
     src_md_ = pd.src_desc();
     dst_md_ = pd.dst_desc();
-    scratchpad_md_ = pd.scratchpad_desc();
     // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
     layouts_.in.assign(in.size(), Layout());
     layouts_.in[0] = layout_of(pd.src_desc());
@@ -200,7 +200,7 @@ class ConvDnnl : public CompiledKernel {
     }
     DnnlArgs args{{DNNL_ARG_SRC, conv_src}, {DNNL_ARG_WEIGHTS, conv_weights}, {DNNL_ARG_DST, conv_dst}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
-    dnnl_execute(io.context, conv_, scratchpad_md_, std::move(args));
+    conv_.execute(io.context, std::move(args));
     // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
     if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(dst_md_.get_size() / sizeof(float)));
   }
@@ -209,8 +209,8 @@ class ConvDnnl : public CompiledKernel {
   ConvDesc d_;
   bool has_bias_, residual_, swish_;
   KernelLayouts layouts_;
-  convolution_forward conv_;
-  memory::desc src_md_, dst_md_, scratchpad_md_;  // queried once: run() would copy them out of pd each time
+  DnnlPrimitive conv_;
+  memory::desc src_md_, dst_md_;  // queried once: run() would copy them out of pd each time
   DnnlReorder weights_in_;
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 };

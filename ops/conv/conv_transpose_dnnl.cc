@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <string>
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/conv/conv_transpose.h"
 
 namespace cnnx {
@@ -82,8 +82,7 @@ class ConvTransposeDnnl : public CompiledKernel {
  public:
   ConvTransposeDnnl(const ConvTransposeGeometry& g, const std::vector<ValueInfo>& in, const CompileContext& context)
       : d_(describe(g)), has_bias_(g.has_bias) {
-    deconv_ = deconvolution_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
+    deconv_ = DnnlPrimitive(d_.pd);
     if (in[1].constant) {
       const_weights_ = prepare_constant(context, d_.user_weights_md, *in[1].constant, d_.pd.weights_desc());
     } else {
@@ -107,14 +106,13 @@ class ConvTransposeDnnl : public CompiledKernel {
                   {DNNL_ARG_WEIGHTS, weights},
                   {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
-    dnnl_execute(io.context, deconv_, scratchpad_md_, std::move(args));
+    deconv_.execute(io.context, std::move(args));
   }
 
  private:
   DeconvDesc d_;
   bool has_bias_;
-  deconvolution_forward deconv_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive deconv_;
   DnnlReorder weights_in_;
   OwnedMemory const_weights_;
 };

@@ -6,7 +6,7 @@
 #include "ops/eltwise/binary.h"
 #include "ops/common/broadcast.h"
 #include "ops/common/special_values.h"
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 
 namespace cnnx {
 
@@ -191,8 +191,7 @@ class BinaryDnnl : public CompiledKernel {
       }
     }
     const binary::primitive_desc pd = describe(ops_, layout);
-    binary_ = binary(pd);
-    scratchpad_md_ = pd.scratchpad_desc();
+    binary_ = DnnlPrimitive(pd);
     src0_md_ = pd.src_desc(0);
     src1_md_ = pd.src_desc(1);
     dst_md_ = pd.dst_desc();
@@ -212,14 +211,12 @@ class BinaryDnnl : public CompiledKernel {
     Tensor& dst = *io.out[0];
     const size_t src0_bytes = src0_md_.get_size(), dst_bytes = dst_md_.get_size();
     if (outer_.empty()) {
-      dnnl_execute(io.context, binary_, scratchpad_md_,
-                   {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
+      binary_.execute(io.context, {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0)},
                     {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1)},
                     {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst)}});
     } else {
       for_each_broadcast<1>(outer_, {src1_at_}, [&](int64_t i, const int64_t* src1_at) {
-        dnnl_execute(io.context, binary_, scratchpad_md_,
-                     {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0, size_t(i) * src0_bytes)},
+        binary_.execute(io.context, {{DNNL_ARG_SRC_0, dnnl_wrap(src0_md_, src0, size_t(i) * src0_bytes)},
                       {DNNL_ARG_SRC_1, dnnl_wrap(src1_md_, src1, size_t(src1_at[0]) * sizeof(float))},
                       {DNNL_ARG_DST, dnnl_wrap(dst_md_, dst, size_t(i) * dst_bytes)}});
       });
@@ -238,8 +235,8 @@ class BinaryDnnl : public CompiledKernel {
   Shape outer_;                   // dims run as a loop of executions (OuterLoop); empty: one execution
   std::vector<int64_t> src1_at_;  // src1's step per outer dim, in elements
   KernelLayouts layouts_;
-  binary binary_;
-  memory::desc scratchpad_md_, src0_md_, src1_md_, dst_md_;
+  DnnlPrimitive binary_;
+  memory::desc src0_md_, src1_md_, dst_md_;
 };
 
 Compiled compile_binary(const BinaryParams& p, const KernelArgs& a) {

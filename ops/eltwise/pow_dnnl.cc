@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "ops/eltwise/binary.h"
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 
 namespace cnnx {
 
@@ -17,19 +17,17 @@ class PowDnnl : public CompiledKernel {
   PowDnnl(const memory::desc& md, float exponent) : md_(md) {
     const eltwise_forward::desc desc(prop_kind::forward_inference, algorithm::eltwise_pow, md, 1.f, exponent);
     const eltwise_forward::primitive_desc pd(desc, dnnl_attr(), dnnl_engine());
-    prim_ = eltwise_forward(pd);
-    scratchpad_ = pd.scratchpad_desc();
+    prim_ = DnnlPrimitive(pd);
   }
   // Elementwise over X's elements: dst may be X's buffer.
   int in_place_input() const override { return 0; }
   void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, prim_, scratchpad_, {{DNNL_ARG_SRC, dnnl_wrap(md_, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(md_, *io.out[0])}});
+    prim_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(md_, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(md_, *io.out[0])}});
   }
 
  private:
   memory::desc md_;
-  eltwise_forward prim_;
-  memory::desc scratchpad_;
+  DnnlPrimitive prim_;
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // oneDNN PRelu: prelu_forward on plain X with the slope as weights of X's rank (leading 1s added; each dim
 // equals X's or is 1, which infer_prelu checked). oneDNN 2.6 has kernels for per-tensor, per-channel (dim 1),
 // shared-axes and full slopes; what it refuses declines through compile_or_refuse.
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/common/special_values.h"
 #include "ops/eltwise/prelu.h"
 
@@ -30,19 +30,17 @@ PReluDesc describe(const Shape& x, const Shape& slope) {
 
 class PReluDnnl : public CompiledKernel {
  public:
-  explicit PReluDnnl(PReluDesc d) : d_(std::move(d)), prelu_(d_.pd), scratchpad_md_(d_.pd.scratchpad_desc()) {}
+  explicit PReluDnnl(PReluDesc d) : d_(std::move(d)), prelu_(d_.pd) {}
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, prelu_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
+    prelu_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
                   {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
   }
 
  private:
   PReluDesc d_;
-  prelu_forward prelu_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive prelu_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "dnnl/primitive_kernel.h"
 #include "engine/compare.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/common/special_values.h"
@@ -42,7 +43,7 @@ class EltwiseDnnl : public CompiledKernel {
   EltwiseDnnl(const std::vector<eltwise_forward::primitive_desc>& pds, const memory::desc& md, const Layout& arriving,
               size_t inputs, const ActivationDef& row, const ActivationArgs& args, bool mends, bool relu)
       : md_(md), layouts_(follow_layouts(arriving, inputs)), row_(row), args_(args), mends_(mends), relu_(relu) {
-    for (const eltwise_forward::primitive_desc& pd : pds) steps_.push_back({eltwise_forward(pd), pd.scratchpad_desc()});
+    for (const eltwise_forward::primitive_desc& pd : pds) steps_.emplace_back(pd);
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -57,24 +58,20 @@ class EltwiseDnnl : public CompiledKernel {
     }
     const DnnlMemoryArg src = dnnl_wrap(md_, *io.in[0]), dst = dnnl_wrap(md_, *io.out[0]);
     for (size_t i = 0; i < steps_.size(); ++i)
-      dnnl_execute(io.context, steps_[i].prim, steps_[i].scratchpad, {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
+      steps_[i].execute(io.context, {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
     if (mends_)
       recompute_special_inputs(row_, args_, io.in[0]->data<float>(), io.out[0]->data<float>(),
                                int64_t(md_.get_size() / sizeof(float)));
   }
 
  private:
-  struct Step {
-    eltwise_forward prim;
-    memory::desc scratchpad;
-  };
   memory::desc md_;  // the whole tensor as 1-D when plain, else its blocked layout (padding included)
   KernelLayouts layouts_;
   const ActivationDef& row_;
   ActivationArgs args_;
   bool mends_;  // oneDNN mishandles NaN, infinite or denormal inputs of the steps: computed again from them
   bool relu_;   // the steps are one relu: relu_keeping_nan instead
-  std::vector<Step> steps_;
+  std::vector<DnnlPrimitive> steps_;
 };
 
 // Whether the steps give another result than the row's reference for NaN, an infinity or a denormal on this
@@ -103,7 +100,7 @@ bool mishandles_special_inputs(const ActivationDef& row, const ActivationArgs& a
   const DnnlMemoryArg src = dnnl_wrap(md, x), dst = dnnl_wrap(md, y);
   const std::vector<eltwise_forward::primitive_desc> pds = describe(steps, md);
   for (size_t i = 0; i < pds.size(); ++i)  // a one-off run: no run context
-    dnnl_execute(nullptr, eltwise_forward(pds[i]), pds[i].scratchpad_desc(), {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
+    DnnlPrimitive(pds[i]).execute(nullptr, {{DNNL_ARG_SRC, i == 0 ? src : dst}, {DNNL_ARG_DST, dst}});
   const bool differs = !compare(y, want, row.tolerance).within;  // the rule every check uses (engine/compare.h)
   std::lock_guard<std::mutex> lock(mutex);
   known[key] = differs;

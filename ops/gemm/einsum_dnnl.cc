@@ -6,7 +6,7 @@
 // An operand whose K axes are not one run of memory, or that has no unit stride in its matrix dims, is copied
 // into a dense buffer first (once, at compile time, for a constant; per run otherwise); likewise the output is
 // written densely and copied into place when it must be.
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/gemm/einsum.h"
 #include "ops/gemm/einsum_matmul.h"
 
@@ -127,8 +127,7 @@ EinsumDesc describe(const EinsumMatmul& mm) {
 class EinsumDnnl : public CompiledKernel {
  public:
   EinsumDnnl(EinsumDesc d, const std::vector<ValueInfo>& in, const CompileContext& context) : d_(std::move(d)) {
-    matmul_ = matmul(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
+    matmul_ = DnnlPrimitive(d_.pd);
     for (Operand* o : {&d_.src, &d_.weights, &d_.dst}) {
       if (!o->copied) continue;
       if (o->input >= 0 && in[size_t(o->input)].constant) {
@@ -158,16 +157,14 @@ class EinsumDnnl : public CompiledKernel {
       return DnnlMemoryArg(o.md, dense);
     };
     const DnnlMemoryArg dst = arg(d_.dst);
-    dnnl_execute(io.context, matmul_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, arg(d_.src)}, {DNNL_ARG_WEIGHTS, arg(d_.weights)}, {DNNL_ARG_DST, dst}});
+    matmul_.execute(io.context, {{DNNL_ARG_SRC, arg(d_.src)}, {DNNL_ARG_WEIGHTS, arg(d_.weights)}, {DNNL_ARG_DST, dst}});
     if (d_.dst.copied)
       d_.dst.copy.run(io.context, DnnlMemoryArg(d_.dst.dense_md, dst.data), dnnl_wrap(d_.dst.tensor_md, *io.out[0]));
   }
 
  private:
   EinsumDesc d_;
-  matmul matmul_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive matmul_;
   size_t buffer_bytes_ = 0;  // the per-run copies
 };
 

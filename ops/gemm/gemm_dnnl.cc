@@ -11,7 +11,7 @@
 //   descriptors (a transposed operand is read in place), alpha is the output scale, and beta * C is the sum
 //   post-op over dst pre-filled with C broadcast to [M, N]: dst = alpha * A'B' + beta * dst.
 #include "ops/common/broadcast.h"
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/common/special_values.h"
 #include "ops/gemm/gemm.h"
 
@@ -78,8 +78,7 @@ class GemmLayer : public CompiledKernel {
         if (as_stored.impl_info_str() == own) pd_ = as_stored;
       } catch (const dnnl::error&) {
       }
-    ip_ = inner_product_forward(pd_);
-    scratchpad_md_ = pd_.scratchpad_desc();
+    ip_ = DnnlPrimitive(pd_);
     weights_ = prepare_constant(context, user_weights_md, *in[1].constant, pd_.weights_desc());
 
     bias_ = OwnedMemory(bias_md, context);
@@ -92,25 +91,23 @@ class GemmLayer : public CompiledKernel {
   bool reads_input_at_run(size_t input) const override { return input == 0; }  // B and C copied in
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, ip_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},
+    ip_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_BIAS, bias_.memory},
                   {DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}});
   }
 
  private:
-  memory::desc src_md_, dst_md_, scratchpad_md_;
+  memory::desc src_md_, dst_md_;
   inner_product_forward::primitive_desc pd_;
-  inner_product_forward ip_;
+  DnnlPrimitive ip_;
   OwnedMemory weights_, bias_;  // prepared at compile time
 };
 
 class GemmDnnl : public CompiledKernel {
  public:
   GemmDnnl(GemmGeometry g, GemmDesc d) : g_(std::move(g)), d_(std::move(d)) {
-    matmul_ = matmul(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
+    matmul_ = DnnlPrimitive(d_.pd);
     if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
   }
 
@@ -125,8 +122,7 @@ class GemmDnnl : public CompiledKernel {
       for (int64_t i = 0; i < g_.M; ++i)
         for (int64_t j = 0; j < g_.N; ++j) y[i * g_.N + j] = c[i * c_strides_[0] + j * c_strides_[1]];
     }
-    dnnl_execute(io.context, matmul_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.a_md, A)},
+    matmul_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.a_md, A)},
                   {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.b_md, B)},
                   {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, Y)}});
   }
@@ -134,8 +130,7 @@ class GemmDnnl : public CompiledKernel {
  private:
   GemmGeometry g_;
   GemmDesc d_;
-  matmul matmul_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive matmul_;
   std::vector<int64_t> c_strides_;  // element (i, j) of C broadcast to [M, N]
 };
 

@@ -11,7 +11,7 @@
 // The model then releases its own copy (dnnl/prepared_weights.h), so peak RSS holds the weights once.
 #include <cstring>
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/gemm/matmul.h"
 
@@ -85,8 +85,7 @@ class MatMulDnnl : public CompiledKernel {
   // `d` prepares it (user_weights_md set).
   MatMulDnnl(MatMulDesc d, bool residual, KernelLayouts layouts, const Tensor* b, const CompileContext& context)
       : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
-    matmul_ = matmul(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
+    matmul_ = DnnlPrimitive(d_.pd);
     if (b) weights_ = prepare_constant(context, d_.user_weights_md, *b, d_.weights_md);
   }
 
@@ -101,15 +100,14 @@ class MatMulDnnl : public CompiledKernel {
                      {DNNL_ARG_WEIGHTS, weights_.memory ? DnnlMemoryArg(weights_.memory) : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (!d_.bias_md.is_zero()) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.bias_md, *io.in[2])});
-    dnnl_execute(io.context, matmul_, scratchpad_md_, std::move(args));
+    matmul_.execute(io.context, std::move(args));
   }
 
  private:
   MatMulDesc d_;
   bool residual_;
   KernelLayouts layouts_;
-  matmul matmul_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive matmul_;
   OwnedMemory weights_;  // B prepared at compile time, or empty
 };
 

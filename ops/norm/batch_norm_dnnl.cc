@@ -4,7 +4,7 @@
 // spatial = 0 (opsets 1-7, per-activation statistics) is the view [N, C * D1 * ... * Dn, 1, 1], taken plain.
 // Training mode (training_mode = 1, or is_test = 0 before opset 7) declines (the reference kernel computes the
 // batch statistics and running outputs).
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/norm/batch_norm.h"
 
 namespace cnnx {
@@ -35,36 +35,6 @@ BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& a
   return d;
 }
 
-class BatchNormDnnl : public CompiledKernel {
- public:
-  BatchNormDnnl(BatchNormDesc d, const Layout& arriving)
-      : d_(std::move(d)), layouts_(follow_layouts(arriving, 5)) {
-    bnorm_ = batch_normalization_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
-  }
-
-  const KernelLayouts* layouts() const override { return &layouts_; }
-  // oneDNN normalizes in place: dst may be src's buffer.
-  int in_place_input() const override { return 0; }
-
-  void run(const KernelIO& io) const override {
-    const memory::desc& c = d_.channel_md;
-    dnnl_execute(io.context, bnorm_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
-                  {DNNL_ARG_SCALE, dnnl_wrap(c, *io.in[1])},
-                  {DNNL_ARG_SHIFT, dnnl_wrap(c, *io.in[2])},
-                  {DNNL_ARG_MEAN, dnnl_wrap(c, *io.in[3])},
-                  {DNNL_ARG_VARIANCE, dnnl_wrap(c, *io.in[4])},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
-  }
-
- private:
-  BatchNormDesc d_;
-  KernelLayouts layouts_;
-  batch_normalization_forward bnorm_;
-  memory::desc scratchpad_md_;
-};
-
 }  // namespace
 
 Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
@@ -79,7 +49,17 @@ Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
             // spatial = 0 views the activations as channels: a channel-blocked X does not fit; it is taken plain.
             const Layout arriving = p.spatial ? a.offered.in[0] : Layout();
             return compile_or_refuse(
-                [&] { return std::make_unique<BatchNormDnnl>(describe(p, a.in[0].shape, arriving), arriving); });
+                [&] {
+                  const BatchNormDesc d = describe(p, a.in[0].shape, arriving);
+                  const memory::desc& c = d.channel_md;
+                  // oneDNN normalizes in place: dst may be src's buffer (in_place_input 0).
+                  return std::make_unique<DnnlPrimitiveKernel>(
+                      d.pd,
+                      DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_SCALE, in(1), c},
+                                     {DNNL_ARG_SHIFT, in(2), c}, {DNNL_ARG_MEAN, in(3), c},
+                                     {DNNL_ARG_VARIANCE, in(4), c}, {DNNL_ARG_DST, out(0), d.data_md}},
+                      follow_layouts(arriving, 5), 0);
+                });
           }};
 }
 

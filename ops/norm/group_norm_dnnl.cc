@@ -10,7 +10,7 @@
 // have: their scale is constant along a block.)
 #include <vector>
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/norm/group_norm.h"
 
 namespace cnnx {
@@ -39,8 +39,7 @@ GroupNormDesc describe(const GroupNormParams& p, const Shape& x) {
 class GroupNormDnnl : public CompiledKernel {
  public:
   GroupNormDnnl(GroupNormDesc d, int64_t groups) : d_(std::move(d)), groups_(groups) {
-    bnorm_ = batch_normalization_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
+    bnorm_ = DnnlPrimitive(d_.pd);
   }
 
   // oneDNN normalizes in place: dst may be src's buffer.
@@ -61,8 +60,7 @@ class GroupNormDnnl : public CompiledKernel {
     auto part = [&](int64_t k) {
       return memory(d_.block_md, dnnl_engine(), per_block.data<float>() + k * blocks);
     };
-    dnnl_execute(io.context, bnorm_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
+    bnorm_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
                   {DNNL_ARG_SCALE, part(0)},
                   {DNNL_ARG_SHIFT, part(1)},
                   {DNNL_ARG_MEAN, part(2)},
@@ -73,8 +71,7 @@ class GroupNormDnnl : public CompiledKernel {
  private:
   GroupNormDesc d_;
   int64_t groups_;
-  batch_normalization_forward bnorm_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive bnorm_;
 };
 
 }  // namespace

@@ -7,7 +7,7 @@
 // computed from the variance in place (one rounding more than the reference, well inside the tolerance).
 #include <cmath>
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/norm/layer_norm.h"
 
 namespace cnnx {
@@ -40,8 +40,7 @@ class LayerNormDnnl : public CompiledKernel {
  public:
   LayerNormDnnl(LayerNormDesc d, float epsilon, bool shift, bool stats)
       : d_(std::move(d)), epsilon_(epsilon), shift_(shift), stats_(stats) {
-    lnorm_ = layer_normalization_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
+    lnorm_ = DnnlPrimitive(d_.pd);
   }
 
   // oneDNN normalizes in place: dst may be src's buffer.
@@ -62,7 +61,7 @@ class LayerNormDnnl : public CompiledKernel {
       args.insert({DNNL_ARG_MEAN, dnnl_wrap(d_.stat_md, *mean)});
       args.insert({DNNL_ARG_VARIANCE, dnnl_wrap(d_.stat_md, *var)});
     }
-    dnnl_execute(io.context, lnorm_, scratchpad_md_, std::move(args));
+    lnorm_.execute(io.context, std::move(args));
     if (stats_ && io.out.size() > 2 && io.out[2]) {
       float* v = io.out[2]->data<float>();  // the variance, turned into InvStdDev
       for (int64_t r = 0; r < rows; ++r) v[r] = float(1 / std::sqrt(double(v[r]) + double(epsilon_)));
@@ -73,8 +72,7 @@ class LayerNormDnnl : public CompiledKernel {
   LayerNormDesc d_;
   float epsilon_;
   bool shift_, stats_;
-  layer_normalization_forward lnorm_;
-  memory::desc scratchpad_md_;
+  DnnlPrimitive lnorm_;
 };
 
 }  // namespace

@@ -4,7 +4,7 @@
 //
 // oneDNN's window is [c - (size-1)/2, c + (size-1)/2]: for odd sizes that is ONNX's, for even sizes it
 // holds one channel fewer than ONNX's [c - floor((size-1)/2), c + ceil((size-1)/2)], so even sizes decline.
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/norm/lrn.h"
 
 namespace cnnx {
@@ -28,27 +28,6 @@ LrnDesc describe(const LrnParams& p, const Shape& x, const Layout& arriving = {}
   return d;
 }
 
-class LrnDnnl : public CompiledKernel {
- public:
-  LrnDnnl(LrnDesc d, const Layout& arriving) : d_(std::move(d)), layouts_(follow_layouts(arriving, 1)) {
-    lrn_ = lrn_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
-  }
-
-  const KernelLayouts* layouts() const override { return &layouts_; }
-
-  void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, lrn_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
-  }
-
- private:
-  LrnDesc d_;
-  KernelLayouts layouts_;
-  lrn_forward lrn_;
-  memory::desc scratchpad_md_;
-};
-
 }  // namespace
 
 Kernel<LrnParams> lrn_dnnl_kernel() {
@@ -60,7 +39,12 @@ Kernel<LrnParams> lrn_dnnl_kernel() {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             const Layout& arriving = a.offered.in[0];
-            return compile_or_refuse([&] { return std::make_unique<LrnDnnl>(describe(p, a.in[0].shape, arriving), arriving); });
+            return compile_or_refuse([&] {
+              const LrnDesc d = describe(p, a.in[0].shape, arriving);
+              return std::make_unique<DnnlPrimitiveKernel>(
+                  d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_DST, out(0), d.data_md}},
+                  follow_layouts(arriving, 1));
+            });
           }};
 }
 

@@ -18,7 +18,7 @@
 // all -inf (or NaN and -inf) gives -FLT_MAX, oneDNN's starting value, instead of -inf.
 #include "ops/pool/pool.h"
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 
 namespace cnnx {
 
@@ -56,33 +56,15 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, c
   return d;
 }
 
-class PoolDnnl : public CompiledKernel {
- public:
-  PoolDnnl(PoolDesc d, const Layout& arriving) : d_(std::move(d)) {
-    pool_ = pooling_v2_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
-    layouts_ = {{arriving}, {layout_of(d_.dst_md)}};
-  }
-
-  const KernelLayouts* layouts() const override { return &layouts_; }
-
-  void run(const KernelIO& io) const override {
-    const Tensor& X = *io.in[0];
-    dnnl_execute(io.context, pool_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, X)}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
-  }
-
- private:
-  PoolDesc d_;
-  KernelLayouts layouts_;
-  pooling_v2_forward pool_;
-  memory::desc scratchpad_md_;
-};
-
 // The kernel pooling with `algo` over `g`, input 0 of `x_shape` arriving in `arriving`; declines when oneDNN
 // refuses the descriptor.
 Compiled compile_pool(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving) {
-  return compile_or_refuse([&] { return std::make_unique<PoolDnnl>(describe(algo, x_shape, g, arriving), arriving); });
+  return compile_or_refuse([&] {
+    const PoolDesc d = describe(algo, x_shape, g, arriving);
+    return std::make_unique<DnnlPrimitiveKernel>(
+        d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.src_md}, {DNNL_ARG_DST, out(0), d.dst_md}},
+        KernelLayouts{{arriving}, {layout_of(d.dst_md)}});
+  });
 }
 
 // "" when input 0 is a float32 tensor oneDNN pools (1 to 3 spatial dims); otherwise why not.

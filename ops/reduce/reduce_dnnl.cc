@@ -5,7 +5,7 @@
 // Not here: ReduceLogSum and ReduceLogSumExp (no primitive computes a log of a sum), ReduceMax and ReduceMin
 // (oneDNN's max/min do not promise ONNX's NaN propagation, which is data-dependent and cannot decline), axes
 // known only at run time, and empty reductions (no axis reduced: a copy; zero-size data).
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/reduce/reduce.h"
 
 namespace cnnx {
@@ -13,29 +13,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-
-struct ReduceDesc {
-  memory::desc src_md, dst_md;
-  reduction::primitive_desc pd;
-};
-
-class ReduceDnnl : public CompiledKernel {
- public:
-  explicit ReduceDnnl(ReduceDesc d) : d_(std::move(d)) {
-    prim_ = reduction(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
-  }
-
-  void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, prim_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
-  }
-
- private:
-  ReduceDesc d_;
-  reduction prim_;
-  memory::desc scratchpad_md_;
-};
 
 // The algorithm and its p for a kind; false when no primitive computes it.
 bool algorithm_of(ReduceKind kind, algorithm& alg, float& p, std::string& why) {
@@ -78,12 +55,10 @@ Kernel<ReduceParams> reduce_dnnl_kernel() {
               if (reduced[d]) any = true, kept[d] = 1;
             if (!any) return Compiled::decline("no axis is reduced: the output is a copy of the input");
             return compile_or_refuse([&] {
-              ReduceDesc d;
-              d.src_md = plain_f32_desc(x);
-              d.dst_md = plain_f32_desc(kept);
-              const reduction::desc desc(alg, d.src_md, d.dst_md, lp, 0.f);
-              d.pd = reduction::primitive_desc(desc, dnnl_attr(), dnnl_engine());
-              return std::make_unique<ReduceDnnl>(std::move(d));
+              const memory::desc src_md = plain_f32_desc(x), dst_md = plain_f32_desc(kept);
+              const reduction::primitive_desc pd(reduction::desc(alg, src_md, dst_md, lp, 0.f), dnnl_attr(), dnnl_engine());
+              return std::make_unique<DnnlPrimitiveKernel>(
+                  pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), src_md}, {DNNL_ARG_DST, out(0), dst_md}});
             });
           }};
 }

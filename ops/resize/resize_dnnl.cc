@@ -22,7 +22,7 @@
 // asymmetric), nearest cells rounded another way.
 #include <cmath>
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/resize/resize_geometry.h"
 
 namespace cnnx {
@@ -132,30 +132,6 @@ ResampleDesc describe(algorithm algo, const Shape& x_shape, const Shape& y_shape
   return d;
 }
 
-class ResizeDnnl : public CompiledKernel {
- public:
-  ResizeDnnl(ResampleDesc d, const Layout& arriving, size_t inputs) : d_(std::move(d)) {
-    resample_ = resampling_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
-    layouts_.in.assign(inputs, Layout());  // roi, scales, sizes: plain (never read)
-    layouts_.in[0] = arriving;
-    layouts_.out = {layout_of(d_.dst_md)};
-  }
-
-  const KernelLayouts* layouts() const override { return &layouts_; }
-
-  void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, resample_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}});
-  }
-
- private:
-  ResampleDesc d_;
-  KernelLayouts layouts_;
-  resampling_forward resample_;
-  memory::desc scratchpad_md_;
-};
-
 }  // namespace
 
 Kernel<ResizeParams> resize_dnnl_kernel() {
@@ -167,8 +143,12 @@ Kernel<ResizeParams> resize_dnnl_kernel() {
             const algorithm algo =
                 p->mode == ResizeMode::nearest ? algorithm::resampling_nearest : algorithm::resampling_linear;
             return compile_or_refuse([&] {
-              return std::make_unique<ResizeDnnl>(describe(algo, a.in[0].shape, g.output(), a.offered.in[0]),
-                                                  a.offered.in[0], a.in.size());
+              const ResampleDesc d = describe(algo, a.in[0].shape, g.output(), a.offered.in[0]);
+              KernelLayouts layouts{std::vector<Layout>(a.in.size()), {layout_of(d.dst_md)}};  // roi, scales, sizes: plain (never read)
+              layouts.in[0] = a.offered.in[0];
+              return std::make_unique<DnnlPrimitiveKernel>(
+                  d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.src_md}, {DNNL_ARG_DST, out(0), d.dst_md}},
+                  std::move(layouts));
             });
           }};
 }

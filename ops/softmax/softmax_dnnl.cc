@@ -4,7 +4,7 @@
 //
 // A row holding +inf is all NaN in ONNX (its sum is NaN); oneDNN 2.6 gives NaN only where the inf is and 0
 // elsewhere: rows that are all NaN in ONNX are filled after the primitive (ops/common/special_values.h).
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/common/special_values.h"
 #include "ops/softmax/softmax.h"
 
@@ -34,23 +34,20 @@ SoftmaxDesc describe(const SoftmaxParams& p, const Shape& x) {
   return d;
 }
 
-class SoftmaxDnnl : public CompiledKernel {
+// The primitive, then the rows ONNX makes all NaN (see above).
+class SoftmaxDnnl : public DnnlPrimitiveKernel {
  public:
-  explicit SoftmaxDnnl(SoftmaxDesc d) : d_(std::move(d)) {
-    softmax_ = softmax_v2_forward(d_.pd);
-    scratchpad_md_ = d_.pd.scratchpad_desc();
-  }
+  explicit SoftmaxDnnl(const SoftmaxDesc& d)
+      : DnnlPrimitiveKernel(d.pd, {{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_DST, out(0), d.data_md}}),
+        outer_(d.outer), len_(d.len), inner_(d.inner) {}
 
   void run(const KernelIO& io) const override {
-    dnnl_execute(io.context, softmax_, scratchpad_md_,
-                 {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
-    nan_softmax_rows(io.in[0]->data<float>(), io.out[0]->data<float>(), d_.outer, d_.len, d_.inner);
+    execute(io);
+    nan_softmax_rows(io.in[0]->data<float>(), io.out[0]->data<float>(), outer_, len_, inner_);
   }
 
  private:
-  SoftmaxDesc d_;
-  softmax_v2_forward softmax_;
-  memory::desc scratchpad_md_;
+  memory::dim outer_, len_, inner_;
 };
 
 }  // namespace

@@ -2,7 +2,7 @@
 // input keeps its layout, so the Concat of convolution outputs costs one copy and no reorders). The
 // primitive picks dst's layout (format_tag::any), which follows its sources, unless a reader wishes dst in
 // one. Empty inputs (0 along the axis, allowed by ONNX) decline: oneDNN refuses zero-sized sources.
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/primitive_kernel.h"
 #include "ops/tensor/concat.h"
 
 namespace cnnx {
@@ -37,12 +37,12 @@ class ConcatDnnl : public CompiledKernel {
     DnnlArgs args{{DNNL_ARG_DST, dnnl_wrap(pd_.dst_desc(), *io.out[0])}};
     for (size_t i = 0; i < io.in.size(); ++i)
       args.insert({DNNL_ARG_MULTIPLE_SRC + int(i), dnnl_wrap(pd_.src_desc(int(i)), *io.in[i])});
-    dnnl_execute(io.context, concat_, pd_.scratchpad_desc(), std::move(args));
+    concat_.execute(io.context, std::move(args));
   }
 
  private:
   concat::primitive_desc pd_;
-  concat concat_;
+  DnnlPrimitive concat_;
   KernelLayouts layouts_;
 };
 
