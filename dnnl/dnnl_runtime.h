@@ -29,12 +29,14 @@ dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape);
 
 // One argument of a primitive: a memory object made at compile time (prepared weights), or bytes of a run
 // (a tensor's) described by `md`, which dnnl_execute hands over as a memory object of the run's
-// (dnnl/run_state.h: kept from the run before when equal).
+// (dnnl/run_state.h: kept from the run before when equal). `md` is not copied (a descriptor is ~700 bytes,
+// and a step passes 3 to 6): it must outlive the execution, as a kernel's member or a descriptor made in
+// the same full expression does.
 struct DnnlMemoryArg {
   DnnlMemoryArg(dnnl::memory m) : memory(std::move(m)) {}  // NOLINT: a memory object converts
-  DnnlMemoryArg(const dnnl::memory::desc& md, void* data) : md(md), data(data) {}
+  DnnlMemoryArg(const dnnl::memory::desc& md, void* data) : md(&md), data(data) {}
   dnnl::memory memory;
-  dnnl::memory::desc md;
+  const dnnl::memory::desc* md = nullptr;
   void* data = nullptr;
 };
 
@@ -42,6 +44,7 @@ struct DnnlMemoryArg {
 class DnnlArgs {
  public:
   DnnlArgs(std::initializer_list<std::pair<int, DnnlMemoryArg>> args) : args_(args) {}
+  void reserve(size_t n) { args_.reserve(n); }
   void insert(std::pair<int, DnnlMemoryArg> arg) { args_.push_back(std::move(arg)); }
   const std::vector<std::pair<int, DnnlMemoryArg>>& list() const { return args_; }
 

@@ -63,6 +63,7 @@ class DnnlPrimitiveKernel : public CompiledKernel {
   // Runs the primitive on the table's tensors of `io`, plus `more` arguments.
   void execute(const KernelIO& io, std::initializer_list<std::pair<int, DnnlMemoryArg>> more = {}) const {
     DnnlArgs args(more);
+    args.reserve(more.size() + args_.size());
     for (const DnnlTensorArg& a : args_)
       args.insert({a.arg, dnnl_wrap(a.md, a.tensor.output ? *io.out[a.tensor.index] : *io.in[a.tensor.index])});
     prim_.execute(io.context, args);

@@ -23,6 +23,7 @@ struct DnnlRunState::Parts {
   Buffer scratchpad;  // the primitives'
   Buffer workspace;   // the kernels' (DnnlWorkspace)
   std::vector<dnnl_exec_arg_t> c_args;  // reused: execute takes the arguments as an array
+  std::vector<dnnl::memory> held;       // reused: the memory objects c_args points to
   std::vector<Slot> kept;               // memory objects in the order a run asks for them
   size_t next = 0;                      // the position the next request takes
   bool keep_memory = true;
@@ -71,13 +72,13 @@ void dnnl_execute(RunContext* context, const dnnl::primitive& prim, const dnnl::
   DnnlRunState::Parts& state = own ? own->parts() : context->dnnl->parts();
   std::vector<dnnl_exec_arg_t>& c_args = state.c_args;
   c_args.clear();
-  std::vector<dnnl::memory> held;  // memory objects made for this call alone live until it returns
-  held.reserve(args.list().size() + 1);
+  std::vector<dnnl::memory>& held = state.held;  // the memory objects of this call live until it returns
+  held.clear();
   auto add = [&](int arg, dnnl::memory m) {
     c_args.push_back({arg, m.get(true)});
     held.push_back(std::move(m));
   };
-  for (const auto& [arg, a] : args.list()) add(arg, a.memory ? a.memory : state.memory(a.md, a.data));
+  for (const auto& [arg, a] : args.list()) add(arg, a.memory ? a.memory : state.memory(*a.md, a.data));
   add(DNNL_ARG_SCRATCHPAD, state.memory(scratchpad, DnnlRunState::Parts::grown(state.scratchpad, scratchpad.get_size())));
   dnnl::error::wrap_c_api(dnnl_primitive_execute(prim.get(), state.stream.get(), int(c_args.size()), c_args.data()),
                           "could not execute a primitive");
