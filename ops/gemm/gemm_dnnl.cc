@@ -104,33 +104,29 @@ class GemmLayer : public CompiledKernel {
   OwnedMemory weights_, bias_;  // prepared at compile time
 };
 
-class GemmDnnl : public CompiledKernel {
+// The matmul Y = A * B, after C (broadcast to [M, N]) is copied into Y for its sum post-op.
+class GemmDnnl : public DnnlPrimitiveKernel {
  public:
-  GemmDnnl(GemmGeometry g, GemmDesc d) : g_(std::move(g)), d_(std::move(d)) {
-    matmul_ = DnnlPrimitive(d_.pd);
+  GemmDnnl(GemmGeometry g, const GemmDesc& d)
+      : DnnlPrimitiveKernel(
+            d.pd, {{DNNL_ARG_SRC, in(0), d.a_md}, {DNNL_ARG_WEIGHTS, in(1), d.b_md}, {DNNL_ARG_DST, out(0), d.dst_md}}),
+        g_(std::move(g)) {
     if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
   }
 
   void run(const KernelIO& io) const override {
-    const Tensor& A = *io.in[0];
-    const Tensor& B = *io.in[1];
     const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
-    Tensor& Y = *io.out[0];
     if (C) {
       const float* c = C->data<float>();
-      float* y = Y.data<float>();
+      float* y = io.out[0]->data<float>();
       for (int64_t i = 0; i < g_.M; ++i)
         for (int64_t j = 0; j < g_.N; ++j) y[i * g_.N + j] = c[i * c_strides_[0] + j * c_strides_[1]];
     }
-    matmul_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.a_md, A)},
-                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.b_md, B)},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, Y)}});
+    execute(io);
   }
 
  private:
   GemmGeometry g_;
-  GemmDesc d_;
-  DnnlPrimitive matmul_;
   std::vector<int64_t> c_strides_;  // element (i, j) of C broadcast to [M, N]
 };
 
