@@ -133,29 +133,26 @@ class GemmDnnl : public DnnlPrimitiveKernel {
 }  // namespace
 
 Kernel<GemmParams> gemm_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const GemmParams>& params, const KernelArgs& a) -> Compiled {
-            const GemmParams& p = *params;
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            GemmGeometry g = resolve_gemm_geometry(p, a.in);
-            // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
-            // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
-            if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
-            if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
-              return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
-            // The matmul, which takes every case, is what must exist; the inner product is tried first.
-            GemmDesc d;
-            why = dnnl_refuses([&] { d = describe(p, g); });
-            if (!why.empty()) return Compiled::decline(why);
-            if (is_layer(p, g, a.in)) {
-              try {
-                return std::make_unique<GemmLayer>(p, g, a.in, a.context);
-              } catch (const dnnl::error&) {
-                // No inner product for this case: the matmul below runs it.
-              }
-            }
-            return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
-          }};
+  return dnnl_f32_kernel<GemmParams>([](const GemmParams& p, const KernelArgs& a) -> Compiled {
+    GemmGeometry g = resolve_gemm_geometry(p, a.in);
+    // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
+    // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
+    if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
+    if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
+      return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
+    // The matmul, which takes every case, is what must exist; the inner product is tried first.
+    GemmDesc d;
+    const std::string why = dnnl_refuses([&] { d = describe(p, g); });
+    if (!why.empty()) return Compiled::decline(why);
+    if (is_layer(p, g, a.in)) {
+      try {
+        return std::make_unique<GemmLayer>(p, g, a.in, a.context);
+      } catch (const dnnl::error&) {
+        // No inner product for this case: the matmul below runs it.
+      }
+    }
+    return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
+  });
 }
 
 }  // namespace cnnx

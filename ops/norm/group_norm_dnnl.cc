@@ -71,14 +71,10 @@ class GroupNormDnnl : public DnnlPrimitiveKernel {
 }  // namespace
 
 Kernel<GroupNormParams> group_norm_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const GroupNormParams>& params, const KernelArgs& a) -> Compiled {
-            const GroupNormParams& p = *params;
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            const int64_t G = group_count(p, a.in[0].shape[1]);
-            return compile_or_refuse(
-                [&] { return std::make_unique<GroupNormDnnl>(describe(p, a.in[0].shape), G); });
-          }};
+  return dnnl_f32_kernel<GroupNormParams>([](const GroupNormParams& p, const KernelArgs& a) -> Compiled {
+    const int64_t G = group_count(p, a.in[0].shape[1]);
+    return compile_or_refuse([&] { return std::make_unique<GroupNormDnnl>(describe(p, a.in[0].shape), G); });
+  });
 }
 
 }  // namespace cnnx
