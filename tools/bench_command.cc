@@ -20,7 +20,6 @@
 #include <nlohmann/json.hpp>
 #include <condition_variable>
 #include <mutex>
-#include <random>
 #include <thread>
 
 #include "tools/commands.h"
@@ -29,19 +28,15 @@ namespace cnnx::tools {
 
 namespace {
 
-struct BenchOptions {
-  std::string model;
+struct BenchOptions : ModelArgs {
   std::vector<std::string> shapes;  // NAME=D0,D1,...
   int64_t batch = 1;
   int threads = 0;
   int iters = 20;
   int warmup = 3;
   int callers = 1;
-  std::string backend = "dnnl";
   bool json = false;
   bool profile = false;
-  std::vector<std::string> disabled_passes;
-  std::vector<std::string> disabled_kernels;
 };
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -52,22 +47,6 @@ double peak_rss_mb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return double(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
-std::vector<Tensor> bench_inputs(const Model& model, const BenchOptions& o) {
-  std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
-  std::mt19937 rng(1);
-  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
-  std::vector<Tensor> inputs;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    const TensorSpec& spec = model.inputs()[i];
-    require(spec.dtype == DType::f32, "input '", spec.name, "' is ", dtype_name(spec.dtype),
-            "; cnnx bench makes only float32 inputs");
-    Tensor t(DType::f32, shapes[i]);
-    for (int64_t j = 0; j < t.numel(); ++j) t.data<float>()[j] = uniform(rng);
-    inputs.push_back(t);
-  }
-  return inputs;
 }
 
 // Per-step times (the mean over `iters` runs; a median would need every sample), to see where a model's time
@@ -158,16 +137,14 @@ double timed_runs(const Model& model, const std::vector<Tensor>& inputs, const B
 }
 
 int bench(const BenchOptions& o) {
-  Options mo;
-  mo.backend = parse_backend(o.backend);
+  Options mo = engine_options(o);
   mo.threads = o.threads;
-  mo.disabled_passes = o.disabled_passes;
-  mo.disabled_kernels = o.disabled_kernels;
   auto start = std::chrono::steady_clock::now();
   Model model = Model::load(o.model, mo);
   const double load_ms = ms_since(start);
   print_warnings(model);
-  std::vector<Tensor> inputs = bench_inputs(model, o);
+  std::vector<Tensor> inputs =
+      random_inputs(model, planning_shapes(model, o.shapes, o.batch), 1, "cnnx bench makes only float32 inputs");
   start = std::chrono::steady_clock::now();
   const PlanView plan = plan_of(model, inputs);  // cached: the run below finds it
   const double plan_ms = ms_since(start);
@@ -225,16 +202,14 @@ int bench(const BenchOptions& o) {
 
 Command add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
-  CLI::App* sub = app.add_subcommand("bench", "Time a model on random inputs");
-  sub->add_option("model", o->model, "ONNX model file")->required();
-  sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input");
-  sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim")->check(CLI::NonNegativeNumber);
-  sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);
+  CLI::App* sub = add_model_command(app, "bench", "Time a model on random inputs", *o);
+  add_shape_options(sub, o->shapes, o->batch, "an input", "", CLI::NonNegativeNumber);
+  add_threads_option(sub, o->threads);
   sub->add_option("--iters", o->iters, "Timed runs")->check(CLI::PositiveNumber);
   sub->add_option("--callers", o->callers, "Threads calling run at once on the one model, --iters runs each")
       ->check(CLI::PositiveNumber);
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
-  sub->add_option("--backend", o->backend, "Kernels: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
+  add_backend_option(sub, o->backend, "Kernels");
   sub->add_flag("--json", o->json, "Print one JSON object");
   sub->add_flag("--profile", o->profile, "Also show where the time goes: per op and slowest steps on stderr; with --json, every step");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);

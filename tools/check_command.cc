@@ -6,7 +6,6 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <random>
 
 #include "tools/commands.h"
 
@@ -14,42 +13,20 @@ namespace cnnx::tools {
 
 namespace {
 
-struct CheckOptions {
-  std::string model;
+struct CheckOptions : ModelArgs {
   std::vector<std::string> inputs;
-  std::string backend = "dnnl";
   std::vector<std::string> shapes;  // NAME=D0,D1,...
   int64_t batch = 1;
   unsigned seed = 1;
-  std::vector<std::string> disabled_passes;
-  std::vector<std::string> disabled_kernels;
 };
 
-std::vector<Tensor> random_inputs(const Model& model, const CheckOptions& o) {
-  std::vector<Shape> shapes = planning_shapes(model, o.shapes, o.batch);
-  std::mt19937 rng(o.seed);
-  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
-  std::vector<Tensor> out;
-  for (size_t n = 0; n < shapes.size(); ++n) {
-    const TensorSpec& s = model.inputs()[n];
-    require(s.dtype == DType::f32, "input '", s.name, "' is ", dtype_name(s.dtype),
-            "; cnnx check makes only float32 inputs, pass input files");
-    Tensor t(DType::f32, shapes[n]);
-    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = uniform(rng);
-    out.push_back(t);
-  }
-  return out;
-}
-
 int check(const CheckOptions& o) {
-  Options mo;
-  mo.backend = parse_backend(o.backend);
-  mo.disabled_passes = o.disabled_passes;
-  mo.disabled_kernels = o.disabled_kernels;
-  Model model = Model::load(o.model, mo);
+  Model model = Model::load(o.model, engine_options(o));
   print_warnings(model);
   std::vector<Tensor> inputs =
-      o.inputs.empty() ? random_inputs(model, o) : load_inputs(model, o.inputs, {});
+      o.inputs.empty() ? random_inputs(model, planning_shapes(model, o.shapes, o.batch), o.seed,
+                                       "cnnx check makes only float32 inputs, pass input files")
+                       : load_inputs(model, o.inputs, {});
   std::vector<NodeCheck> checks = model.check(inputs);
   std::cout << std::left << std::setw(32) << "node" << std::setw(20) << "op" << std::setw(8) << "kernel"
             << std::right << std::setw(12) << "max abs" << std::setw(12) << "max rel" << std::setw(10) << "of tol"
@@ -71,13 +48,11 @@ int check(const CheckOptions& o) {
 
 Command add_check_command(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
-  CLI::App* sub = app.add_subcommand("check", "Compare every node's kernel with the reference kernel");
-  sub->add_option("model", o->model, "ONNX model file")->required();
+  CLI::App* sub = add_model_command(app, "check", "Compare every node's kernel with the reference kernel", *o);
   sub->add_option("inputs", o->inputs, "Input files (default: seeded random float inputs)");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
-  sub->add_option("--backend", o->backend, "Kernels to check: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
-  sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of a random input");
-  sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim of random inputs")->check(CLI::NonNegativeNumber);
+  add_backend_option(sub, o->backend, "Kernels to check");
+  add_shape_options(sub, o->shapes, o->batch, "a random input", " of random inputs", CLI::NonNegativeNumber);
   sub->add_option("--seed", o->seed, "Seed for random inputs");
   return {sub, [o] { return check(*o); }};
 }

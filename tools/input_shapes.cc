@@ -1,6 +1,7 @@
-// Input shapes for planning without data (`cnnx bench`, `cnnx inspect`): --shape NAME=D0,D1,... or the
-// declared shape with its batch dim set to --batch.
+// Input shapes for planning without data (`cnnx bench`, `cnnx check`, `cnnx inspect`): --shape NAME=D0,D1,... or
+// the declared shape with its batch dim set to --batch; and seeded random inputs of those shapes.
 #include <map>
+#include <random>
 
 #include "tools/commands.h"
 
@@ -72,6 +73,21 @@ std::vector<Shape> planning_shapes(const Model& model, const std::vector<std::st
     shapes.push_back(shape);
   }
   return shapes;
+}
+
+std::vector<Tensor> random_inputs(const Model& model, const std::vector<Shape>& shapes, unsigned seed,
+                                  const std::string& float_only) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  std::vector<Tensor> inputs;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const TensorSpec& spec = model.inputs()[i];
+    require(spec.dtype == DType::f32, "input '", spec.name, "' is ", dtype_name(spec.dtype), "; ", float_only);
+    Tensor t(DType::f32, shapes[i]);
+    for (int64_t j = 0; j < t.numel(); ++j) t.data<float>()[j] = uniform(rng);
+    inputs.push_back(t);
+  }
+  return inputs;
 }
 
 }  // namespace cnnx::tools

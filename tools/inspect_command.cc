@@ -13,13 +13,9 @@ namespace cnnx::tools {
 
 namespace {
 
-struct InspectOptions {
-  std::string model;
-  std::string backend = "dnnl";
+struct InspectOptions : ModelArgs {
   int64_t batch = 1;
   std::vector<std::string> shapes;  // NAME=D0,D1,...
-  std::vector<std::string> disabled_passes;
-  std::vector<std::string> disabled_kernels;
 };
 
 std::string describe(const ValueReport& v) {
@@ -63,11 +59,7 @@ void print_plan(const PlanView& plan) {
 }
 
 int inspect(const InspectOptions& o) {
-  Options mo;
-  mo.backend = parse_backend(o.backend);
-  mo.disabled_passes = o.disabled_passes;
-  mo.disabled_kernels = o.disabled_kernels;
-  Model model = Model::load(o.model, mo);
+  Model model = Model::load(o.model, engine_options(o));
   const ModelReport g = model_report(model);
   std::cout << "model: " << o.model << (g.producer.empty() ? "" : "  (producer " + g.producer + ")") << "\n";
   std::cout << "opsets:";
@@ -118,12 +110,11 @@ int inspect(const InspectOptions& o) {
 
 Command add_inspect_command(CLI::App& app) {
   auto o = std::make_shared<InspectOptions>();
-  CLI::App* sub = app.add_subcommand("inspect", "Show a model's inputs, outputs, ops and the kernel of every node");
-  sub->add_option("model", o->model, "ONNX model file")->required();
-  sub->add_option("--backend", o->backend, "Kernels to plan with: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
+  CLI::App* sub =
+      add_model_command(app, "inspect", "Show a model's inputs, outputs, ops and the kernel of every node", *o);
+  add_backend_option(sub, o->backend, "Kernels to plan with");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
-  sub->add_option("--shape", o->shapes, "NAME=D0,D1,...: the shape of an input to plan for");
-  sub->add_option("--batch", o->batch, "Value for an unknown batch (first) dim when planning")->check(CLI::PositiveNumber);
+  add_shape_options(sub, o->shapes, o->batch, "an input to plan for", " when planning", CLI::PositiveNumber);
   return {sub, [o] { return inspect(*o); }};
 }
 

@@ -19,11 +19,9 @@ namespace cnnx::tools {
 
 namespace {
 
-struct RunOptions {
-  std::string model;
+struct RunOptions : ModelArgs {
   std::vector<std::string> inputs;
   std::vector<std::string> named_inputs;
-  std::string backend = "dnnl";
   bool verify = false;
   int threads = 0;
   std::string save_dir;
@@ -31,8 +29,6 @@ struct RunOptions {
   std::string labels_file;
   ImageOverrides image;
   bool json = false;
-  std::vector<std::string> disabled_passes;
-  std::vector<std::string> disabled_kernels;
   int64_t batch = 0;   // folder mode: images per run (0: the model's fixed batch, else 8)
   std::string jsonl;   // folder mode: where the JSON lines go ("" or "-": stdout)
 };
@@ -102,10 +98,7 @@ nlohmann::json summary(const Tensor& t) {
 }
 
 int run(const RunOptions& o) {
-  Options mo;
-  mo.backend = parse_backend(o.backend);
-  mo.disabled_passes = o.disabled_passes;
-  mo.disabled_kernels = o.disabled_kernels;
+  Options mo = engine_options(o);
   mo.threads = o.threads;
   mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
@@ -176,14 +169,13 @@ int run(const RunOptions& o) {
 
 Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand("run", "Run a model on input files and print its outputs");
-  sub->add_option("model", o->model, "ONNX model file")->required();
+  CLI::App* sub = add_model_command(app, "run", "Run a model on input files and print its outputs", *o);
   sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
-  sub->add_option("--backend", o->backend, "Kernels to run: dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
+  add_backend_option(sub, o->backend, "Kernels to run");
   sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
-  sub->add_option("--threads", o->threads, "Threads (0: up to all cores, adapting to a busy machine; N: pinned)")->check(CLI::NonNegativeNumber);
+  add_threads_option(sub, o->threads);
   sub->add_option("--save", o->save_dir, "Write DIR/<output name>.npy for every output");
   sub->add_option("--top", o->top, "Classes to show for classifier outputs")->check(CLI::PositiveNumber);
   sub->add_option("--labels", o->labels_file, "Class names, one per line (default: the model's metadata)");

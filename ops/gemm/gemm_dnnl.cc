@@ -104,62 +104,55 @@ class GemmLayer : public CompiledKernel {
   OwnedMemory weights_, bias_;  // prepared at compile time
 };
 
-class GemmDnnl : public CompiledKernel {
+// The matmul Y = A * B, after C (broadcast to [M, N]) is copied into Y for its sum post-op.
+class GemmDnnl : public DnnlPrimitiveKernel {
  public:
-  GemmDnnl(GemmGeometry g, GemmDesc d) : g_(std::move(g)), d_(std::move(d)) {
-    matmul_ = DnnlPrimitive(d_.pd);
+  GemmDnnl(GemmGeometry g, const GemmDesc& d)
+      : DnnlPrimitiveKernel(
+            d.pd, {{DNNL_ARG_SRC, in(0), d.a_md}, {DNNL_ARG_WEIGHTS, in(1), d.b_md}, {DNNL_ARG_DST, out(0), d.dst_md}}),
+        g_(std::move(g)) {
     if (g_.has_c) c_strides_ = broadcast_strides(g_.c_shape, {g_.M, g_.N});
   }
 
   void run(const KernelIO& io) const override {
-    const Tensor& A = *io.in[0];
-    const Tensor& B = *io.in[1];
     const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
-    Tensor& Y = *io.out[0];
     if (C) {
       const float* c = C->data<float>();
-      float* y = Y.data<float>();
+      float* y = io.out[0]->data<float>();
       for (int64_t i = 0; i < g_.M; ++i)
         for (int64_t j = 0; j < g_.N; ++j) y[i * g_.N + j] = c[i * c_strides_[0] + j * c_strides_[1]];
     }
-    matmul_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.a_md, A)},
-                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.b_md, B)},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, Y)}});
+    execute(io);
   }
 
  private:
   GemmGeometry g_;
-  GemmDesc d_;
-  DnnlPrimitive matmul_;
   std::vector<int64_t> c_strides_;  // element (i, j) of C broadcast to [M, N]
 };
 
 }  // namespace
 
 Kernel<GemmParams> gemm_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const GemmParams>& params, const KernelArgs& a) -> Compiled {
-            const GemmParams& p = *params;
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            GemmGeometry g = resolve_gemm_geometry(p, a.in);
-            // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
-            // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
-            if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
-            if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
-              return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
-            // The matmul, which takes every case, is what must exist; the inner product is tried first.
-            GemmDesc d;
-            why = dnnl_refuses([&] { d = describe(p, g); });
-            if (!why.empty()) return Compiled::decline(why);
-            if (is_layer(p, g, a.in)) {
-              try {
-                return std::make_unique<GemmLayer>(p, g, a.in, a.context);
-              } catch (const dnnl::error&) {
-                // No inner product for this case: the matmul below runs it.
-              }
-            }
-            return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
-          }};
+  return dnnl_f32_kernel<GemmParams>([](const GemmParams& p, const KernelArgs& a) -> Compiled {
+    GemmGeometry g = resolve_gemm_geometry(p, a.in);
+    // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
+    // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
+    if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
+    if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
+      return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
+    // The matmul, which takes every case, is what must exist; the inner product is tried first.
+    GemmDesc d;
+    const std::string why = dnnl_refuses([&] { d = describe(p, g); });
+    if (!why.empty()) return Compiled::decline(why);
+    if (is_layer(p, g, a.in)) {
+      try {
+        return std::make_unique<GemmLayer>(p, g, a.in, a.context);
+      } catch (const dnnl::error&) {
+        // No inner product for this case: the matmul below runs it.
+      }
+    }
+    return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
+  });
 }
 
 }  // namespace cnnx

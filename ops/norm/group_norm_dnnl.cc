@@ -36,17 +36,16 @@ GroupNormDesc describe(const GroupNormParams& p, const Shape& x) {
   return d;
 }
 
-class GroupNormDnnl : public CompiledKernel {
+// oneDNN normalizes in place: dst may be src's buffer (in_place_input 0).
+class GroupNormDnnl : public DnnlPrimitiveKernel {
  public:
-  GroupNormDnnl(GroupNormDesc d, int64_t groups) : d_(std::move(d)), groups_(groups) {
-    bnorm_ = DnnlPrimitive(d_.pd);
-  }
-
-  // oneDNN normalizes in place: dst may be src's buffer.
-  int in_place_input() const override { return 0; }
+  GroupNormDnnl(const GroupNormDesc& d, int64_t groups)
+      : DnnlPrimitiveKernel(d.pd, {{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_DST, out(0), d.data_md}}, {}, 0),
+        block_md_(d.block_md),
+        groups_(groups) {}
 
   void run(const KernelIO& io) const override {
-    const int64_t blocks = d_.block_md.dims()[0];
+    const int64_t blocks = block_md_.dims()[0];
     // scale, shift, mean, variance of every block, in one per-run buffer.
     Tensor per_block(DType::f32, {4, blocks});
     float* scale = per_block.data<float>();
@@ -58,33 +57,24 @@ class GroupNormDnnl : public CompiledKernel {
       shift[i] = b[i % groups_];
     }
     auto part = [&](int64_t k) {
-      return memory(d_.block_md, dnnl_engine(), per_block.data<float>() + k * blocks);
+      return memory(block_md_, dnnl_engine(), per_block.data<float>() + k * blocks);
     };
-    bnorm_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
-                  {DNNL_ARG_SCALE, part(0)},
-                  {DNNL_ARG_SHIFT, part(1)},
-                  {DNNL_ARG_MEAN, part(2)},
-                  {DNNL_ARG_VARIANCE, part(3)},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
+    execute(io, {{DNNL_ARG_SCALE, part(0)}, {DNNL_ARG_SHIFT, part(1)}, {DNNL_ARG_MEAN, part(2)},
+                 {DNNL_ARG_VARIANCE, part(3)}});
   }
 
  private:
-  GroupNormDesc d_;
+  memory::desc block_md_;  // [N * G]
   int64_t groups_;
-  DnnlPrimitive bnorm_;
 };
 
 }  // namespace
 
 Kernel<GroupNormParams> group_norm_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const GroupNormParams>& params, const KernelArgs& a) -> Compiled {
-            const GroupNormParams& p = *params;
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            const int64_t G = group_count(p, a.in[0].shape[1]);
-            return compile_or_refuse(
-                [&] { return std::make_unique<GroupNormDnnl>(describe(p, a.in[0].shape), G); });
-          }};
+  return dnnl_f32_kernel<GroupNormParams>([](const GroupNormParams& p, const KernelArgs& a) -> Compiled {
+    const int64_t G = group_count(p, a.in[0].shape[1]);
+    return compile_or_refuse([&] { return std::make_unique<GroupNormDnnl>(describe(p, a.in[0].shape), G); });
+  });
 }
 
 }  // namespace cnnx

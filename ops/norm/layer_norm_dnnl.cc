@@ -36,66 +36,66 @@ LayerNormDesc describe(const LayerNormParams& p, const Shape& x, bool shift, boo
   return d;
 }
 
-class LayerNormDnnl : public CompiledKernel {
- public:
-  LayerNormDnnl(LayerNormDesc d, float epsilon, bool shift, bool stats)
-      : d_(std::move(d)), epsilon_(epsilon), shift_(shift), stats_(stats) {
-    lnorm_ = DnnlPrimitive(d_.pd);
-  }
+// X, Scale and Y, and B when `shift`.
+DnnlTensorArgs layer_norm_args(const LayerNormDesc& d, bool shift) {
+  DnnlTensorArgs args{{DNNL_ARG_SRC, in(0), d.data_md},
+                      {DNNL_ARG_SCALE, in(1), d.column_md},
+                      {DNNL_ARG_DST, out(0), d.data_md}};
+  if (shift) args.push_back({DNNL_ARG_SHIFT, in(2), d.column_md});
+  return args;
+}
 
-  // oneDNN normalizes in place: dst may be src's buffer.
-  int in_place_input() const override { return 0; }
+// oneDNN normalizes in place: dst may be src's buffer (in_place_input 0). With `stats` the primitive also
+// writes each row's mean and variance: into Mean and InvStdDev when the node has them, else into per-run
+// buffers.
+class LayerNormDnnl : public DnnlPrimitiveKernel {
+ public:
+  LayerNormDnnl(const LayerNormDesc& d, float epsilon, bool shift, bool stats)
+      : DnnlPrimitiveKernel(d.pd, layer_norm_args(d, shift), {}, 0),
+        stat_md_(d.stat_md),
+        epsilon_(epsilon),
+        stats_(stats) {}
 
   void run(const KernelIO& io) const override {
-    DnnlArgs args{{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
-                  {DNNL_ARG_SCALE, dnnl_wrap(d_.column_md, *io.in[1])},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}};
-    if (shift_) args.insert({DNNL_ARG_SHIFT, dnnl_wrap(d_.column_md, *io.in[2])});
-    const int64_t rows = d_.stat_md.dims()[0];
-    Tensor mean_tmp, var_tmp;
-    Tensor* mean = nullptr;
-    Tensor* var = nullptr;
-    if (stats_) {
-      mean = io.out.size() > 1 && io.out[1] ? io.out[1] : &(mean_tmp = Tensor(DType::f32, {rows}));
-      var = io.out.size() > 2 && io.out[2] ? io.out[2] : &(var_tmp = Tensor(DType::f32, {rows}));
-      args.insert({DNNL_ARG_MEAN, dnnl_wrap(d_.stat_md, *mean)});
-      args.insert({DNNL_ARG_VARIANCE, dnnl_wrap(d_.stat_md, *var)});
+    if (!stats_) {
+      execute(io);
+      return;
     }
-    lnorm_.execute(io.context, std::move(args));
-    if (stats_ && io.out.size() > 2 && io.out[2]) {
+    const int64_t rows = stat_md_.dims()[0];
+    Tensor mean_tmp, var_tmp;
+    Tensor* mean = io.out.size() > 1 && io.out[1] ? io.out[1] : &(mean_tmp = Tensor(DType::f32, {rows}));
+    Tensor* var = io.out.size() > 2 && io.out[2] ? io.out[2] : &(var_tmp = Tensor(DType::f32, {rows}));
+    execute(io, {{DNNL_ARG_MEAN, dnnl_wrap(stat_md_, *mean)}, {DNNL_ARG_VARIANCE, dnnl_wrap(stat_md_, *var)}});
+    if (io.out.size() > 2 && io.out[2]) {
       float* v = io.out[2]->data<float>();  // the variance, turned into InvStdDev
       for (int64_t r = 0; r < rows; ++r) v[r] = float(1 / std::sqrt(double(v[r]) + double(epsilon_)));
     }
   }
 
  private:
-  LayerNormDesc d_;
+  memory::desc stat_md_;  // [rows]
   float epsilon_;
-  bool shift_, stats_;
-  DnnlPrimitive lnorm_;
+  bool stats_;
 };
 
 }  // namespace
 
 Kernel<LayerNormParams> layer_norm_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const LayerNormParams>& params, const KernelArgs& a) -> Compiled {
-            const LayerNormParams& p = *params;
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            const Shape& x = a.in[0].shape;
-            const size_t axis = layer_norm_axis(p.axis, x.size());
-            const bool shift = present(a.in, 2);
-            for (size_t i = 1; i < (shift ? 3 : 2); ++i)
-              if (!is_per_normalized_element(a.in[i].shape, x, axis))
-                return Compiled::decline(std::string(i == 1 ? "Scale" : "B") + " of shape " +
-                                         to_string(a.in[i].shape) + " is not one value per normalized element (" +
-                                         to_string(Shape(x.begin() + long(axis), x.end())) +
-                                         "); oneDNN takes its scale and shift per column");
-            const bool stats = a.out.size() > 1;
-            return compile_or_refuse([&] {
-              return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats), p.epsilon, shift, stats);
-            });
-          }};
+  return dnnl_f32_kernel<LayerNormParams>([](const LayerNormParams& p, const KernelArgs& a) -> Compiled {
+    const Shape& x = a.in[0].shape;
+    const size_t axis = layer_norm_axis(p.axis, x.size());
+    const bool shift = present(a.in, 2);
+    for (size_t i = 1; i < (shift ? 3 : 2); ++i)
+      if (!is_per_normalized_element(a.in[i].shape, x, axis))
+        return Compiled::decline(std::string(i == 1 ? "Scale" : "B") + " of shape " +
+                                 to_string(a.in[i].shape) + " is not one value per normalized element (" +
+                                 to_string(Shape(x.begin() + long(axis), x.end())) +
+                                 "); oneDNN takes its scale and shift per column");
+    const bool stats = a.out.size() > 1;
+    return compile_or_refuse([&] {
+      return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats), p.epsilon, shift, stats);
+    });
+  });
 }
 
 }  // namespace cnnx

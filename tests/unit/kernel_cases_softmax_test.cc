@@ -20,19 +20,22 @@ Tensor softmax_specials() {
                               0.f, kInf, 1.f, 2.f, 3.f, -1.f, kNaN, -kInf});
 }
 
+// The input shapes, axes and opsets Softmax, LogSoftmax and Hardmax are tried with (opsets 1-12 coerce to 2-D
+// at axis, 13+ one axis).
+struct AxisSetting {
+  Shape x;
+  int64_t axis;
+  int opset;
+};
+const AxisSetting axis_settings[] = {
+    {{2, 3, 4}, 0, 13}, {{2, 3, 4}, 1, 13},    {{2, 3, 4}, 2, 13},  {{2, 3, 4}, -1, 13},
+    {{5}, 0, 13},       {{2, 3, 4, 5}, 1, 13}, {{2, 1000}, 1, 13},  {{2, 3, 4}, 0, 11},
+    {{2, 3, 4}, 1, 11}, {{2, 3, 4}, 2, 11},    {{2, 3, 4, 5}, -2, 1}, {{3, 10}, 1, 1},
+};
+
 std::vector<KernelCase> softmax_cases() {
-  struct Setting {
-    Shape x;
-    int64_t axis;
-    int opset;
-  };
-  const Setting settings[] = {
-      {{2, 3, 4}, 0, 13}, {{2, 3, 4}, 1, 13},    {{2, 3, 4}, 2, 13},  {{2, 3, 4}, -1, 13},
-      {{5}, 0, 13},       {{2, 3, 4, 5}, 1, 13}, {{2, 1000}, 1, 13},  {{2, 3, 4}, 0, 11},
-      {{2, 3, 4}, 1, 11}, {{2, 3, 4}, 2, 11},    {{2, 3, 4, 5}, -2, 1}, {{3, 10}, 1, 1},
-  };
   std::vector<KernelCase> cases;
-  for (const Setting& s : settings)
+  for (const AxisSetting& s : axis_settings)
     cases.push_back(KernelCase("Softmax", s.opset, "X " + to_string(s.x))
                         .attr("axis", int_attr(s.axis)).in(random_in(s.x, -10.f, 10.f)));
   cases.push_back(KernelCase("Softmax", 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
@@ -46,19 +49,9 @@ std::vector<KernelCase> softmax_cases() {
 
 // LogSoftmax and Hardmax: Softmax's settings (opsets 1-12 coerce to 2-D at axis, 13+ one axis).
 std::vector<KernelCase> log_softmax_hardmax_cases() {
-  struct Setting {
-    Shape x;
-    int64_t axis;
-    int opset;
-  };
-  const Setting settings[] = {
-      {{2, 3, 4}, 0, 13}, {{2, 3, 4}, 1, 13},    {{2, 3, 4}, 2, 13},  {{2, 3, 4}, -1, 13},
-      {{5}, 0, 13},       {{2, 3, 4, 5}, 1, 13}, {{2, 1000}, 1, 13},  {{2, 3, 4}, 0, 11},
-      {{2, 3, 4}, 1, 11}, {{2, 3, 4}, 2, 11},    {{2, 3, 4, 5}, -2, 1}, {{3, 10}, 1, 1},
-  };
   std::vector<KernelCase> cases;
   for (const char* op : {"LogSoftmax", "Hardmax"}) {
-    for (const Setting& s : settings)
+    for (const AxisSetting& s : axis_settings)
       cases.push_back(KernelCase(op, s.opset, "X " + to_string(s.x) + " axis " + std::to_string(s.axis))
                           .attr("axis", int_attr(s.axis)).in(random_in(s.x, -10.f, 10.f)));
     cases.push_back(KernelCase(op, 13, "default axis").in(random_in({4, 7}, -10.f, 10.f)));
