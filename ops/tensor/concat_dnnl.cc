@@ -29,20 +29,23 @@ concat::primitive_desc describe(const ConcatParams& p, const std::vector<ValueIn
 class ConcatDnnl : public CompiledKernel {
  public:
   ConcatDnnl(const concat::primitive_desc& pd, const KernelLayouts& l)
-      : pd_(pd), concat_(pd_), layouts_{l.in, {layout_of(pd_.dst_desc())}} {}
+      : concat_(pd), dst_md_(pd.dst_desc()), layouts_{l.in, {layout_of(dst_md_)}} {
+    for (size_t i = 0; i < l.in.size(); ++i) src_mds_.push_back(pd.src_desc(int(i)));
+  }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
-    DnnlArgs args{{DNNL_ARG_DST, dnnl_wrap(pd_.dst_desc(), *io.out[0])}};
+    DnnlArgs args{{DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}};
     for (size_t i = 0; i < io.in.size(); ++i)
-      args.insert({DNNL_ARG_MULTIPLE_SRC + int(i), dnnl_wrap(pd_.src_desc(int(i)), *io.in[i])});
+      args.insert({DNNL_ARG_MULTIPLE_SRC + int(i), dnnl_wrap(src_mds_[i], *io.in[i])});
     concat_.execute(io.context, std::move(args));
   }
 
  private:
-  concat::primitive_desc pd_;
   DnnlPrimitive concat_;
+  memory::desc dst_md_;
+  std::vector<memory::desc> src_mds_;  // queried once: the arguments point at them while the primitive runs
   KernelLayouts layouts_;
 };
 
