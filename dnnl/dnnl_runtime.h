@@ -219,9 +219,9 @@ Compiled compile_or_refuse(F make) {
 
 // The "dnnl" kernel of an op with params P whose inputs must all suit a oneDNN f32 kernel: it declines what
 // dnnl_declines_inputs declines, and otherwise returns compile(params, args).
-template <class P, class F>
-Kernel<P> dnnl_f32_kernel(F compile) {
-  return {"dnnl", [compile](const std::shared_ptr<const P>& params, const KernelArgs& a) -> Compiled {
+template <class P, Compiled (*compile)(const P& params, const KernelArgs& args)>
+Kernel<P> dnnl_f32_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const P>& params, const KernelArgs& a) -> Compiled {
             const std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             return compile(*params, a);

@@ -11,9 +11,18 @@ struct IsHook<Hook<Sig>> : std::true_type {};
 
 }  // namespace
 
-OpDef::OpDef(const char* domain_, const char* type_, int since_, const Tolerance& tolerance_, const OpHints& hints_,
-             const std::type_info& params)
-    : domain(domain_), type(type_), since(since_), tolerance(tolerance_), hints(hints_) {
+OpDef::OpDef(const Erasure& e, OpHints&& hints_)
+    : domain(e.domain),
+      type(e.type),
+      since(e.since),
+      tolerance(e.tolerance),
+      hints(std::move(hints_)),
+      parse_fn_(e.parse_fn),
+      parse_(e.parse),
+      infer_fn_(e.infer_fn),
+      infer_(e.infer),
+      compile_(e.compile) {
+  const std::type_info& params = *e.params;
   // Every member of OpHints, in order: a member added there fails to compile here until it is named.
   const auto& [h0, h1, h2, h3, h4, h5, h6] = hints;
   const auto check = [&](const auto& hint) {
@@ -23,8 +32,13 @@ OpDef::OpDef(const char* domain_, const char* type_, int since_, const Tolerance
   check(h0), check(h1), check(h2), check(h3), check(h4), check(h5), check(h6);
 }
 
-void OpDef::add_kernel(const std::string& name, bool has_compile) {
-  kernels.push_back({name, has_compile, this, kernels.size()});
+void OpDef::add_kernel(const std::string& name, Functions fns) {
+  kernels.push_back({name, (fns.compile != nullptr) != (fns.run != nullptr), this, kernels.size()});
+  functions_.push_back(fns);
+}
+
+Compiled OpDef::compile_kernel(size_t index, const ParamsPtr& params, const KernelArgs& args) const {
+  return compile_(functions_.at(index), params, args, type);
 }
 
 void require_inputs(const Node& node, size_t min, size_t max) {

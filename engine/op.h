@@ -14,8 +14,9 @@
 //   hints   optional (OpHints): what the planner, compare() and the cost model may ask of the op besides,
 //           set one by one before it is added (spec.hints.flops = conv_flops;).
 //
-// The registry keeps each op as an OpDef, the interface the core calls with params of type OpParams; its one
-// implementation TypedOpDef<P> casts them once per call.
+// The registry keeps each op as an OpDef, which the core calls with params of type OpParams: it casts them
+// back to P once per call. parse, infer and the kernels are plain functions (no closures), so that an op's
+// declaration compiles to a handful of small functions.
 //
 // Reference kernels ("ref") get their outputs zero-filled before each run (the plan does it); every other
 // kernel must write every byte of its outputs.
@@ -79,11 +80,17 @@ struct TermsRun<OpParams> {
   double scale = 1;
 };
 
-// A kernel of an op with params P: compile(params, args) is called once per node and input shapes.
+// A kernel of an op with params P, in one of two forms: compile(params, args), called once per node and input
+// shapes, returns a CompiledKernel or declines; or (ref_kernel) run(params, io), a kernel that takes every case
+// and needs nothing prepared. Plain functions, not closures: a kernel that varies by a setting is one function
+// per setting.
 template <class P>
 struct Kernel {
-  std::string name;  // "ref", "dnnl", ...
-  std::function<Compiled(const std::shared_ptr<const P>& params, const KernelArgs& args)> compile;
+  using CompileFn = Compiled (*)(const std::shared_ptr<const P>& params, const KernelArgs& args);
+  using RunFn = void (*)(const P& params, const KernelIO& io);
+  const char* name;  // "ref", "dnnl", ...
+  CompileFn compile = nullptr;
+  RunFn run = nullptr;
 };
 
 // An optional hook of an op: a function (const P&, A...) -> R of the op's params type P, kept with P erased
@@ -174,8 +181,8 @@ template <class P>
 struct OpSpec {
   const char* type;
   int since;  // first opset version of `domain` that has this op
-  std::function<P(const Node& node)> parse;
-  std::function<std::vector<ValueInfo>(const P& params, const std::vector<ValueInfo>& in)> infer;
+  P (*parse)(const Node& node);
+  std::vector<ValueInfo> (*infer)(const P& params, const std::vector<ValueInfo>& in);
   Tolerance tolerance;
   std::vector<Kernel<P>> kernels;
   const char* domain = "";  // "" for the default ONNX domain
@@ -189,17 +196,27 @@ class OpDef;
 // Kernel `index` of an op, compiled with the op's own params type (checked).
 struct KernelDef {
   std::string name;
-  bool has_compile = false;  // false: the spec gave no compile function (OpRegistry::add refuses it)
+  bool has_compile = false;  // false: the spec gave neither or both of compile and run (OpRegistry::add refuses it)
   const OpDef* op = nullptr;
   size_t index = 0;
   Compiled compile(const ParamsPtr& params, const KernelArgs& args) const;
 };
 
-// An op as the core sees it: its params are OpParams, cast to the op's own type once per call. The one
-// implementation is TypedOpDef<P>, made from an OpSpec<P> by OpRegistry::add.
+// Params of `type`, or an internal error (a pass that gave a node another op's params).
+template <class P>
+const P& params_as(const OpParams& p, const std::string& type) {
+  const P* typed = dynamic_cast<const P*>(&p);
+  require(typed != nullptr, "internal error: op ", type, " was given params of another op");
+  return *typed;
+}
+
+// An op as the core sees it: an OpSpec<P> with P erased. Its functions are kept as plain function pointers
+// with P cast away, each beside a small typed trampoline (instantiated once per params type) that casts the
+// function and its params back (checked). Made only by OpRegistry::add.
 class OpDef {
  public:
-  virtual ~OpDef() = default;
+  template <class P>
+  explicit OpDef(OpSpec<P>&& spec);
   OpDef(const OpDef&) = delete;
   OpDef& operator=(const OpDef&) = delete;
 
@@ -210,9 +227,11 @@ class OpDef {
   std::vector<KernelDef> kernels;
   OpHints hints;
 
-  virtual ParamsPtr parse(const Node& node) const = 0;
-  virtual std::vector<ValueInfo> infer(const OpParams& params, const std::vector<ValueInfo>& in) const = 0;
-  virtual Compiled compile_kernel(size_t index, const ParamsPtr& params, const KernelArgs& args) const = 0;
+  ParamsPtr parse(const Node& node) const { return parse_(parse_fn_, node); }
+  std::vector<ValueInfo> infer(const OpParams& params, const std::vector<ValueInfo>& in) const {
+    return infer_(infer_fn_, params, in, type);
+  }
+  Compiled compile_kernel(size_t index, const ParamsPtr& params, const KernelArgs& args) const;
 
   const KernelDef& reference() const { return kernels.back(); }
   // True when `name` (Options::disabled_kernels) names kernel `k` of this op: "KERNEL" for that kernel of
@@ -222,55 +241,88 @@ class OpDef {
            (!domain.empty() && name == domain + ":" + type + ":" + k.name);
   }
 
- protected:
-  // Throws unless every hook in `hints` was written for `params` (the op's params type).
-  OpDef(const char* domain, const char* type, int since, const Tolerance& tolerance, const OpHints& hints,
-        const std::type_info& params);
-  void add_kernel(const std::string& name, bool has_compile);
+ private:
+  using Erased = void (*)();
+  struct Functions {
+    Erased compile = nullptr;
+    Erased run = nullptr;
+  };
+  using Parse = ParamsPtr (*)(Erased, const Node&);
+  using Infer = std::vector<ValueInfo> (*)(Erased, const OpParams&, const std::vector<ValueInfo>&, const std::string&);
+  using Compile = Compiled (*)(Functions, const ParamsPtr&, const KernelArgs&, const std::string&);
+  // What the typed constructor hands the untyped one (engine/op.cc), which throws unless every hook in
+  // `hints` was written for `params`, the op's params type.
+  struct Erasure {
+    const char* domain;
+    const char* type;
+    int since;
+    Tolerance tolerance;
+    const std::type_info* params;
+    Erased parse_fn;
+    Parse parse;
+    Erased infer_fn;
+    Infer infer;
+    Compile compile;
+  };
+  OpDef(const Erasure& e, OpHints&& hints);
+  void add_kernel(const std::string& name, Functions fns);
+
+  template <class P>
+  static ParamsPtr parse_as(Erased fn, const Node& node) {
+    // Owned through OpParams (whose destructor is virtual), so that every op shares one control-block type.
+    return ParamsPtr(static_cast<const OpParams*>(new P(reinterpret_cast<decltype(OpSpec<P>::parse)>(fn)(node))));
+  }
+  template <class P>
+  static std::vector<ValueInfo> infer_as(Erased fn, const OpParams& p, const std::vector<ValueInfo>& in,
+                                         const std::string& type) {
+    return reinterpret_cast<decltype(OpSpec<P>::infer)>(fn)(params_as<P>(p, type), in);
+  }
+  template <class P>
+  static Compiled compile_as(Functions fns, const ParamsPtr& p, const KernelArgs& args, const std::string& type);
+
+  Erased parse_fn_;
+  Parse parse_;
+  Erased infer_fn_;
+  Infer infer_;
+  std::vector<Functions> functions_;  // per kernel
+  Compile compile_;
 };
 
 inline Compiled KernelDef::compile(const ParamsPtr& params, const KernelArgs& args) const {
   return op->compile_kernel(index, params, args);
 }
 
-// Params of `type`, or an internal error (a pass that gave a node another op's params).
-template <class P>
-const P& params_as(const OpParams& p, const std::string& type) {
-  const P* typed = dynamic_cast<const P*>(&p);
-  require(typed != nullptr, "internal error: op ", type, " was given params of another op");
-  return *typed;
-}
+// A kernel of the run form (Kernel::run), its params type erased.
+struct RunKernel final : CompiledKernel {
+  using Call = void (*)(void (*fn)(), const OpParams& params, const KernelIO& io);
+  RunKernel(ParamsPtr p, void (*f)(), Call c) : params(std::move(p)), fn(f), call(c) {}
+  void run(const KernelIO& io) const override { call(fn, *params, io); }
+  ParamsPtr params;
+  void (*fn)();
+  Call call;
+};
 
-// An OpSpec<P> behind the OpDef interface: each call casts its params once, then calls the typed function.
-// Kept small: it is instantiated for every params type where ops are registered.
 template <class P>
-class TypedOpDef final : public OpDef {
+OpDef::OpDef(OpSpec<P>&& spec)
+    : OpDef(Erasure{spec.domain, spec.type, spec.since, spec.tolerance, &typeid(P),
+                    reinterpret_cast<Erased>(spec.parse), &parse_as<P>, reinterpret_cast<Erased>(spec.infer),
+                    &infer_as<P>, &compile_as<P>},
+            std::move(spec.hints)) {
   static_assert(std::is_base_of_v<OpParams, P> && !std::is_same_v<P, OpParams>,
                 "an op's params type derives from OpParams (NoParams for an op without attributes)");
+  for (const Kernel<P>& k : spec.kernels)
+    add_kernel(k.name, {reinterpret_cast<Erased>(k.compile), reinterpret_cast<Erased>(k.run)});
+}
 
- public:
-  explicit TypedOpDef(OpSpec<P>&& spec)
-      : OpDef(spec.domain, spec.type, spec.since, spec.tolerance, spec.hints, typeid(P)),
-        parse_(std::move(spec.parse)),
-        infer_(std::move(spec.infer)),
-        kernels_(std::move(spec.kernels)) {
-    for (const Kernel<P>& k : kernels_) add_kernel(k.name, bool(k.compile));
-  }
-
-  ParamsPtr parse(const Node& node) const override { return std::make_shared<const P>(parse_(node)); }
-  std::vector<ValueInfo> infer(const OpParams& p, const std::vector<ValueInfo>& in) const override {
-    return infer_(params_as<P>(p, type), in);
-  }
-  Compiled compile_kernel(size_t index, const ParamsPtr& p, const KernelArgs& args) const override {
-    params_as<P>(*p, type);
-    return kernels_[index].compile(std::static_pointer_cast<const P>(p), args);
-  }
-
- private:
-  std::function<P(const Node& node)> parse_;
-  std::function<std::vector<ValueInfo>(const P& params, const std::vector<ValueInfo>& in)> infer_;
-  std::vector<Kernel<P>> kernels_;
-};
+template <class P>
+Compiled OpDef::compile_as(Functions fns, const ParamsPtr& p, const KernelArgs& args, const std::string& type) {
+  params_as<P>(*p, type);
+  if (fns.run)
+    return std::make_unique<RunKernel>(p, fns.run, [](Erased fn, const OpParams& params, const KernelIO& io) {
+      reinterpret_cast<typename Kernel<P>::RunFn>(fn)(static_cast<const P&>(params), io);
+    });
+  return reinterpret_cast<typename Kernel<P>::CompileFn>(fns.compile)(std::static_pointer_cast<const P>(p), args);
+}
 
 // The op's reference kernel compiled for plain inputs: it never declines.
 std::unique_ptr<CompiledKernel> compile_reference(const OpDef& def, const ParamsPtr& params,
@@ -283,17 +335,9 @@ struct NoParams : OpParams {};
 
 // A kernel that always compiles to a function run(const P&, const KernelIO&): the form of most reference
 // kernels.
-template <class P, class F>
-Kernel<P> ref_kernel(F run) {
-  struct Compiled_ : CompiledKernel {
-    std::shared_ptr<const P> params;
-    F fn;
-    Compiled_(std::shared_ptr<const P> p, F f) : params(std::move(p)), fn(std::move(f)) {}
-    void run(const KernelIO& io) const override { fn(*params, io); }
-  };
-  return {"ref", [run](const std::shared_ptr<const P>& p, const KernelArgs&) -> Compiled {
-            return std::make_unique<Compiled_>(p, run);
-          }};
+template <class P>
+Kernel<P> ref_kernel(typename Kernel<P>::RunFn run) {
+  return {"ref", nullptr, run};
 }
 
 // Checks the count of inputs present (omitted optional inputs count as present slots but may be null).

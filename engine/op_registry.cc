@@ -12,9 +12,9 @@ void OpRegistry::add_def(std::unique_ptr<const OpDef> owned) {
   require(def.tolerance.terms_rel == 0 || def.hints.flops, "op ", def.type, " has a sums-of-products tolerance but no flops");
   require(!def.kernels.empty() && def.kernels.back().name == "ref", "op ", def.type,
           " must end its kernel list with a reference kernel");
-  for (size_t i = 0; i + 1 < def.kernels.size(); ++i)
-    require(def.kernels[i].name != "ref" && def.kernels[i].has_compile, "op ", def.type, " kernel ", i,
-            " is unnamed, a second reference or has no compile function");
+  for (size_t i = 0; i < def.kernels.size(); ++i)
+    require((def.kernels[i].name != "ref" || i + 1 == def.kernels.size()) && def.kernels[i].has_compile, "op ",
+            def.type, " kernel ", i, " is a second reference or has no function (or both a compile and a run)");
   defs_.emplace(key, std::move(owned));
 }
 

@@ -23,7 +23,7 @@ class OpRegistry {
   // registry's unit test fails with it).
   template <class P>
   void add(OpSpec<P> spec) {
-    add_def(std::make_unique<const TypedOpDef<P>>(std::move(spec)));
+    add_def(std::make_unique<const OpDef>(std::move(spec)));
   }
   // The definition for a node, or throws cnnx::Error saying why (unknown op, unknown domain, opset too old).
   const OpDef& find(const std::string& domain, const std::string& type, int opset) const;

@@ -463,11 +463,11 @@ void Plan::release_arena(std::unique_ptr<Arena> arena) const {
 
 namespace {
 
-// A plain copy of a value held in `layout` (for comparing with reference kernels).
-Tensor plain_copy(const Tensor& t, const Layout& layout) {
+// A plain copy of a value held in `layout` (for comparing with reference kernels), made with the run's context.
+Tensor plain_copy(const Tensor& t, const Layout& layout, RunContext* context) {
   if (is_plain(layout)) return t;
   Tensor plain(t.dtype(), t.shape());
-  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}});
+  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}, context});
   return plain;
 }
 
@@ -475,7 +475,8 @@ Tensor plain_copy(const Tensor& t, const Layout& layout) {
 std::vector<Tensor> plain_inputs(const PlanStep& step, const KernelIO& io) {
   std::vector<Tensor> plain(io.in.size());
   for (size_t i = 0; i < io.in.size(); ++i)
-    if (io.in[i]) plain[i] = is_plain(step.layouts.in[i]) ? io.in[i]->clone() : plain_copy(*io.in[i], step.layouts.in[i]);
+    if (io.in[i])
+      plain[i] = is_plain(step.layouts.in[i]) ? io.in[i]->clone() : plain_copy(*io.in[i], step.layouts.in[i], io.context);
   return plain;
 }
 
@@ -506,7 +507,7 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<T
   const std::vector<Tensor> magnitudes = term_magnitudes(*node.def, node.params, step.in, step.out, ref_io.in);
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (!io.out[i]) continue;
-    Difference d = compare(plain_copy(*io.out[i], step.layouts.out[i]), want[i], tol,
+    Difference d = compare(plain_copy(*io.out[i], step.layouts.out[i], io.context), want[i], tol,
                            magnitudes.empty() ? nullptr : &magnitudes[i]);
     c.max_abs = std::max(c.max_abs, d.max_abs);
     c.max_rel = std::max(c.max_rel, d.max_rel);

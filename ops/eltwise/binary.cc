@@ -64,23 +64,23 @@ BinaryParams parse_binary_node(BinaryKind kind, const Node& node) {
   return p;
 }
 
-std::function<BinaryParams(const Node&)> binary_parser(BinaryKind kind) {
-  return [kind](const Node& node) { return parse_binary_node(kind, node); };
+template <BinaryKind kind>
+BinaryParams parse_binary(const Node& node) {
+  return parse_binary_node(kind, node);
 }
 
-std::function<VariadicParams(const Node&)> variadic_parser(BinaryKind kind) {
-  return [kind](const Node& node) {
-    require_inputs(node, 1, 1 << 20);
-    require_outputs(node, 1, 1);
-    if (node.opset < 6) node.attrs.allow_only({"consumed_inputs"});
-    else node.attrs.allow_only({});
-    node.attrs.get_ints("consumed_inputs");  // a legacy in-place hint: read (for its type) and ignored
-    for (size_t i = 0; i < node.inputs.size(); ++i) require(has_input(node, i), "input ", i, " is omitted");
-    VariadicParams p;
-    p.kind = kind;
-    p.same_shapes = node.opset < 8;
-    return p;
-  };
+template <BinaryKind kind>
+VariadicParams parse_variadic(const Node& node) {
+  require_inputs(node, 1, 1 << 20);
+  require_outputs(node, 1, 1);
+  if (node.opset < 6) node.attrs.allow_only({"consumed_inputs"});
+  else node.attrs.allow_only({});
+  node.attrs.get_ints("consumed_inputs");  // a legacy in-place hint: read (for its type) and ignored
+  for (size_t i = 0; i < node.inputs.size(); ++i) require(has_input(node, i), "input ", i, " is omitted");
+  VariadicParams p;
+  p.kind = kind;
+  p.same_shapes = node.opset < 8;
+  return p;
 }
 
 NoParams parse_where(const Node& node) {
@@ -227,25 +227,25 @@ void register_binary_ops(OpRegistry& r) {
   using B = BinaryKind;
   using BP = OpSpec<BinaryParams>;
   using VP = OpSpec<VariadicParams>;
-  r.add(BP{"Add", 1, binary_parser(B::add), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Sub", 1, binary_parser(B::sub), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Mul", 1, binary_parser(B::mul), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Div", 1, binary_parser(B::div), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Pow", 1, binary_parser(B::pow), infer_binary, kPowTolerance,
+  r.add(BP{"Add", 1, parse_binary<B::add>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Sub", 1, parse_binary<B::sub>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Mul", 1, parse_binary<B::mul>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Div", 1, parse_binary<B::div>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Pow", 1, parse_binary<B::pow>, infer_binary, kPowTolerance,
            {pow_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)}});
-  r.add(BP{"Mod", 10, binary_parser(B::mod), infer_binary, kExact, ref_only()});
-  r.add(BP{"Equal", 1, binary_parser(B::equal), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Less", 1, binary_parser(B::less), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"LessOrEqual", 12, binary_parser(B::less_equal), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Greater", 1, binary_parser(B::greater), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"GreaterOrEqual", 12, binary_parser(B::greater_equal), infer_binary, kExact, with_dnnl()});
-  r.add(BP{"And", 1, binary_parser(B::logical_and), infer_binary, kExact, ref_only()});
-  r.add(BP{"Or", 1, binary_parser(B::logical_or), infer_binary, kExact, ref_only()});
-  r.add(BP{"Xor", 1, binary_parser(B::logical_xor), infer_binary, kExact, ref_only()});
-  r.add(VP{"Sum", 1, variadic_parser(B::add), infer_variadic, kSumOrder, variadic()});
-  r.add(VP{"Max", 1, variadic_parser(B::max), infer_variadic, kExact, variadic()});
-  r.add(VP{"Min", 1, variadic_parser(B::min), infer_variadic, kExact, variadic()});
-  r.add(VP{"Mean", 1, variadic_parser(B::mean), infer_variadic, kSumOrder, {ref_kernel<VariadicParams>(variadic_ref)}});
+  r.add(BP{"Mod", 10, parse_binary<B::mod>, infer_binary, kExact, ref_only()});
+  r.add(BP{"Equal", 1, parse_binary<B::equal>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Less", 1, parse_binary<B::less>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"LessOrEqual", 12, parse_binary<B::less_equal>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Greater", 1, parse_binary<B::greater>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"GreaterOrEqual", 12, parse_binary<B::greater_equal>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"And", 1, parse_binary<B::logical_and>, infer_binary, kExact, ref_only()});
+  r.add(BP{"Or", 1, parse_binary<B::logical_or>, infer_binary, kExact, ref_only()});
+  r.add(BP{"Xor", 1, parse_binary<B::logical_xor>, infer_binary, kExact, ref_only()});
+  r.add(VP{"Sum", 1, parse_variadic<B::add>, infer_variadic, kSumOrder, variadic()});
+  r.add(VP{"Max", 1, parse_variadic<B::max>, infer_variadic, kExact, variadic()});
+  r.add(VP{"Min", 1, parse_variadic<B::min>, infer_variadic, kExact, variadic()});
+  r.add(VP{"Mean", 1, parse_variadic<B::mean>, infer_variadic, kSumOrder, {ref_kernel<VariadicParams>(variadic_ref)}});
   r.add(OpSpec<NoParams>{"Where", 9, parse_where, infer_where, kExact, {ref_kernel<NoParams>(where_ref)}});
 }
 

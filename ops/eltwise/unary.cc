@@ -26,7 +26,7 @@ ActivationParams parse_activation(const ActivationDef& row, const Node& node) {
   return p;
 }
 
-std::vector<ValueInfo> infer_float_unary(const OpParams&, const std::vector<ValueInfo>& in) {
+std::vector<ValueInfo> infer_float_unary(const ActivationParams&, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32});
   return {same_as_input(in)};
 }
@@ -68,9 +68,16 @@ NoParams parse_not(const Node& node) {
   return {};
 }
 
-std::vector<ValueInfo> infer_not(const OpParams&, const std::vector<ValueInfo>& in) {
+std::vector<ValueInfo> infer_not(const NoParams&, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::boolean});
   return {same_as_input(in)};
+}
+
+// The node's row is the one its type and domain name (the registry gave the node that row's op).
+ActivationParams parse_activation_node(const Node& node) {
+  const ActivationDef* row = find_activation(node.op_type, node.domain);
+  require(row != nullptr, "internal error: ", node.op_type, " has no activation row");
+  return parse_activation(*row, node);
 }
 
 }  // namespace
@@ -94,8 +101,8 @@ void register_unary_ops(OpRegistry& r) {
     std::vector<Kernel<ActivationParams>> kernels;
     if (has_dnnl_kernel(row)) kernels.push_back(activation_dnnl_kernel());
     kernels.push_back(ref_kernel<ActivationParams>(activation_ref));
-    OpSpec<ActivationParams> op{row.name, row.since, [&row](const Node& n) { return parse_activation(row, n); },
-                                infer_float_unary, row.tolerance, std::move(kernels)};
+    OpSpec<ActivationParams> op{row.name, row.since, parse_activation_node, infer_float_unary, row.tolerance,
+                                std::move(kernels)};
     op.domain = row.domain;
     r.add(std::move(op));
   }

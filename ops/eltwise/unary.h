@@ -32,6 +32,6 @@ void register_unary_ops(OpRegistry& r);
 // The reference kernels (unary_ref.cc): the activation table's double formula, Clip on any numeric type, Not.
 void activation_ref(const ActivationParams& p, const KernelIO& io);
 void clip_ref_any(const ClipParams& p, const KernelIO& io);
-void not_ref(const OpParams& p, const KernelIO& io);
+void not_ref(const NoParams& p, const KernelIO& io);
 
 }  // namespace cnnx

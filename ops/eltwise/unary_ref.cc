@@ -37,7 +37,7 @@ void clip_ref(const ClipParams& p, const KernelIO& io) {
 
 }  // namespace
 
-void not_ref(const OpParams&, const KernelIO& io) {
+void not_ref(const NoParams&, const KernelIO& io) {
   const bool* x = io.in[0]->data<bool>();
   bool* y = io.out[0]->data<bool>();
   for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = !x[i];

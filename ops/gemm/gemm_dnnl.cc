@@ -132,27 +132,28 @@ class GemmDnnl : public DnnlPrimitiveKernel {
 
 }  // namespace
 
-Kernel<GemmParams> gemm_dnnl_kernel() {
-  return dnnl_f32_kernel<GemmParams>([](const GemmParams& p, const KernelArgs& a) -> Compiled {
-    GemmGeometry g = resolve_gemm_geometry(p, a.in);
-    // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
-    // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
-    if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
-    if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
-      return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
-    // The matmul, which takes every case, is what must exist; the inner product is tried first.
-    GemmDesc d;
-    const std::string why = dnnl_refuses([&] { d = describe(p, g); });
-    if (!why.empty()) return Compiled::decline(why);
-    if (is_layer(p, g, a.in)) {
-      try {
-        return std::make_unique<GemmLayer>(p, g, a.in, a.context);
-      } catch (const dnnl::error&) {
-        // No inner product for this case: the matmul below runs it.
-      }
+// The kernel's compile step once dnnl_f32_kernel has checked the inputs.
+static Compiled compile_f32(const GemmParams& p, const KernelArgs& a) {
+  GemmGeometry g = resolve_gemm_geometry(p, a.in);
+  // ONNX computes alpha * A'B' + beta * C whatever alpha and beta are: a NaN or inf in a term scaled by
+  // 0 makes NaN. oneDNN drops a product scaled by 0 and a sum post-op of scale 0.
+  if (p.alpha == 0) return Compiled::decline("alpha is 0 (oneDNN drops the product, and its NaN or inf)");
+  if (g.has_c && p.beta == 0 && !(a.in[2].constant && all_finite(*a.in[2].constant)))
+    return Compiled::decline("beta is 0 and C may hold NaN or inf (oneDNN drops the scaled C)");
+  // The matmul, which takes every case, is what must exist; the inner product is tried first.
+  GemmDesc d;
+  const std::string why = dnnl_refuses([&] { d = describe(p, g); });
+  if (!why.empty()) return Compiled::decline(why);
+  if (is_layer(p, g, a.in)) {
+    try {
+      return std::make_unique<GemmLayer>(p, g, a.in, a.context);
+    } catch (const dnnl::error&) {
+      // No inner product for this case: the matmul below runs it.
     }
-    return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
-  });
+  }
+  return std::make_unique<GemmDnnl>(std::move(g), std::move(d));
 }
+
+Kernel<GemmParams> gemm_dnnl_kernel() { return dnnl_f32_kernel<GemmParams, compile_f32>(); }
 
 }  // namespace cnnx

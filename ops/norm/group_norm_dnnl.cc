@@ -70,11 +70,12 @@ class GroupNormDnnl : public DnnlPrimitiveKernel {
 
 }  // namespace
 
-Kernel<GroupNormParams> group_norm_dnnl_kernel() {
-  return dnnl_f32_kernel<GroupNormParams>([](const GroupNormParams& p, const KernelArgs& a) -> Compiled {
-    const int64_t G = group_count(p, a.in[0].shape[1]);
-    return compile_or_refuse([&] { return std::make_unique<GroupNormDnnl>(describe(p, a.in[0].shape), G); });
-  });
+// The kernel's compile step once dnnl_f32_kernel has checked the inputs.
+static Compiled compile_f32(const GroupNormParams& p, const KernelArgs& a) {
+  const int64_t G = group_count(p, a.in[0].shape[1]);
+  return compile_or_refuse([&] { return std::make_unique<GroupNormDnnl>(describe(p, a.in[0].shape), G); });
 }
+
+Kernel<GroupNormParams> group_norm_dnnl_kernel() { return dnnl_f32_kernel<GroupNormParams, compile_f32>(); }
 
 }  // namespace cnnx

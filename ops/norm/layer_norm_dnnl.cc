@@ -80,22 +80,23 @@ class LayerNormDnnl : public DnnlPrimitiveKernel {
 
 }  // namespace
 
-Kernel<LayerNormParams> layer_norm_dnnl_kernel() {
-  return dnnl_f32_kernel<LayerNormParams>([](const LayerNormParams& p, const KernelArgs& a) -> Compiled {
-    const Shape& x = a.in[0].shape;
-    const size_t axis = layer_norm_axis(p.axis, x.size());
-    const bool shift = present(a.in, 2);
-    for (size_t i = 1; i < (shift ? 3 : 2); ++i)
-      if (!is_per_normalized_element(a.in[i].shape, x, axis))
-        return Compiled::decline(std::string(i == 1 ? "Scale" : "B") + " of shape " +
-                                 to_string(a.in[i].shape) + " is not one value per normalized element (" +
-                                 to_string(Shape(x.begin() + long(axis), x.end())) +
-                                 "); oneDNN takes its scale and shift per column");
-    const bool stats = a.out.size() > 1;
-    return compile_or_refuse([&] {
-      return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats), p.epsilon, shift, stats);
-    });
+// The kernel's compile step once dnnl_f32_kernel has checked the inputs.
+static Compiled compile_f32(const LayerNormParams& p, const KernelArgs& a) {
+  const Shape& x = a.in[0].shape;
+  const size_t axis = layer_norm_axis(p.axis, x.size());
+  const bool shift = present(a.in, 2);
+  for (size_t i = 1; i < (shift ? 3 : 2); ++i)
+    if (!is_per_normalized_element(a.in[i].shape, x, axis))
+      return Compiled::decline(std::string(i == 1 ? "Scale" : "B") + " of shape " +
+                               to_string(a.in[i].shape) + " is not one value per normalized element (" +
+                               to_string(Shape(x.begin() + long(axis), x.end())) +
+                               "); oneDNN takes its scale and shift per column");
+  const bool stats = a.out.size() > 1;
+  return compile_or_refuse([&] {
+    return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats), p.epsilon, shift, stats);
   });
 }
+
+Kernel<LayerNormParams> layer_norm_dnnl_kernel() { return dnnl_f32_kernel<LayerNormParams, compile_f32>(); }
 
 }  // namespace cnnx

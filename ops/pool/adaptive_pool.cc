@@ -111,15 +111,12 @@ struct CompiledAdaptive : CompiledKernel {
 };
 
 // The "adaptive" kernel (fast) or "ref".
-Kernel<AdaptivePoolParams> adaptive_kernel(const char* name) {
-  const bool fast = std::string(name) != "ref";
-  return {name, [fast](const std::shared_ptr<const AdaptivePoolParams>& p, const KernelArgs& a) -> Compiled {
-            if (fast && input(a.in, 0).dtype != DType::f32) return Compiled::decline("input 0 is not float32");
-            require(input(a.in, 0).concrete() && a.out.at(0).concrete(), "shapes are not known: ",
-                    to_string(input(a.in, 0).shape), " -> ", to_string(a.out.at(0).shape),
-                    " (is output_size a constant?)");
-            return std::make_unique<CompiledAdaptive>(a.in[0].shape, a.out[0].shape, p->spatial_rank, fast);
-          }};
+template <bool fast>
+Compiled compile_adaptive(const std::shared_ptr<const AdaptivePoolParams>& p, const KernelArgs& a) {
+  if (fast && input(a.in, 0).dtype != DType::f32) return Compiled::decline("input 0 is not float32");
+  require(input(a.in, 0).concrete() && a.out.at(0).concrete(), "shapes are not known: ",
+          to_string(input(a.in, 0).shape), " -> ", to_string(a.out.at(0).shape), " (is output_size a constant?)");
+  return std::make_unique<CompiledAdaptive>(a.in[0].shape, a.out[0].shape, p->spatial_rank, fast);
 }
 
 }  // namespace
@@ -164,7 +161,7 @@ std::vector<ValueInfo> infer_adaptive_pool(const AdaptivePoolParams& p, const st
   return {ValueInfo::of(x.dtype, out)};
 }
 
-Kernel<AdaptivePoolParams> adaptive_pool_kernel() { return adaptive_kernel("adaptive"); }
-Kernel<AdaptivePoolParams> adaptive_pool_ref_kernel() { return adaptive_kernel("ref"); }
+Kernel<AdaptivePoolParams> adaptive_pool_kernel() { return {"adaptive", compile_adaptive<true>}; }
+Kernel<AdaptivePoolParams> adaptive_pool_ref_kernel() { return {"ref", compile_adaptive<false>}; }
 
 }  // namespace cnnx

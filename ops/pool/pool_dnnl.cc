@@ -119,14 +119,17 @@ Kernel<PoolParams> pool_dnnl_kernel() {
           }};
 }
 
+// No padding: exclude_padding and include_padding both divide by the plane size.
+template <algorithm algo>
+Compiled compile_global_pool(const std::shared_ptr<const NoParams>&, const KernelArgs& a) {
+  const std::string why = declines_input(a.in);
+  if (!why.empty()) return Compiled::decline(why);
+  return compile_pool(algo, a.in[0].shape, global_geometry(spatial_of(a.in[0])), a.offered.in[0]);
+}
+
 Kernel<NoParams> global_pool_dnnl_kernel(bool is_max) {
-  // No padding: exclude_padding and include_padding both divide by the plane size.
-  const algorithm algo = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
-  return {"dnnl", [algo](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {
-            const std::string why = declines_input(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            return compile_pool(algo, a.in[0].shape, global_geometry(spatial_of(a.in[0])), a.offered.in[0]);
-          }};
+  return {"dnnl", is_max ? compile_global_pool<algorithm::pooling_max>
+                         : compile_global_pool<algorithm::pooling_avg_exclude_padding>};
 }
 
 }  // namespace cnnx

@@ -8,12 +8,14 @@ namespace cnnx {
 
 namespace {
 
-std::function<ReduceParams(const Node&)> reducer(ReduceKind kind) {
-  return [kind](const Node& node) { return parse_reduce(kind, node); };
+template <ReduceKind kind>
+ReduceParams parse(const Node& node) {
+  return parse_reduce(kind, node);
 }
 
-std::function<ArgReduceParams(const Node&)> arg_reducer(bool is_max) {
-  return [is_max](const Node& node) { return parse_arg_reduce(is_max, node); };
+template <bool is_max>
+ArgReduceParams parse_arg(const Node& node) {
+  return parse_arg_reduce(is_max, node);
 }
 
 }  // namespace
@@ -23,19 +25,19 @@ void register_reduce_ops(OpRegistry& r) {
   using RP = OpSpec<ReduceParams>;
   const std::vector<Kernel<ReduceParams>> ref = {ref_kernel<ReduceParams>(reduce_ref)};
   const std::vector<Kernel<ReduceParams>> dnnl = {reduce_dnnl_kernel(), ref_kernel<ReduceParams>(reduce_ref)};
-  r.add(RP{"ReduceMean", 1, reducer(K::mean), infer_reduce, kReduceMeanTolerance, dnnl});
-  r.add(RP{"ReduceSum", 1, reducer(K::sum), infer_reduce, kReduceSumTolerance, dnnl});
-  r.add(RP{"ReduceMax", 1, reducer(K::max), infer_reduce, kExact, ref});
-  r.add(RP{"ReduceMin", 1, reducer(K::min), infer_reduce, kExact, ref});
-  r.add(RP{"ReduceProd", 1, reducer(K::prod), infer_reduce, kReduceSumTolerance, dnnl});
-  r.add(RP{"ReduceL1", 1, reducer(K::l1), infer_reduce, kReduceSumTolerance, dnnl});
-  r.add(RP{"ReduceL2", 1, reducer(K::l2), infer_reduce, kReduceSumTolerance, dnnl});
-  r.add(RP{"ReduceSumSquare", 1, reducer(K::sum_square), infer_reduce, kReduceSumTolerance, dnnl});
-  r.add(RP{"ReduceLogSum", 1, reducer(K::log_sum), infer_reduce, kReduceSumTolerance, ref});
-  r.add(RP{"ReduceLogSumExp", 1, reducer(K::log_sum_exp), infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceMean", 1, parse<K::mean>, infer_reduce, kReduceMeanTolerance, dnnl});
+  r.add(RP{"ReduceSum", 1, parse<K::sum>, infer_reduce, kReduceSumTolerance, dnnl});
+  r.add(RP{"ReduceMax", 1, parse<K::max>, infer_reduce, kExact, ref});
+  r.add(RP{"ReduceMin", 1, parse<K::min>, infer_reduce, kExact, ref});
+  r.add(RP{"ReduceProd", 1, parse<K::prod>, infer_reduce, kReduceSumTolerance, dnnl});
+  r.add(RP{"ReduceL1", 1, parse<K::l1>, infer_reduce, kReduceSumTolerance, dnnl});
+  r.add(RP{"ReduceL2", 1, parse<K::l2>, infer_reduce, kReduceSumTolerance, dnnl});
+  r.add(RP{"ReduceSumSquare", 1, parse<K::sum_square>, infer_reduce, kReduceSumTolerance, dnnl});
+  r.add(RP{"ReduceLogSum", 1, parse<K::log_sum>, infer_reduce, kReduceSumTolerance, ref});
+  r.add(RP{"ReduceLogSumExp", 1, parse<K::log_sum_exp>, infer_reduce, kReduceSumTolerance, ref});
   using AP = OpSpec<ArgReduceParams>;
-  r.add(AP{"ArgMax", 1, arg_reducer(true), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
-  r.add(AP{"ArgMin", 1, arg_reducer(false), infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
+  r.add(AP{"ArgMax", 1, parse_arg<true>, infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
+  r.add(AP{"ArgMin", 1, parse_arg<false>, infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
   r.add(OpSpec<CumSumParams>{"CumSum", 11, parse_cumsum, infer_cumsum, kCumSumTolerance, {ref_kernel<CumSumParams>(cumsum_ref)}});
   r.add(OpSpec<TopKParams>{"TopK", 1, parse_top_k, infer_top_k, kExact, {ref_kernel<TopKParams>(top_k_ref)}});
 }

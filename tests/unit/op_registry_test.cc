@@ -41,6 +41,13 @@ TEST_CASE("the registry refuses a second op of one name and an op without a refe
                           }};
   CHECK_THROWS_AS(r.add(test_op("RefFirst", {ref_kernel<TestParams>(run_test), fast})), Error);
   CHECK_THROWS_AS(r.add(test_op("TwoRefs", {ref_kernel<TestParams>(run_test), ref_kernel<TestParams>(run_test)})), Error);
+  Kernel<TestParams> neither{"fast"};
+  Kernel<TestParams> both = fast;
+  both.run = run_test;
+  Kernel<TestParams> ref_without_run{"ref"};
+  CHECK_THROWS_AS(r.add(test_op("Neither", {neither, ref_kernel<TestParams>(run_test)})), Error);
+  CHECK_THROWS_AS(r.add(test_op("Both", {both, ref_kernel<TestParams>(run_test)})), Error);
+  CHECK_THROWS_AS(r.add(test_op("EmptyRef", {ref_without_run})), Error);
   r.add(test_op("FastThenRef", {fast, ref_kernel<TestParams>(run_test)}));
   CHECK(r.names() == std::vector<std::string>{"FastThenRef", "T"});
 }
