@@ -25,8 +25,8 @@ const char* descr_of(DType t) {
     case DType::u8: return "|u1";
     case DType::boolean: return "|b1";
     case DType::bf16:
-      fail("cannot write bfloat16 to .npy: numpy has no bfloat16 type (cnnx reads and writes bfloat16 only as "
-           "ONNX TensorProto .pb files; Cast the value to float32 for .npy)");
+      fail("cannot write bfloat16 to .npy: numpy has no bfloat16 type (bfloat16 inputs are read from ONNX "
+           "TensorProto .pb files; Cast the output to float32 to save it)");
     default: fail("cannot write element type ", dtype_name(t), " to .npy");
   }
 }

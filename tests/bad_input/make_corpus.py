@@ -216,9 +216,9 @@ def graph_cases(c):
                      [helper.make_value_info("x", helper.make_sequence_type_proto(
                          helper.make_tensor_type_proto(F, [1, 3])))], [vi("y", [1, 3])])
     c.add("sequence_input", seq, [x13()], contains=["tensor 'x'", "only tensors"])
-    f16 = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3], TensorProto.FLOAT16)],
+    u16 = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3], TensorProto.UINT16)],
                      [vi("y", [1, 3])])
-    c.add("float16_input", f16, [x13()], contains=["tensor 'x'", "element type 10"])
+    c.add("uint16_input", u16, [x13()], contains=["tensor 'x'", "element type 4"])
     c.add("input_rank_20000", relu_model(in_shape=[1] * 20000), [x13()], contains=["tensor 'x'", "rank"])
     neg_in = relu_model()
     neg_in.graph.input[0].type.tensor_type.shape.dim[1].dim_value = -3
