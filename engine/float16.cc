@@ -55,46 +55,53 @@ uint16_t round_double_to(double x) {
   return uint16_t(sign | uint32_t(out));
 }
 
-}  // namespace
-
-float float16_to_float(uint16_t h) {
+// Branch-light forms (selects the compiler can vectorize), after F. Giesen's half <-> float conversions.
+inline float f16_to_f32(uint16_t h) {
   const uint32_t sign = uint32_t(h & 0x8000) << 16;
-  const uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  if (exp == 0) {  // zero or subnormal: mant * 2^-24, exact in float32
-    const float v = std::ldexp(float(mant), -24);
-    return sign ? -v : v;
-  }
-  if (exp == 31) return float_of(sign | 0x7f800000u | (mant << 13));  // inf, NaN (payload kept)
-  return float_of(sign | ((exp + 112) << 23) | (mant << 13));      // rebias 15 -> 127
+  const uint32_t exp = (h >> 10) & 0x1f;
+  uint32_t o = uint32_t(h & 0x7fff) << 13;  // exponent and mantissa in place
+  o += (127 - 15) << 23;                    // rebias
+  if (exp == 31) o += (128 - 16) << 23;     // inf, NaN: exponent all ones (payload kept)
+  float f = float_of(o);
+  if (exp == 0) f = float_of(o + (1u << 23)) - float_of(113u << 23);  // zero, subnormal: exact renormalization
+  return float_of(bits_of(f) | sign);
 }
 
-float bfloat16_to_float(uint16_t b) { return float_of(uint32_t(b) << 16); }
-
-uint16_t float_to_float16(float x) {
+inline uint16_t f32_to_f16(float x) {
   const uint32_t b = bits_of(x);
   const uint32_t sign = (b >> 16) & 0x8000, ax = b & 0x7fffffffu;
-  if (ax > 0x7f800000u) return uint16_t(sign | 0x7e00 | ((ax >> 13) & 0x3ff));  // NaN: quiet, payload top bits
-  if (ax >= 0x477ff000u) return uint16_t(sign | 0x7c00);  // >= 65520 (65504 + half an ulp, ties to even): inf
-  if (ax < 0x38800000u) {  // below 2^-14: subnormal, units of 2^-24; the scaling is exact in float32
-    return uint16_t(sign | uint32_t(std::nearbyint(std::fabs(x) * 16777216.0f)));
+  uint32_t o;
+  if (ax >= 0x47800000u) {  // >= 65536, inf, NaN (65520..65536 carry into inf below)
+    o = ax > 0x7f800000u ? 0x7e00 | ((ax >> 13) & 0x3ff) : 0x7c00;  // NaN: quiet, payload top bits
+  } else if (ax < 0x38800000u) {  // below 2^-14: one float32 add aligns the bits to 2^-24 and rounds to even
+    o = bits_of(float_of(ax) + float_of(126u << 23)) - (126u << 23);
+  } else {  // normal: add half an ulp minus one, plus the kept lsb (ties to even), rebias 127 -> 15
+    o = (ax + 0xfffu + ((ax >> 13) & 1u) - (112u << 23)) >> 13;
   }
-  // Normal: add half an ulp minus one, plus the kept lsb (ties to even), then rebias 127 -> 15 and drop 13 bits.
-  const uint32_t rounded = ax + 0xfffu + ((ax >> 13) & 1u) - (112u << 23);
-  return uint16_t(sign | (rounded >> 13));
+  return uint16_t(o | sign);
 }
 
-uint16_t float_to_bfloat16(float x) {
+inline uint16_t f32_to_bf16(float x) {
   const uint32_t b = bits_of(x);
   if ((b & 0x7fffffffu) > 0x7f800000u) return uint16_t((b >> 16) | 0x0040);  // NaN stays a quiet NaN
   return uint16_t((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);  // ties to even; a carry past the max gives inf
 }
+
+}  // namespace
+
+float float16_to_float(uint16_t h) { return f16_to_f32(h); }
+
+float bfloat16_to_float(uint16_t b) { return float_of(uint32_t(b) << 16); }
+
+uint16_t float_to_float16(float x) { return f32_to_f16(x); }
+uint16_t float_to_bfloat16(float x) { return f32_to_bf16(x); }
 
 uint16_t double_to_float16(double x) { return round_double_to<10, 5>(x); }
 uint16_t double_to_bfloat16(double x) { return round_double_to<7, 8>(x); }
 
 void float16_family_to_float(DType dtype, const uint16_t* src, float* dst, size_t n) {
   if (dtype == DType::f16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = float16_to_float(src[i]);
+    for (size_t i = 0; i < n; ++i) dst[i] = f16_to_f32(src[i]);
   } else if (dtype == DType::bf16) {
     for (size_t i = 0; i < n; ++i) dst[i] = bfloat16_to_float(src[i]);
   } else {
@@ -104,9 +111,9 @@ void float16_family_to_float(DType dtype, const uint16_t* src, float* dst, size_
 
 void float_to_float16_family(DType dtype, const float* src, uint16_t* dst, size_t n) {
   if (dtype == DType::f16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = float_to_float16(src[i]);
+    for (size_t i = 0; i < n; ++i) dst[i] = f32_to_f16(src[i]);
   } else if (dtype == DType::bf16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = float_to_bfloat16(src[i]);
+    for (size_t i = 0; i < n; ++i) dst[i] = f32_to_bf16(src[i]);
   } else {
     fail("expected float16 or bfloat16, got ", dtype_name(dtype));
   }

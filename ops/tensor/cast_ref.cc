@@ -34,6 +34,7 @@ float float16_family_value(DType dtype, uint16_t bits) {
 void convert_from_float16_family(const Tensor& x, Tensor& y) {
   const int64_t n = x.numel();
   const uint16_t* s = static_cast<const uint16_t*>(x.raw());
+  if (y.dtype() == DType::f32) return float16_family_to_float(x.dtype(), s, static_cast<float*>(y.raw()), size_t(n));
   if (is_float16_family(y.dtype())) {
     uint16_t* d = static_cast<uint16_t*>(y.raw());
     for (int64_t i = 0; i < n; ++i) {

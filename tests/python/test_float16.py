@@ -207,3 +207,16 @@ def test_whole_graph_float16(classifier, backend, keep_io_float32):
     assert np.argmax(got) == np.argmax(want)
     # The float16 values between ops are exact float16: the graph's output is float16 values either way.
     np.testing.assert_array_equal(got.astype(np.float16).astype(np.float32), got.astype(np.float32))
+
+
+def test_inspect_reports_float16_compute(classifier, cnnx_tool):
+    import subprocess
+    name, d, model = classifier
+    half = save(graph_as_float16(model, keep_io_float32=False), d / "graph_fp16_inspect.onnx")
+    out = subprocess.run([cnnx_tool, "inspect", half], check=True, capture_output=True, text=True).stdout
+    line = next(l for l in out.splitlines() if l.strip().startswith("float16-compute"))
+    assert "Cast" in line, line  # one Cast per op input and output computed in float32
+    weights = save(weights_as_float16(model), d / "weights_fp16_inspect.onnx")
+    out = subprocess.run([cnnx_tool, "inspect", weights], check=True, capture_output=True, text=True).stdout
+    assert "float16-compute      no match" in out  # the Casts of float16 weights folded at load: nothing to wrap
+    assert "Cast" not in out.split("plan (")[1]     # and no Cast runs

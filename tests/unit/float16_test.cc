@@ -29,6 +29,12 @@ Tensor sixteen_bit(DType dtype, std::vector<uint16_t> bits) {
   return t;
 }
 
+Attributes attrs(std::initializer_list<std::pair<const char*, Attribute>> list) {
+  Attributes a;
+  for (const auto& [name, value] : list) a.set(name, value);
+  return a;
+}
+
 template <class T>
 std::vector<T> elements(const Tensor& t) {
   return std::vector<T>(t.data<T>(), t.data<T>() + t.numel());
