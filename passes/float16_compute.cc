@@ -4,9 +4,12 @@
 //
 //   x16 -> Op -> y16     becomes     x16 -> Cast(float32) -> Op -> Cast(float16) -> y16
 //
-// A constant 16-bit input (a weight) is converted once, here, into a float32 constant the op reads; no Cast
-// runs for it. `float16 initializer -> Cast(to float32)` needs no rewrite: the Cast's input is constant, so it
+// A 16-bit value read by several such ops is widened once for all of them. A constant 16-bit input (a weight)
+// is converted once, here, into a float32 constant the op reads; no Cast runs for it.
+// `float16 initializer -> Cast(to float32)` needs no rewrite: the Cast's input is constant, so it
 // is folded into a float32 constant when the model loads, like every node of constant inputs.
+#include <map>
+
 #include "engine/float16_compute.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -26,6 +29,7 @@ Attributes cast_to(DType to) {
 void compute_float16_in_float32(Graph& g, PassDeclines&) {
   std::vector<Node> nodes;
   nodes.reserve(g.nodes.size());
+  std::map<int, int> widened_of;  // a 16-bit value -> its float32 copy, made once for all its readers
   for (Node& node : g.nodes) {
     const std::vector<ValueInfo> in = input_infos(g, node);
     if (!computes_float16_in_float32(node, in)) {
@@ -36,6 +40,10 @@ void compute_float16_in_float32(Graph& g, PassDeclines&) {
     for (size_t i = 0; i < node.inputs.size(); ++i) {
       const int id = node.inputs[i];
       if (id < 0 || !is_float16_family(in[i].dtype)) continue;
+      if (auto made = widened_of.find(id); made != widened_of.end()) {
+        node.inputs[i] = made->second;
+        continue;
+      }
       const std::string base = g.value(id).name + "_float32";
       const int widened = add_value(g, base, float16_family_info_as_float32(in[i]));
       if (!in[i].constant)
@@ -44,6 +52,7 @@ void compute_float16_in_float32(Graph& g, PassDeclines&) {
                                       " as float32",
                                   6));
       node.inputs[i] = widened;
+      widened_of[id] = widened;
     }
     std::vector<Node> after;
     for (int& out : node.outputs) {
