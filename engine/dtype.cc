@@ -6,6 +6,8 @@ size_t dtype_size(DType t) {
   switch (t) {
     case DType::f32: return 4;
     case DType::f64: return 8;
+    case DType::f16: return 2;
+    case DType::bf16: return 2;
     case DType::i64: return 8;
     case DType::i32: return 4;
     case DType::i8: return 1;
@@ -19,6 +21,8 @@ std::string dtype_name(DType t) {
   switch (t) {
     case DType::f32: return "float32";
     case DType::f64: return "float64";
+    case DType::f16: return "float16";
+    case DType::bf16: return "bfloat16";
     case DType::i64: return "int64";
     case DType::i32: return "int32";
     case DType::i8: return "int8";
@@ -36,7 +40,9 @@ DType dtype_from_onnx(int32_t onnx_type) {
     case 6: return DType::i32;
     case 7: return DType::i64;
     case 9: return DType::boolean;
+    case 10: return DType::f16;
     case 11: return DType::f64;
+    case 16: return DType::bf16;
     default: return DType::undefined;
   }
 }

@@ -18,17 +18,21 @@ const char* descr_of(DType t) {
   switch (t) {
     case DType::f32: return "<f4";
     case DType::f64: return "<f8";
+    case DType::f16: return "<f2";
     case DType::i64: return "<i8";
     case DType::i32: return "<i4";
     case DType::i8: return "|i1";
     case DType::u8: return "|u1";
     case DType::boolean: return "|b1";
+    case DType::bf16:
+      fail("cannot write bfloat16 to .npy: numpy has no bfloat16 type (bfloat16 inputs are read from ONNX "
+           "TensorProto .pb files; Cast the output to float32 to save it)");
     default: fail("cannot write element type ", dtype_name(t), " to .npy");
   }
 }
 
 DType dtype_of_descr(const std::string& d) {
-  for (DType t : {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8, DType::boolean})
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::i64, DType::i32, DType::i8, DType::u8, DType::boolean})
     if (d == descr_of(t)) return t;
   // Single-byte types may be written with '<' or '=' too.
   if (d == "<i1" || d == "=i1") return DType::i8;

@@ -1,5 +1,7 @@
 #include "engine/tensor.h"
 
+#include "engine/float16.h"
+
 #include <cstring>
 #include <new>
 #include <type_traits>
@@ -66,6 +68,7 @@ Tensor Tensor::clone() const {
 
 int64_t Tensor::int_at(int64_t i) const {
   require(i >= 0 && i < numel_, "element ", i, " is outside a tensor of ", numel_);
+  if (is_float16_family(dtype_)) fail("expected an integer tensor, got ", dtype_name(dtype_));
   return visit_dtype(dtype_, [&](auto v) -> int64_t {
     using T = decltype(v);
     if constexpr (std::is_floating_point_v<T>) fail("expected an integer tensor, got ", dtype_name(dtype_));
@@ -75,6 +78,8 @@ int64_t Tensor::int_at(int64_t i) const {
 
 double Tensor::double_at(int64_t i) const {
   require(i >= 0 && i < numel_, "element ", i, " is outside a tensor of ", numel_);
+  if (dtype_ == DType::f16) return float16_to_float(static_cast<const uint16_t*>(raw())[i]);
+  if (dtype_ == DType::bf16) return bfloat16_to_float(static_cast<const uint16_t*>(raw())[i]);
   return visit_dtype(dtype_, [&](auto v) -> double {
     using T = decltype(v);
     return double(static_cast<const T*>(raw())[i]);

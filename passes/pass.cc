@@ -13,6 +13,8 @@ namespace cnnx {
 
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
+      {"float16-compute", "ops reading float16 or bfloat16 without such kernels run in float32 between Casts that round each output back (float16 weights converted once; float16 initializer -> Cast folds at load)",
+       compute_float16_in_float32},  // first: the passes after it see float32 ops
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
       {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",
        fold_pad},

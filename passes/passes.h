@@ -6,6 +6,10 @@
 
 namespace cnnx {
 
+// Every op reading float16/bfloat16 that has no such kernel (all but Cast, CastLike and the copies,
+// engine/float16_compute.h) runs in float32 between Casts that keep the values between ops 16-bit;
+// passes/float16_compute.cc.
+void compute_float16_in_float32(Graph& graph, PassDeclines& declines);
 // Identity, Dropout at inference (no mask read, no runtime training_mode) and Pad with all-zero pads:
 // readers read the input.
 void drop_identity(Graph& graph, PassDeclines& declines);

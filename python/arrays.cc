@@ -3,6 +3,10 @@
 namespace cnnx::python {
 
 py::dtype numpy_dtype(DType dtype) {
+  if (dtype == DType::f16) return py::dtype("float16");
+  if (dtype == DType::bf16)
+    fail("bfloat16 has no numpy type: the Python module does not take or return bfloat16 arrays (Cast the "
+         "model's bfloat16 inputs and outputs to float32)");
   return visit_dtype(dtype, [](auto t) { return py::dtype::of<decltype(t)>(); });
 }
 
@@ -10,6 +14,8 @@ std::string onnx_type_name(DType dtype) {
   switch (dtype) {
     case DType::f32: return "tensor(float)";
     case DType::f64: return "tensor(double)";
+    case DType::f16: return "tensor(float16)";
+    case DType::bf16: return "tensor(bfloat16)";
     case DType::u8: return "tensor(uint8)";
     case DType::i8: return "tensor(int8)";
     case DType::i32: return "tensor(int32)";

@@ -4,6 +4,7 @@
 // borrowed (no copy); anything else numpy can cast to that type under its "same_kind" rule (float64 ->
 // float32, int32 -> int64, lists, non-contiguous views) is converted once into a new array. Other types are
 // a cnnx::Error naming the input. Out: an array over the tensor's own buffer, which a capsule keeps alive.
+// float16 is numpy's float16 both ways; bfloat16, which numpy lacks, is refused with a cnnx::Error.
 #pragma once
 
 #include <pybind11/numpy.h>

@@ -21,9 +21,10 @@ struct TensorInfo {
   std::string name;
   py::object shape;  // list of int, str (a named symbolic dim) or None (an unnamed one); None when unknown
   std::string type;  // "tensor(float)"
-  py::dtype dtype;
+  py::object dtype;  // numpy's dtype; None for bfloat16, which numpy lacks
 
-  explicit TensorInfo(const TensorSpec& s) : name(s.name), type(onnx_type_name(s.dtype)), dtype(numpy_dtype(s.dtype)) {
+  explicit TensorInfo(const TensorSpec& s) : name(s.name), type(onnx_type_name(s.dtype)) {
+    dtype = s.dtype == DType::bf16 ? py::none() : py::object(numpy_dtype(s.dtype));
     if (!s.shape_known) return;
     py::list dims;
     for (size_t d = 0; d < s.shape.size(); ++d) {
@@ -210,7 +211,7 @@ PYBIND11_MODULE(_cnnx, m) {
       .def_readonly("name", &TensorInfo::name)
       .def_readonly("shape", &TensorInfo::shape, "ints, str for a named symbolic dim, None for an unnamed one")
       .def_readonly("type", &TensorInfo::type, "'tensor(float)', 'tensor(int64)', ...")
-      .def_readonly("dtype", &TensorInfo::dtype, "the numpy dtype")
+      .def_readonly("dtype", &TensorInfo::dtype, "the numpy dtype (None for bfloat16, which numpy lacks)")
       .def("__repr__", [](const TensorInfo& t) { return repr(t); });
 
   py::class_<ModelMetadata>(m, "ModelMetadata", "What the model file says about itself (onnxruntime's ModelMetadata)")

@@ -34,7 +34,7 @@ std::vector<bool> planned_with_data(const Graph& g) {
   std::vector<bool> with_data;
   for (int id : g.inputs) {
     const DType t = g.value(id).info.dtype;
-    bool shape_argument = t != DType::f32 && t != DType::f64;
+    bool shape_argument = !is_floating(t);  // float16 and bfloat16 are data too
     for (const Node& node : g.nodes)
       for (size_t k : node.def->hints.float_shape_inputs)
         shape_argument = shape_argument || (k < node.inputs.size() && node.inputs[k] == id);

@@ -303,6 +303,24 @@ Tensor from_field(const Field& field, DType dtype, const Shape& shape, const std
   return t;
 }
 
+// A float16 or bfloat16 tensor from int32_data, where ONNX stores each element's 16 bits in the low half of
+// one int32; a value outside 0..65535 is not a 16-bit pattern and is refused (numpy-written files never hold one).
+Tensor from_16_bit_field(const google::protobuf::RepeatedField<int32_t>& field, DType dtype, const Shape& shape,
+                         const std::string& name) {
+  int64_t numel = checked_numel(shape);
+  require(int64_t(field.size()) == numel, "tensor '", name, "': int32_data holds ", field.size(),
+          " values but shape ", to_string(shape), " of ", dtype_name(dtype), " needs ", numel);
+  Tensor t(dtype, shape);
+  uint16_t* dst = static_cast<uint16_t*>(t.raw());
+  for (int i = 0; i < field.size(); ++i) {
+    const int32_t v = field.Get(i);
+    require(v >= 0 && v <= 0xffff, "tensor '", name, "': int32_data[", i, "] = ", v, " is not the bits of a ",
+            dtype_name(dtype), " (0..65535)");
+    dst[i] = uint16_t(v);
+  }
+  return t;
+}
+
 // `stripped`: an initializer's raw_data, left in `bytes_of_model` by RawDataStripper, when it had one.
 Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const ModelBytes* bytes_of_model = nullptr,
                          const std::optional<RawSpan>& stripped = std::nullopt) {
@@ -345,6 +363,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const M
     case DType::i8: return from_field<int8_t>(p.int32_data(), dtype, shape, name, "int32_data");
     case DType::u8: return from_field<uint8_t>(p.int32_data(), dtype, shape, name, "int32_data");
     case DType::boolean: return from_field<bool>(p.int32_data(), dtype, shape, name, "int32_data");
+    case DType::f16:
+    case DType::bf16: return from_16_bit_field(p.int32_data(), dtype, shape, name);
     default: fail("tensor '", name, "': unsupported element type");
   }
 }

@@ -38,7 +38,7 @@ CastParams parse_cast(const Node& node) {
     require(code > 0, "attribute 'to' = '", node.attrs.get_string("to", ""), "' is not an ONNX element type name");
     p.to = dtype_from_onnx(code);
     require(p.to != DType::undefined, "attribute 'to' = '", want,
-            "' is not supported; cnnx casts to FLOAT, DOUBLE, INT64, INT32, INT8, UINT8 and BOOL");
+            "' is not supported; cnnx casts to FLOAT, DOUBLE, FLOAT16, BFLOAT16, INT64, INT32, INT8, UINT8 and BOOL");
     return p;
   }
   const int64_t to = node.attrs.require_int("to");
@@ -46,7 +46,7 @@ CastParams parse_cast(const Node& node) {
   require(name != nullptr, "attribute 'to' = ", to, " is not an ONNX element type");
   p.to = to > 0 && to <= std::numeric_limits<int32_t>::max() ? dtype_from_onnx(int32_t(to)) : DType::undefined;
   require(p.to != DType::undefined, "attribute 'to' = ", to, " (", name,
-          ") is not supported; cnnx casts to float32, float64, int64, int32, int8, uint8 and bool");
+          ") is not supported; cnnx casts to float32, float64, float16, bfloat16, int64, int32, int8, uint8 and bool");
   return p;
 }
 

@@ -1,4 +1,5 @@
-// Cast: converts every element to the element type `to` (float32, float64, int64, int32, int8, uint8, bool).
+// Cast: converts every element to the element type `to` (float32, float64, float16, bfloat16, int64, int32,
+// int8, uint8, bool).
 //
 // cast_value is defined for every input value; where ONNX leaves the result undefined, cnnx picks one:
 //   float -> float     IEEE round to nearest; beyond float32's range gives +-inf; NaN stays NaN.
@@ -9,6 +10,10 @@
 //   integer -> integer wraps modulo 2^bits (two's complement), like numpy's astype.
 //   integer -> float   nearest representable value.
 //   x -> bool          x != 0 (NaN -> true, as numpy); bool -> number gives 0 or 1.
+//   -> float16/bfloat16  one rounding to nearest even from the source value (engine/float16.h: overflow to
+//                      +-inf, subnormals kept, NaN stays NaN); integers go through float64, exact below 2^53.
+//   float16/bfloat16 -> x  the exact float32 value, then the float32 rule above.
+// Opset 19's `saturate` concerns float8 targets only, which cnnx does not hold; it is accepted and unused.
 #pragma once
 
 #include <cmath>
@@ -29,6 +34,8 @@ std::vector<ValueInfo> infer_cast(const CastParams& p, const std::vector<ValueIn
 // under IEEE 754, so any engine gets the same bits, except for the values cast_value defines where ONNX does
 // not (NaN/out-of-range float -> integer).
 void cast_ref(const CastParams& p, const KernelIO& io);
+// Every element of `x` converted to y's element type, by the rules above (Cast's and CastLike's kernels).
+void cast_elements(const Tensor& x, Tensor& y);
 
 static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559,
               "Cast relies on IEEE 754 floats (out-of-range double -> float rounds to infinity)");

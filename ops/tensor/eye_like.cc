@@ -14,8 +14,11 @@ EyeLikeParams parse_eye_like(const Node& node) {
     const int64_t code = node.attrs.require_int("dtype");
     p.dtype = code > 0 && code <= std::numeric_limits<int32_t>::max() ? dtype_from_onnx(int32_t(code))
                                                                        : DType::undefined;
+    // float16/bfloat16 are storage types without arithmetic kernels (engine/float16.h); an EyeLike of a
+    // float16 input (no dtype attribute) is made in float32 and rounded (engine/float16_compute.h).
+    if (is_float16_family(p.dtype)) p.dtype = DType::undefined;
     require(p.dtype != DType::undefined, "attribute 'dtype' = ", code,
-            " is not an element type cnnx holds (float32, float64, int64, int32, int8, uint8, bool)");
+            " is not an element type EyeLike makes (float32, float64, int64, int32, int8, uint8, bool)");
   }
   p.k = node.attrs.get_int("k", 0);
   return p;

@@ -3,6 +3,7 @@
 // exact) IEEE operation (cast.h).
 #include "ops/families.h"
 #include "ops/tensor/cast.h"
+#include "ops/tensor/cast_like.h"
 #include "ops/tensor/channel_shuffle.h"
 #include "ops/tensor/concat.h"
 #include "ops/tensor/constant.h"
@@ -57,6 +58,8 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
+  r.add(OpSpec<NoParams>{"CastLike", 15, parse_cast_like, infer_cast_like, kExact,
+                         {ref_kernel<NoParams>(cast_like_ref)}});
   r.add(OpSpec<ConstantParams>{"Constant", 1, parse_constant, infer_constant, kExact,
                                {ref_kernel<ConstantParams>(constant_ref)}});
   r.add(OpSpec<NoParams>{"Identity", 1, parse_identity, infer_identity, kExact, {ref_kernel<NoParams>(identity_ref)}});

@@ -216,9 +216,9 @@ def graph_cases(c):
                      [helper.make_value_info("x", helper.make_sequence_type_proto(
                          helper.make_tensor_type_proto(F, [1, 3])))], [vi("y", [1, 3])])
     c.add("sequence_input", seq, [x13()], contains=["tensor 'x'", "only tensors"])
-    f16 = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3], TensorProto.FLOAT16)],
+    u16 = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3], TensorProto.UINT16)],
                      [vi("y", [1, 3])])
-    c.add("float16_input", f16, [x13()], contains=["tensor 'x'", "element type 10"])
+    c.add("uint16_input", u16, [x13()], contains=["tensor 'x'", "element type 4"])
     c.add("input_rank_20000", relu_model(in_shape=[1] * 20000), [x13()], contains=["tensor 'x'", "rank"])
     neg_in = relu_model()
     neg_in.graph.input[0].type.tensor_type.shape.dim[1].dim_value = -3
@@ -942,6 +942,66 @@ def fuzz_cases(c):
     c.add("fold_beyond_tensor_limit", m, [np.ones(1, np.float32)], contains=["node 'pad_big' (Pad)", "limit"])
 
 
+def float16_cases(c):
+    """16-bit floats: data of the wrong length in each place it can be stored, 16-bit inputs fed to float32
+    inputs and the reverse, and valid float16/bfloat16 models (NaN and inf weights included) that must run."""
+    n = helper.make_node
+    H, B = TensorProto.FLOAT16, TensorProto.BFLOAT16
+    x4h = np.array([1.0, -2.0, 0.5, 65504.0], np.float16)
+
+    def add16(weight, elem=H):
+        return make_model([n("Add", ["x", "W"], ["y"], name="add")], [vi("x", [4], elem)], [vi("y", None, elem)],
+                          initializers=[weight])
+
+    c.add("f16_raw_data_short", add16(raw_tensor("W", [4], b"\0" * 6, H)), [x4h], contains=["tensor 'W'", "raw_data"])
+    c.add("bf16_raw_data_long", add16(raw_tensor("W", [4], b"\0" * 10, B), B), [],
+          contains=["tensor 'W'", "raw_data", "bfloat16"])
+    c.add("f16_int32_data_short", add16(TensorProto(name="W", data_type=H, dims=[4], int32_data=[1, 2, 3])), [x4h],
+          contains=["tensor 'W'", "int32_data"])
+    c.add("f16_int32_data_not_16_bits",
+          add16(TensorProto(name="W", data_type=H, dims=[4], int32_data=[0x3C00, 0x10000, 0, 0])), [x4h],
+          contains=["tensor 'W'", "int32_data[1]", "65536"])
+    c.add("bf16_int32_data_negative",
+          add16(TensorProto(name="W", data_type=B, dims=[2], int32_data=[-1, 0]), B), [],
+          contains=["tensor 'W'", "int32_data[0]", "bfloat16"])
+    w = TensorProto(name="W", data_type=H, dims=[4])
+    w.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "w.bin"), ("length", "6")):
+        e = w.external_data.add()
+        e.key, e.value = k, v
+    c.write("f16_external_length", "w.bin", b"\0" * 8)
+    c.add("f16_external_length", add16(w), [x4h], contains=["tensor 'W'", "external data length 6"])
+
+    relu16 = make_model([n("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 3], H)], [vi("y", [1, 3], H)])
+    c.add("input_float16_to_float32", relu_model(), [x13().astype(np.float16)], contains=["input 'x'", "float16"])
+    c.add("input_float32_to_float16", relu16, [x13()], contains=["input 'x'", "float32"])
+
+    # Valid: a whole float16 graph (NaN, inf, overflow on Add, subnormals), run in float32 between Casts that round
+    # every op's output to float16 as numpy's float16 arithmetic does.
+    x = np.array([np.nan, np.inf, -np.inf, 65504.0, -1.5, 0.0, -0.0, 6e-8], np.float16)
+    m = make_model([n("Relu", ["x"], ["r"], name="relu"), n("Add", ["x", "x"], ["s"], name="add")],
+                   [vi("x", [8], H)], [vi("r", [8], H), vi("s", [8], H)])
+    with np.errstate(over="ignore", invalid="ignore"):
+        c.add("f16_nan_inf_relu_add", m, [x], expect="ok", outputs={"r": np.maximum(x, np.float16(0)), "s": x + x})
+    # Valid: float16 weights (NaN and inf among them, stored in int32_data) cast to float32 at load (IS-Net style).
+    wh = np.array([1.0, np.nan, -np.inf, 0.1], np.float16)
+    wcast = make_model([n("Cast", ["W"], ["W32"], name="cast", to=F), n("Add", ["x", "W32"], ["y"], name="add")],
+                       [vi("x", [4])], [vi("y", [4])],
+                       initializers=[TensorProto(name="W", data_type=H, dims=[4],
+                                                 int32_data=[int(b) for b in wh.view(np.uint16)])])
+    x4 = np.ones(4, np.float32)
+    c.add("f16_weights_cast_nan_inf", wcast, [x4], expect="ok", outputs={"y": x4 + wh.astype(np.float32)})
+    # Valid: bfloat16 weights (raw_data: 1, 1 + 2^-7, -inf, NaN) cast to float32 at load.
+    wb = np.array([0x3F80, 0x3F81, 0xFF80, 0x7FC0], np.uint16)  # 1, 1 + 2^-7, -inf, NaN
+    bcast = make_model([n("Cast", ["W"], ["W32"], name="cast", to=F), n("Add", ["x", "W32"], ["y"], name="add")],
+                       [vi("x", [4])], [vi("y", [4])], initializers=[raw_tensor("W", [4], wb.tobytes(), B)])
+    c.add("bf16_weights_cast", bcast, [x4], expect="ok",
+          outputs={"y": x4 + (wb.astype(np.uint32) << 16).view(np.float32)})
+    c.add("bf16_output_npy_refused", make_model([n("Cast", ["x"], ["y"], name="cast", to=B)], [vi("x", [4])],
+                                                [vi("y", [4], B)]), [x4], extra_args=["--save", "."],
+          contains=["bfloat16", ".npy"])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_corpus.py OUTDIR")
@@ -954,7 +1014,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, fuzz_cases):
+                 resize_cases, float16_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

@@ -56,6 +56,8 @@ inline std::optional<std::vector<Tensor>> inputs_for(const std::vector<TensorSpe
         case DType::i8: t.data<int8_t>()[i] = int8_t(k % 4); break;
         case DType::u8: t.data<uint8_t>()[i] = uint8_t(k % 4); break;
         case DType::boolean: t.data<bool>()[i] = k % 2; break;
+        case DType::f16: static_cast<uint16_t*>(t.raw())[i] = uint16_t(0x3800 + (k % 8) * 0x100); break;
+        case DType::bf16: static_cast<uint16_t*>(t.raw())[i] = uint16_t(0x3f00 + (k % 8) * 0x10); break;
         default: return std::nullopt;
       }
     }

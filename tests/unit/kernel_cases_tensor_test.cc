@@ -139,6 +139,10 @@ std::vector<KernelCase> shape_cases() {
                       .in(given(special_values(true))));
   cases.push_back(KernelCase("Cast", 13, "float32 to float64").attr("to", int_attr(11)).in(random_in({3, 4})));
   cases.push_back(KernelCase("Cast", 13, "int64 to float32").attr("to", int_attr(1)).in(given(ints3)));
+  cases.push_back(KernelCase("Cast", 13, "float32 to float16").attr("to", int_attr(10))
+                      .in(given(special_values(true))));
+  cases.push_back(KernelCase("Cast", 13, "float32 to bfloat16").attr("to", int_attr(16)).in(random_in({3, 4})));
+  cases.push_back(KernelCase("CastLike", 15, "float32 like int64").in(random_in({3, 4}, -9, 9)).in(given(ints3)));
   cases.push_back(KernelCase("Constant", 13, "tensor value").attr("value", tensor_attr(make_tensor({2, 3}))));
   cases.push_back(KernelCase("Constant", 13, "value_ints").attr("value_ints", ints({4, -5, 6})));
   cases.push_back(KernelCase("Identity", 13, "float32").in(random_in({2, 3})));

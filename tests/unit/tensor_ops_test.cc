@@ -476,7 +476,7 @@ TEST_CASE("Cast reads any nonzero bool byte as true and validates `to`") {
   static_cast<uint8_t*>(b.raw())[0] = 2;  // not a canonical bool
   Tensor y = run_op("Cast", attrs({{"to", int_attr(7)}}), {b}, 13, 1, "ref", {false})[0];
   CHECK(values<int64_t>(y) == std::vector<int64_t>{1, 0});
-  for (int64_t to : {0, 8, 10, 16, 99, -1}) {
+  for (int64_t to : {0, 4, 8, 99, -1}) {
     CAPTURE(to);
     const std::string msg = error_of([&] { make_node("Cast", attrs({{"to", int_attr(to)}}), 1, 1, 13); });
     CHECK(msg.find("'to'") != std::string::npos);

@@ -1,0 +1,222 @@
+"""float16 and bfloat16 models: numpy float16 in and out of cnnx.Model, bfloat16 refused clearly, and torchvision
+classifiers (random seeded weights, exported by PyTorch at opset 13) converted to float16 the ways float16 models
+are shipped, run against a float32 computation of the same float16 values.
+
+The conversions (what onnxconverter-common's float16 converter and `.half()` exports make):
+  weights   every float initializer stored as float16, read through Cast(to float32) (IS-Net's export): the
+            Casts fold at load, so the model computes in float32 on the float16 values.
+  graph     the whole graph in float16, float16 input and output.
+  graph_io  the whole graph in float16 with float32 input and output, through Casts.
+
+The reference is the float32 model whose initializers are the same float16 values (as float32) run on the same
+float16-rounded input, computed by cnnx in float32 (cnnx's float32 path is checked against PyTorch by the model
+parity tests). Tolerances, derived from float16 rounding, not tuned:
+  weights   identical bits: after folding, both graphs hold the same float32 weights and compute the same way.
+  graph*    every op that rounds its float32 result to float16 (Conv, Gemm, Add, GlobalAveragePool, ...; not
+            Relu, Clip, MaxPool, Flatten, Identity, whose float16 output is exact) adds at most half an ulp,
+            2^-11 relative to the value it rounds (u). Along the longest path of L such ops, with the layers of
+            these nets carrying magnitudes through at gain about 1 (BatchNorm folded into the convolutions,
+            Kaiming-initialized), the output is off by at most L * u * max|output| (plus L * 2^-25 absolute
+            for the smallest values, float16's subnormal half-ulp)."""
+import os
+
+import numpy as np
+import onnx
+import onnx.helper as oh
+import onnx.numpy_helper as onh
+import pytest
+from onnx import TensorProto
+
+import cnnx
+
+H, F, B = TensorProto.FLOAT16, TensorProto.FLOAT, TensorProto.BFLOAT16
+U = 2.0 ** -11  # float16's unit roundoff (half an ulp relative, round to nearest)
+
+
+def save(model, path):
+    onnx.save(model, str(path))
+    return str(path)
+
+
+def relu_add_model(elem):
+    n = oh.make_node
+    return oh.make_model(oh.make_graph([n("Relu", ["x"], ["r"]), n("Add", ["r", "x"], ["y"])], "g",
+                                       [oh.make_tensor_value_info("x", elem, [2, 3])],
+                                       [oh.make_tensor_value_info("y", elem, [2, 3])]),
+                         opset_imports=[oh.make_opsetid("", 13)])
+
+
+def test_float16_arrays_in_and_out(tmp_path):
+    model = cnnx.Model(save(relu_add_model(H), tmp_path / "m.onnx"))
+    (x,), (y,) = model.inputs, model.outputs
+    assert (x.type, x.dtype, y.type) == ("tensor(float16)", np.float16, "tensor(float16)")
+    a = np.array([[-1.5, 0.1, 40000.0], [np.nan, -np.inf, 6e-8]], np.float16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = np.maximum(a, np.float16(0)) + a  # numpy's float16 arithmetic rounds each op's result to float16
+    got = model.run({"x": a})["y"]
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, want)  # 40000 + 40000 overflows to inf, as in float16
+    # float32 arrays are converted to the float16 input (numpy's same_kind rule), as other types are.
+    np.testing.assert_array_equal(model.run({"x": a.astype(np.float32)})["y"], want)
+
+
+def test_bfloat16_has_no_numpy_type(tmp_path):
+    model = cnnx.Model(save(relu_add_model(B), tmp_path / "m.onnx"))
+    (x,) = model.inputs
+    assert (x.type, x.dtype) == ("tensor(bfloat16)", None)
+    with pytest.raises(cnnx.Error, match="bfloat16"):
+        model.run({"x": np.zeros((2, 3), np.float32)})
+
+
+# ---- torchvision classifiers in float16 ----
+
+def export(name, path):
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+    net = getattr(torchvision.models, name)(num_classes=10).eval()
+    with torch.no_grad():  # BatchNorm statistics that do something (the export folds them into the Convs)
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.2, 0.2)
+                m.running_var.uniform_(0.5, 1.5)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.2, 0.2)
+    torch.onnx.export(net, torch.randn(1, 3, 64, 64), str(path), opset_version=13, input_names=["x"],
+                      output_names=["y"])
+    return onnx.load(str(path))
+
+
+def float_constants(model):
+    """Every float32 tensor the graph holds: initializers and Constant nodes' values."""
+    for t in model.graph.initializer:
+        if t.data_type == F:
+            yield t
+    for node in model.graph.node:
+        if node.op_type == "Constant":
+            for a in node.attribute:
+                if a.name == "value" and a.t.data_type == F:
+                    yield a.t
+
+
+def rounded_to_float16(model):
+    """The float32 model holding the float16 values of its constants (the reference)."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for t in float_constants(m):
+        t.CopyFrom(onh.from_array(onh.to_array(t).astype(np.float16).astype(np.float32), t.name))
+    return m
+
+
+def weights_as_float16(model):
+    """Initializers stored as float16 and read through Cast(to float32) nodes."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    casts = []
+    for t in list(m.graph.initializer):
+        if t.data_type != F:
+            continue
+        half = onh.from_array(onh.to_array(t).astype(np.float16), t.name + "_fp16")
+        casts.append(oh.make_node("Cast", [half.name], [t.name], to=F, name=t.name + "_cast"))
+        m.graph.initializer.remove(t)
+        m.graph.initializer.append(half)
+    nodes = casts + list(m.graph.node)
+    del m.graph.node[:]
+    m.graph.node.extend(nodes)
+    return m
+
+
+def graph_as_float16(model, keep_io_float32):
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for t in float_constants(m):
+        t.CopyFrom(onh.from_array(onh.to_array(t).astype(np.float16), t.name))
+    for node in m.graph.node:
+        if node.op_type == "Cast":
+            for a in node.attribute:
+                if a.name == "to" and a.i == F:
+                    a.i = H
+    del m.graph.value_info[:]
+    if not keep_io_float32:
+        for v in list(m.graph.input) + list(m.graph.output):
+            v.type.tensor_type.elem_type = H
+        return m
+    (x,), (y,) = m.graph.input, m.graph.output
+    for node in m.graph.node:
+        node.input[:] = ["x_fp16" if i == x.name else i for i in node.input]
+        node.output[:] = ["y_fp16" if o == y.name else o for o in node.output]
+    nodes = [oh.make_node("Cast", [x.name], ["x_fp16"], to=H, name="cast_in")] + list(m.graph.node) + \
+            [oh.make_node("Cast", ["y_fp16"], [y.name], to=F, name="cast_out")]
+    del m.graph.node[:]
+    m.graph.node.extend(nodes)
+    return m
+
+
+# Ops whose float16 output is exact (they select, clamp or move float16 values) add no rounding.
+EXACT_IN_FLOAT16 = {"Relu", "Clip", "MaxPool", "Flatten", "Reshape", "Identity", "Cast", "Constant", "Shape",
+                    "Gather", "Unsqueeze", "Concat", "Squeeze", "Transpose"}
+
+
+def roundings_on_longest_path(model):
+    depth = {}
+    for node in model.graph.node:  # torch.onnx writes nodes in topological order
+        d = max([depth.get(i, 0) for i in node.input] + [0]) + (node.op_type not in EXACT_IN_FLOAT16)
+        for o in node.output:
+            depth[o] = d
+    return max(depth[o.name] for o in model.graph.output)
+
+
+@pytest.fixture(scope="module", params=["resnet18", "mobilenet_v2"])
+def classifier(request, tmp_path_factory):
+    d = tmp_path_factory.mktemp(request.param)
+    return request.param, d, export(request.param, d / "float32.onnx")
+
+
+def run(path, x, backend):
+    return cnnx.Model(path, backend=backend).run({"x": x})["y"]
+
+
+@pytest.mark.parametrize("backend", ["dnnl", "ref"])
+def test_float16_weights_through_casts(classifier, backend):
+    name, d, model = classifier
+    x = np.random.default_rng(1).standard_normal((1, 3, 64, 64)).astype(np.float32)
+    want = run(save(rounded_to_float16(model), d / "reference.onnx"), x, backend)
+    path = save(weights_as_float16(model), d / "weights_fp16.onnx")
+    assert os.path.getsize(path) < 0.6 * os.path.getsize(d / "float32.onnx")
+    got = run(path, x, backend)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("backend", ["dnnl", "ref"])
+@pytest.mark.parametrize("keep_io_float32", [False, True], ids=["graph", "graph_io"])
+def test_whole_graph_float16(classifier, backend, keep_io_float32):
+    name, d, model = classifier
+    x16 = np.random.default_rng(1).standard_normal((1, 3, 64, 64)).astype(np.float16)
+    want = run(save(rounded_to_float16(model), d / "reference.onnx"), x16.astype(np.float32), backend)
+    half = graph_as_float16(model, keep_io_float32)
+    path = save(half, d / f"graph_fp16_{keep_io_float32}.onnx")
+    got = run(path, x16.astype(np.float32) if keep_io_float32 else x16, backend)
+    assert got.dtype == (np.float32 if keep_io_float32 else np.float16)
+    L = roundings_on_longest_path(model)
+    err = float(np.max(np.abs(got.astype(np.float64) - want)))
+    bound = L * U * float(np.max(np.abs(want))) + L * 2.0 ** -25
+    print(f"{name} {backend} io32={keep_io_float32}: max |err| {err:.3g}, bound {bound:.3g} (L = {L}), "
+          f"{err / bound:.2f} of it")
+    assert err <= bound
+    assert np.argmax(got) == np.argmax(want)
+    # The float16 values between ops are exact float16: the graph's output is float16 values either way.
+    np.testing.assert_array_equal(got.astype(np.float16).astype(np.float32), got.astype(np.float32))
+
+
+def test_inspect_reports_float16_compute(classifier, cnnx_tool):
+    import subprocess
+    name, d, model = classifier
+    half = save(graph_as_float16(model, keep_io_float32=False), d / "graph_fp16_inspect.onnx")
+    out = subprocess.run([cnnx_tool, "inspect", half], check=True, capture_output=True, text=True).stdout
+    line = next(l for l in out.splitlines() if l.strip().startswith("float16-compute"))
+    assert "Cast" in line, line  # one Cast per op input and output computed in float32
+    weights = save(weights_as_float16(model), d / "weights_fp16_inspect.onnx")
+    out = subprocess.run([cnnx_tool, "inspect", weights], check=True, capture_output=True, text=True).stdout
+    assert "float16-compute      no match" in out  # the Casts of float16 weights folded at load: nothing to wrap
+    assert "Cast" not in out.split("plan (")[1]     # and no Cast runs

@@ -1,0 +1,177 @@
+// float16 and bfloat16: the conversions (engine/float16.h) on hand-checked bit patterns, Cast and CastLike to and
+// from them (ties to even, overflow, subnormals, NaN, the float64 source rounded once), and shape inference of an
+// op without float16 kernels (engine/float16_compute.h).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "engine/float16.h"
+#include "engine/float16_compute.h"
+#include "engine/node_eval.h"
+#include "tests/unit/op_harness.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+std::vector<uint16_t> bits_of(const Tensor& t) {
+  const uint16_t* p = static_cast<const uint16_t*>(t.raw());
+  return std::vector<uint16_t>(p, p + t.numel());
+}
+
+Tensor sixteen_bit(DType dtype, std::vector<uint16_t> bits) {
+  Tensor t(dtype, {int64_t(bits.size())});
+  for (size_t i = 0; i < bits.size(); ++i) static_cast<uint16_t*>(t.raw())[i] = bits[i];
+  return t;
+}
+
+Attributes attrs(std::initializer_list<std::pair<const char*, Attribute>> list) {
+  Attributes a;
+  for (const auto& [name, value] : list) a.set(name, value);
+  return a;
+}
+
+template <class T>
+std::vector<T> elements(const Tensor& t) {
+  return std::vector<T>(t.data<T>(), t.data<T>() + t.numel());
+}
+
+const float kInf = std::numeric_limits<float>::infinity();
+
+}  // namespace
+
+TEST_CASE("float32 -> float16 rounds to nearest even, overflows to inf, keeps subnormals, signs and NaN") {
+  struct Case {
+    float x;
+    uint16_t want;
+  };
+  const Case cases[] = {
+      {1.0f, 0x3c00},
+      {-2.0f, 0xc000},
+      {0.0f, 0x0000},
+      {-0.0f, 0x8000},
+      {1.0f + std::ldexp(1.0f, -11), 0x3c00},      // tie: to the even 1.0
+      {1.0f + 3 * std::ldexp(1.0f, -11), 0x3c02},  // tie: to the even 1 + 2^-9
+      {1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20), 0x3c01},  // just above the tie
+      {65504.0f, 0x7bff},                          // the largest finite
+      {65519.99f, 0x7bff},                         // below 65504 + half an ulp
+      {65520.0f, 0x7c00},                          // the tie above the largest rounds to even: inf
+      {1e10f, 0x7c00},
+      {-kInf, 0xfc00},
+      {std::ldexp(1.0f, -14), 0x0400},             // the smallest normal
+      {std::ldexp(1.0f, -24), 0x0001},             // the smallest subnormal
+      {std::ldexp(1.0f, -25), 0x0000},             // tie between 0 and 2^-24: to the even 0
+      {std::ldexp(3.0f, -26), 0x0001},             // above the tie
+      {std::ldexp(3.0f, -25), 0x0002},             // tie between 1 and 2 units: to the even 2
+      {std::ldexp(1023.5f, -24), 0x0400},          // the largest subnormal's tie rounds up into the normals
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.x);
+    CHECK(float_to_float16(c.x) == c.want);
+    CHECK(double_to_float16(double(c.x)) == c.want);
+  }
+  const uint16_t nan = float_to_float16(std::numeric_limits<float>::quiet_NaN());
+  CHECK((nan & 0x7c00) == 0x7c00);
+  CHECK((nan & 0x03ff) != 0);
+  CHECK(std::isnan(float16_to_float(float_to_float16(-std::numeric_limits<float>::quiet_NaN()))));
+  CHECK(std::signbit(float16_to_float(float_to_float16(-std::numeric_limits<float>::quiet_NaN()))));
+  // Every float16 converts to float32 exactly and back to itself (NaNs stay NaN).
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    const float f = float16_to_float(uint16_t(b));
+    if (std::isnan(f)) continue;
+    CHECK_MESSAGE(float_to_float16(f) == b, b);
+  }
+  CHECK(float16_to_float(0x0001) == std::ldexp(1.0f, -24));
+  CHECK(float16_to_float(0x7bff) == 65504.0f);
+  CHECK(float16_to_float(0xfc00) == -kInf);
+}
+
+TEST_CASE("a float64 source is rounded to 16 bits once, not through float32") {
+  // 1 + 2^-11 + 2^-40: float32 would drop the 2^-40 and leave a tie that rounds down; rounded once it goes up.
+  const double x = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  CHECK(double_to_float16(x) == 0x3c01);
+  CHECK(float_to_float16(float(x)) == 0x3c00);
+  const double y = 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40);
+  CHECK(double_to_bfloat16(y) == 0x3f81);
+  CHECK(float_to_bfloat16(float(y)) == 0x3f80);
+  CHECK(double_to_float16(1e300) == 0x7c00);
+  CHECK(double_to_bfloat16(-1e300) == 0xff80);
+  CHECK(double_to_float16(1e-300) == 0x0000);
+}
+
+TEST_CASE("float32 -> bfloat16 rounds to nearest even; NaN stays NaN; bfloat16 -> float32 is exact") {
+  CHECK(float_to_bfloat16(1.0f) == 0x3f80);
+  CHECK(float_to_bfloat16(1.0f + std::ldexp(1.0f, -8)) == 0x3f80);      // tie: to even
+  CHECK(float_to_bfloat16(1.0f + 3 * std::ldexp(1.0f, -8)) == 0x3f82);  // tie: to even
+  CHECK(float_to_bfloat16(std::numeric_limits<float>::max()) == 0x7f80);  // rounds past the largest: inf
+  CHECK(float_to_bfloat16(-kInf) == 0xff80);
+  CHECK(float_to_bfloat16(std::numeric_limits<float>::denorm_min()) == 0x0000);
+  CHECK(std::isnan(bfloat16_to_float(float_to_bfloat16(std::numeric_limits<float>::quiet_NaN()))));
+  // A signalling-looking NaN whose payload lies in the low 16 bits must not become inf.
+  uint32_t low_payload = 0x7f800001;
+  float snan;
+  std::memcpy(&snan, &low_payload, 4);
+  CHECK(std::isnan(bfloat16_to_float(float_to_bfloat16(snan))));
+  CHECK(bfloat16_to_float(0x3f81) == 1.0f + std::ldexp(1.0f, -7));
+}
+
+TEST_CASE("Cast and CastLike to and from float16 and bfloat16") {
+  const Tensor x = make_tensor({5}, {1.0f, 65520.0f, -1e-8f, 3.7f, std::nanf("")});
+  const Tensor h = run_op("Cast", attrs({{"to", int_attr(10)}}), {x}, 13)[0];
+  REQUIRE(h.dtype() == DType::f16);
+  CHECK(bits_of(h)[0] == 0x3c00);
+  CHECK(bits_of(h)[1] == 0x7c00);
+  CHECK(bits_of(h)[2] == 0x8000);  // -1e-8 is below half the smallest subnormal: -0
+  CHECK(h.double_at(3) == double(float16_to_float(float_to_float16(3.7f))));
+  CHECK(std::isnan(h.double_at(4)));
+
+  // float16 -> int64 truncates the exact value; -> bool; -> bfloat16 rounds once from the exact value.
+  const Tensor h2 = sixteen_bit(DType::f16, {0x4170 /* 2.71875 */, 0xc500 /* -5 */, 0x0000, 0x7c00});
+  const Tensor i = run_op("Cast", attrs({{"to", int_attr(7)}}), {h2}, 13)[0];
+  CHECK(elements<int64_t>(i) == std::vector<int64_t>{2, -5, 0, std::numeric_limits<int64_t>::max()});
+  const Tensor b = run_op("Cast", attrs({{"to", int_attr(16)}}), {h2}, 13)[0];
+  CHECK(bits_of(b) == std::vector<uint16_t>{0x402e, 0xc0a0, 0x0000, 0x7f80});  // 2.71875 -> 2.71875 (fits 8 bits)
+  const Tensor f = run_op("Cast", attrs({{"to", int_attr(1)}}), {b}, 13)[0];
+  CHECK(elements<float>(f) == std::vector<float>{2.71875f, -5.0f, 0.0f, kInf});
+
+  // Integers go through float64: 65519 -> 65504, 65520 -> inf; 257 -> bfloat16 256 (tie to even).
+  const Tensor ints = make_int_tensor({3}, {65519, 65520, 257});
+  CHECK(bits_of(run_op("Cast", attrs({{"to", int_attr(10)}}), {ints}, 13)[0]) ==
+        std::vector<uint16_t>{0x7bff, 0x7c00, 0x5c04});
+  CHECK(bits_of(run_op("Cast", attrs({{"to", int_attr(16)}}), {ints}, 13)[0])[2] == 0x4380);
+
+  // Opset 1-5 names the type; opset 19 accepts saturate (float8 only).
+  CHECK(run_op("Cast", attrs({{"to", string_attr("FLOAT16")}}), {x}, 5)[0].dtype() == DType::f16);
+  CHECK(run_op("Cast", attrs({{"to", int_attr(16)}, {"saturate", int_attr(0)}}), {x}, 19)[0].dtype() == DType::bf16);
+
+  // CastLike takes the second input's type.
+  const Tensor like = run_op("CastLike", {}, {x, sixteen_bit(DType::bf16, {0})}, 15)[0];
+  CHECK(like.dtype() == DType::bf16);
+  CHECK(bits_of(like)[0] == 0x3f80);
+  CHECK(run_op("CastLike", {}, {h, x}, 15)[0].double_at(3) == h.double_at(3));
+  CHECK_THROWS_AS(make_node("CastLike", attrs({{"saturate", int_attr(1)}}), 2, 1, 15), Error);
+  CHECK_NOTHROW(make_node("CastLike", attrs({{"saturate", int_attr(1)}}), 2, 1, 19));
+}
+
+TEST_CASE("an op without float16 kernels infers and folds in float32 and types its outputs float16") {
+  const Node relu = make_node("Relu", {}, 1, 1, 13);
+  Tensor x = sixteen_bit(DType::f16, {0xbc00 /* -1 */, 0x3e00 /* 1.5 */});
+  CHECK(computes_float16_in_float32(relu, {ValueInfo::of(x)}));
+  const std::vector<ValueInfo> out = infer_node(relu, {ValueInfo::of(x)});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].dtype == DType::f16);
+  REQUIRE(out[0].constant);
+  CHECK(bits_of(*out[0].constant) == std::vector<uint16_t>{0x0000, 0x3e00});
+  const std::vector<ValueInfo> unknown = infer_node(relu, {ValueInfo::of(DType::f16, {2, 3})});
+  CHECK(unknown[0].dtype == DType::f16);
+  CHECK(!unknown[0].constant);
+  // Copies and Cast take float16 as it is.
+  CHECK(!computes_float16_in_float32(make_node("Reshape", {}, 2, 1, 13), {ValueInfo::of(x)}));
+  CHECK(!computes_float16_in_float32(make_node("Cast", attrs({{"to", int_attr(1)}}), 1, 1, 13), {ValueInfo::of(x)}));
+  // Arithmetic kernels refuse the storage types by name.
+  CHECK_THROWS_WITH_AS(visit_dtype(DType::f16, [](auto) {}), doctest::Contains("float16"), Error);
+}
