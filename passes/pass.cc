@@ -11,10 +11,16 @@
 
 namespace cnnx {
 
+const std::vector<GraphPass>& graph_lowerings() {
+  static const std::vector<GraphPass> lowerings = {
+      {"float16-compute", "ops reading float16 or bfloat16 without such kernels run in float32 between Casts that round each output back (float16 weights converted once; float16 initializer -> Cast folds at load)",
+       compute_float16_in_float32},
+  };
+  return lowerings;
+}
+
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
-      {"float16-compute", "ops reading float16 or bfloat16 without such kernels run in float32 between Casts that round each output back (float16 weights converted once; float16 initializer -> Cast folds at load)",
-       compute_float16_in_float32},  // first: the passes after it see float32 ops
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
       {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",
        fold_pad},
@@ -104,10 +110,13 @@ void check_pass_names(const std::vector<std::string>& names) {
 }
 
 std::vector<PassReport> run_graph_passes(Graph& graph, const std::vector<std::string>& disabled) {
-  const auto& passes = graph_passes();
   check_pass_names(disabled);
+  std::vector<const GraphPass*> all;
+  for (const GraphPass& p : graph_lowerings()) all.push_back(&p);
+  for (const GraphPass& p : graph_passes()) all.push_back(&p);
   std::vector<PassReport> reports;
-  for (const GraphPass& p : passes) {
+  for (const GraphPass* pass : all) {
+    const GraphPass& p = *pass;
     PassReport& r = reports.emplace_back();
     r.pass = p.name;
     r.disabled = std::find(disabled.begin(), disabled.end(), p.name) != disabled.end();

@@ -42,7 +42,10 @@ struct GraphPass {
   void (*run)(Graph& graph, PassDeclines& declines);
 };
 
-// Every pass, in the order the planner runs them.
+// Rewrites that a graph needs before kernels can run it (float16-compute: the kernels take float32). They run
+// first, always: not in graph_passes(), so no name can disable them. run_graph_passes reports them too.
+const std::vector<GraphPass>& graph_lowerings();
+// Every optimizing pass, in the order the planner runs them (after the lowerings).
 const std::vector<GraphPass>& graph_passes();
 // Their names, in that order (Options::disabled_passes with all of them plans the graph as imported).
 std::vector<std::string> graph_pass_names();

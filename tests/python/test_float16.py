@@ -58,6 +58,12 @@ def test_float16_arrays_in_and_out(tmp_path):
     np.testing.assert_array_equal(got, want)  # 40000 + 40000 overflows to inf, as in float16
     # float32 arrays are converted to the float16 input (numpy's same_kind rule), as other types are.
     np.testing.assert_array_equal(model.run({"x": a.astype(np.float32)})["y"], want)
+    # float16-compute is a lowering, not an optimization: disabling every pass (onnxruntime's ORT_DISABLE_ALL)
+    # leaves it on, and naming it is an error.
+    plain = cnnx.Model(save(relu_add_model(H), tmp_path / "m.onnx"), disable_passes=cnnx.graph_passes())
+    np.testing.assert_array_equal(plain.run({"x": a})["y"], want)
+    with pytest.raises(cnnx.Error, match="unknown graph pass 'float16-compute'"):
+        cnnx.Model(save(relu_add_model(H), tmp_path / "m.onnx"), disable_passes=["float16-compute"])
 
 
 def test_bfloat16_has_no_numpy_type(tmp_path):
