@@ -14,6 +14,8 @@ namespace cnnx {
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
+      {"cancel-transposes", "Transpose pairs that undo each other removed, others merged into one Transpose, identity Transposes dropped (tf2onnx's NHWC round trips)",
+       cancel_transposes},
       {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",
        fold_pad},
       {"pool-first", "an AveragePool that shrinks the map, reading a 1x1 Conv, runs before it (both linear: the Conv then runs on fewer pixels)",
@@ -23,6 +25,8 @@ const std::vector<GraphPass>& graph_passes() {
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
       {"fold-batchnorm", "folds a BatchNormalization with constant statistics into the Conv before it",
        fold_batch_norm},
+      {"fold-mul-add", "folds Mul and Add of per-output-channel constants after a Conv (BatchNormalization as tf2onnx writes it) into its weights and bias",
+       fold_conv_scale_shift},
       {"channel-shuffle", "[Concat ->] Reshape [N, g, C/g, ...] -> Transpose -> Reshape [N, C, ...] as one ChannelShuffle that keeps channels-last",
        fuse_channel_shuffle},
       {"fuse-gelu", "GELU spelled with Erf or Tanh (torch's nn.GELU below opset 20) as one Gelu (oneDNN gelu_erf, gelu_tanh)",

@@ -9,6 +9,9 @@ namespace cnnx {
 // Identity, Dropout at inference (no mask read, no runtime training_mode) and Pad with all-zero pads:
 // readers read the input.
 void drop_identity(Graph& graph, PassDeclines& declines);
+// Transpose -> Transpose as one Transpose (none when they cancel), and identity Transposes dropped;
+// passes/cancel_transposes.cc.
+void cancel_transposes(Graph& graph, PassDeclines& declines);
 // Pad (constant 0, known pads >= 0 on the spatial axes only) -> Conv or AveragePool (explicit pads; count_include_pad,
 // or no pads of its own; no ceil_mode) reading it as its only reader: the Conv or pool with the Pad's cells as
 // its own pads; passes/fold_pad.cc.
@@ -20,6 +23,10 @@ void pool_before_pointwise_conv(Graph& graph, PassDeclines& declines);
 // Conv -> BatchNormalization (inference, constant W, B and statistics, Conv output read only by the BN):
 // one Conv with W' = W * s and B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon).
 void fold_batch_norm(Graph& graph, PassDeclines& declines);
+// Conv -> Mul / Add / Sub of float32 constants per output channel (BatchNormalization as tf2onnx writes it),
+// the intermediate values read only by the next node: one Conv with the scale in W and the offset in B;
+// passes/fold_conv_scale_shift.cc.
+void fold_conv_scale_shift(Graph& graph, PassDeclines& declines);
 // LayerNorm spelled out (ReduceMean -> Sub -> Pow -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul -> Add]) as
 // one LayerNormalization; passes/fuse_layer_norm.cc.
 void fuse_layer_norm(Graph& graph, PassDeclines& declines);
