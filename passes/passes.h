@@ -12,6 +12,10 @@ void drop_identity(Graph& graph, PassDeclines& declines);
 // Transpose -> Transpose as one Transpose (none when they cancel), and identity Transposes dropped;
 // passes/cancel_transposes.cc.
 void cancel_transposes(Graph& graph, PassDeclines& declines);
+// Pad (constant mode, float32, known pads and value) -> Transpose read by a Conv or AveragePool, the Pad read
+// only by the Transpose: the Transpose, then the Pad with its pads permuted (for fold-pad);
+// passes/pad_through_transpose.cc.
+void pad_through_transpose(Graph& graph, PassDeclines& declines);
 // Pad (constant 0, known pads >= 0 on the spatial axes only) -> Conv or AveragePool (explicit pads; count_include_pad,
 // or no pads of its own; no ceil_mode) reading it as its only reader: the Conv or pool with the Pad's cells as
 // its own pads; passes/fold_pad.cc.

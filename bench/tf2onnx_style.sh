@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A tf2onnx-style MobileNet (tests/passes/tf2onnx_graphs.py: NHWC input, BatchNorm as Mul+Add, Relu6 as Clip,
+# Transpose round trips, explicit Pads) timed three ways in alternating rounds, batch 1: cnnx without the
+# passes written for tf2onnx's patterns (--disable-pass for each, "before"), cnnx with every pass ("after"),
+# and ONNX Runtime 1.30 (its default graph optimizations). Prints each round's medians, then the median of the
+# rounds, the ratios to ONNX Runtime and the ISA (cnnx_machine_limits).
+#
+# Usage: bench/tf2onnx_style.sh BUILD_DIR ORT_NODE_MODULES [threads=2] [rounds=5] [iters=30] [size=224]
+set -euo pipefail
+build=$1 ort=$2 threads=${3:-2} rounds=${4:-5} iters=${5:-30} size=${6:-224}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+model=$work/mobilenet_nhwc.onnx
+/usr/bin/python3 "$here/../tests/passes/tf2onnx_graphs.py" "$model" --size "$size"
+/usr/bin/python3 -c "import numpy as np; np.save('$work/x.npy', np.random.default_rng(0).uniform(0, 255, (1, $size, $size, 3)).astype(np.float32))"
+new_passes=(--disable-pass cancel-transposes --disable-pass fold-mul-add --disable-pass pad-through-transpose)
+median() { "$build/cnnx" bench "$model" --threads "$threads" --iters "$iters" --warmup 5 --json "$@" |
+           /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['median_ms'])"; }
+: > "$work/rounds"
+for r in $(seq "$rounds"); do
+  before=$(median "${new_passes[@]}")
+  after=$(median)
+  ort_ms=$(NODE_PATH=$ort node /work/shared/peers/ort_bench.js "$model" "$work/x.npy" "$threads" "$iters" |
+           /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['median_ms'])")
+  echo "round $r: cnnx before $before ms, after $after ms, onnxruntime $ort_ms ms"
+  echo "$before $after $ort_ms" >> "$work/rounds"
+done
+/usr/bin/python3 - "$work/rounds" "$("$build/cnnx_machine_limits" | /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['isa'])")" \
+                  "$threads" "$size" <<'EOF'
+import statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
+before, after, ort = (statistics.median(col) for col in zip(*rows))
+print(f"isa {sys.argv[2]}, {sys.argv[3]} threads, batch 1, {sys.argv[4]}x{sys.argv[4]}, {len(rows)} rounds (median of medians):")
+print(f"  cnnx before {before:.2f} ms ({before / ort:.2f}x ORT), after {after:.2f} ms ({after / ort:.2f}x ORT), "
+      f"onnxruntime {ort:.2f} ms; after/before {after / before:.2f}")
+EOF
