@@ -16,6 +16,8 @@ const std::vector<GraphPass>& graph_passes() {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
       {"cancel-transposes", "Transpose pairs that undo each other removed, others merged into one Transpose, identity Transposes dropped (tf2onnx's NHWC round trips)",
        cancel_transposes},
+      {"reduce-before-transpose", "a Reduce* over a Transpose's output reduces its input and permutes the result (tf2onnx's NHWC global pooling heads)",
+       reduce_before_transpose},
       {"pad-through-transpose", "a Pad before a Transpose into a Conv or AveragePool (Keras' ZeroPadding2D in NHWC) moves after the Transpose, for fold-pad",
        pad_through_transpose},
       {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",

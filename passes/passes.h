@@ -12,6 +12,10 @@ void drop_identity(Graph& graph, PassDeclines& declines);
 // Transpose -> Transpose as one Transpose (none when they cancel), and identity Transposes dropped;
 // passes/cancel_transposes.cc.
 void cancel_transposes(Graph& graph, PassDeclines& declines);
+// Transpose -> Reduce* (constant axes, the Transpose read only by it) as the Reduce* of the Transpose's input
+// over the axes permuted back, then a Transpose of the result (none when it keeps the order);
+// passes/reduce_before_transpose.cc.
+void reduce_before_transpose(Graph& graph, PassDeclines& declines);
 // Pad (constant mode, float32, known pads and value) -> Transpose read by a Conv or AveragePool, the Pad read
 // only by the Transpose: the Transpose, then the Pad with its pads permuted (for fold-pad);
 // passes/pad_through_transpose.cc.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The tf2onnx passes (cancel-transposes, pad-through-transpose, fold-mul-add, then fold-pad and fuse-conv) on a
-whole tf2onnx-style MobileNet (tf2onnx_graphs.py): `cnnx inspect` must report what each took, the plan must
-keep no Pad, Clip, Mul or Add of the convolutions (only the input normalization's Mul and Sub, and the head),
-no Transpose but the head's and no reorder; `cnnx check` must be clean, and `cnnx run` must give the output of
+"""The tf2onnx passes (cancel-transposes, reduce-before-transpose, pad-through-transpose, fold-mul-add, then
+global-average-pool, fold-pad and fuse-conv) on a whole tf2onnx-style MobileNet (tf2onnx_graphs.py): `cnnx
+inspect` must report what each took, the plan must keep no Pad, Clip, Mul or Add of the convolutions (only the
+input normalization's Mul and Sub, and the head), no Transpose but the input's and the head's (views), and no
+reorder; `cnnx check` must be clean, and `cnnx run` must give the output of
 the same model planned with every pass off on the reference kernels, within the last op's (Softmax's)
 tolerance, on both backends.
 Usage: tf2onnx_models.py CNNX [WORKDIR]"""
@@ -25,13 +26,16 @@ SOFTMAX = (1e-7, 1e-5)  # ops/softmax/softmax.h: |got - want| <= abs + rel * |wa
 
 EXPECTED = {  # pass -> its report on mobilenet_nhwc(96, 0.5)
     "cancel-transposes": "removed 10 nodes (Transpose x10)",
+    "reduce-before-transpose": "rewrote 2 nodes (ReduceMean x1, Transpose x1)",
+    "global-average-pool": "1 GlobalAveragePool from 1 nodes (ReduceMean x1)",
     "pad-through-transpose": "rewrote 2 nodes (Pad x1, Transpose x1)",
     "fold-pad": "removed 5 nodes (Pad x5)",
     "fold-mul-add": "removed 80 nodes (Add x40, Mul x40)",
     "fuse-conv": "33 FusedConv from 66 nodes (Add x6, Clip x27, Conv x33)",
 }
-# Steps the plan may keep besides convolutions: the input normalization, the first Transpose (a view), the head.
-ALLOWED = {"Mul": 1, "Sub": 1, "Transpose": 2, "ReduceMean": 1, "Reshape": 1, "FusedMatMul": 1, "Softmax": 1}
+# Steps the plan may keep besides convolutions: the input normalization, the first Transpose (a view), the head
+# (a GlobalAveragePool, its Transpose to [1, 1, 1, C] (a view), Reshape, FusedMatMul, Softmax).
+ALLOWED = {"Mul": 1, "Sub": 1, "Transpose": 2, "GlobalAveragePool": 1, "Reshape": 1, "FusedMatMul": 1, "Softmax": 1}
 
 
 def main():
