@@ -6,8 +6,11 @@
 # rounds, the ratios to ONNX Runtime and the ISA (cnnx_machine_limits).
 #
 # Usage: bench/tf2onnx_style.sh BUILD_DIR ORT_NODE_MODULES [threads=2] [rounds=5] [iters=30] [size=224]
+#   threads is ONNX Runtime's; cnnx runs with its default team (--threads 0) when that is every core, as
+#   compare_peers.sh does, else (or with CNNX_THREADS=N) pinned to that count.
 set -euo pipefail
 build=$1 ort=$2 threads=${3:-2} rounds=${4:-5} iters=${5:-30} size=${6:-224}
+cnnx_threads=${CNNX_THREADS:-$([ "$threads" = "$(nproc)" ] && echo 0 || echo "$threads")}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -18,7 +21,7 @@ new_passes=(--disable-pass cancel-transposes --disable-pass reduce-before-transp
             --disable-pass fold-mul-add)
 # "median min" of one timed run.
 times() { /usr/bin/python3 -c "import json, sys; j = json.loads(sys.stdin.read().strip().splitlines()[-1]); print(j['median_ms'], j['min_ms'])"; }
-cnnx_times() { "$build/cnnx" bench "$model" --threads "$threads" --iters "$iters" --warmup 5 --json "$@" | times; }
+cnnx_times() { "$build/cnnx" bench "$model" --threads "$cnnx_threads" --iters "$iters" --warmup 5 --json "$@" | times; }
 : > "$work/rounds"
 for r in $(seq "$rounds"); do
   before=$(cnnx_times "${new_passes[@]}")
@@ -27,12 +30,12 @@ for r in $(seq "$rounds"); do
   echo "round $r (median min, ms): cnnx before $before, after $after, onnxruntime $ort_ms"
   echo "$before $after $ort_ms" >> "$work/rounds"
 done
-/usr/bin/python3 - "$work/rounds" "$("$build/cnnx_machine_limits" | /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['isa'])")" \
-                  "$threads" "$size" <<'EOF'
+/usr/bin/python3 - "$work/rounds" "$("$build/cnnx_machine_limits" --threads 1 --buffer-mb 64 --reps 1 | /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['isa'])")" \
+                  "$threads" "$size" "$cnnx_threads" <<'EOF'
 import statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
 cols = list(zip(*rows))
-print(f"isa {sys.argv[2]}, {sys.argv[3]} threads, batch 1, {sys.argv[4]}x{sys.argv[4]}, {len(rows)} rounds:")
+print(f"isa {sys.argv[2]}, {sys.argv[3]} threads (cnnx {sys.argv[5]}), batch 1, {sys.argv[4]}x{sys.argv[4]}, {len(rows)} rounds:")
 for what, pick in (("median of the rounds' medians", statistics.median), ("best of the rounds' minimums", min)):
     before, after, ort = (pick(cols[i]) for i in ((0, 2, 4) if pick is statistics.median else (1, 3, 5)))
     print(f"  {what}: cnnx before {before:.2f} ms ({before / ort:.2f}x ORT), after {after:.2f} ms "
