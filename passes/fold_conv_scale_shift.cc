@@ -79,19 +79,21 @@ void fold_conv_scale_shift(Graph& g, PassDeclines& declines) {
       const Node& op = g.nodes[size_t(readers[0])];
       const bool arith = is_op(op, "Mul") || is_op(op, "Add") || is_op(op, "Sub");
       if (!arith || op.inputs.size() != 2 || op.inputs[0] == op.inputs[1]) break;
-      if (readers.size() > 1) {  // a near match: the pattern's next node, but the Conv's value is read elsewhere too
-        declines.add(op, "the value it reads from " + node_label(conv) + " is read by other nodes too");
+      const bool conv_first = op.inputs[0] == out;
+      const int other = op.inputs[conv_first ? 1 : 0];
+      if (!g.value(other).info.constant) break;  // not the pattern: a residual Add, a gate
+      if (readers.size() > 1) {  // a near match: the pattern's next node, but the value is read elsewhere too
+        declines.add(op, "the value it reads (from " + node_label(conv) + ") is read by other nodes too");
         break;
       }
-      const bool conv_first = op.inputs[0] == out;
       if (is_op(op, "Sub") && !conv_first) {
         declines.add(op, "subtracts the Conv's output from a constant");
         break;
       }
       std::vector<double> c;
-      const std::string why = per_channel_constant(g, op.inputs[conv_first ? 1 : 0], out_shape, c);
+      const std::string why = per_channel_constant(g, other, out_shape, c);
       if (!why.empty()) {
-        if (g.value(op.inputs[conv_first ? 1 : 0]).info.constant) declines.add(op, why);
+        declines.add(op, why);
         break;
       }
       for (int64_t m = 0; m < M; ++m) {
