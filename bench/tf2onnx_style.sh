@@ -6,6 +6,7 @@
 # rounds, the ratios to ONNX Runtime and the ISA (cnnx_machine_limits).
 #
 # Usage: bench/tf2onnx_style.sh BUILD_DIR ORT_NODE_MODULES [threads=2] [rounds=5] [iters=30] [size=224]
+#   NHWC_OPS=1: the model written without tf2onnx's transpose optimizer (each BatchNorm, Relu6 in NHWC).
 #   threads is ONNX Runtime's; cnnx runs with its default team (--threads 0) when that is every core, as
 #   compare_peers.sh does, else (or with CNNX_THREADS=N) pinned to that count.
 set -euo pipefail
@@ -15,9 +16,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 model=$work/mobilenet_nhwc.onnx
-/usr/bin/python3 "$here/../tests/passes/tf2onnx_graphs.py" "$model" --size "$size"
+/usr/bin/python3 "$here/../tests/passes/tf2onnx_graphs.py" "$model" --size "$size" ${NHWC_OPS:+--nhwc-ops}
 /usr/bin/python3 -c "import numpy as np; np.save('$work/x.npy', np.random.default_rng(0).uniform(0, 255, (1, $size, $size, 3)).astype(np.float32))"
-new_passes=(--disable-pass cancel-transposes --disable-pass reduce-before-transpose --disable-pass pad-through-transpose
+new_passes=(--disable-pass elementwise-before-transpose --disable-pass cancel-transposes --disable-pass reduce-before-transpose --disable-pass pad-through-transpose
             --disable-pass fold-mul-add)
 # "median min" of one timed run.
 times() { /usr/bin/python3 -c "import json, sys; j = json.loads(sys.stdin.read().strip().splitlines()[-1]); print(j['median_ms'], j['min_ms'])"; }

@@ -14,6 +14,8 @@ namespace cnnx {
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
+      {"elementwise-before-transpose", "Mul/Add/Sub/Div of a constant, Relu or Clip after a Transpose run before it (tf2onnx's ops written in NHWC between Transposes)",
+       elementwise_before_transpose},  // before cancel-transposes, which then meets the Transposes side by side
       {"cancel-transposes", "Transpose pairs that undo each other removed, others merged into one Transpose, identity Transposes dropped (tf2onnx's NHWC round trips)",
        cancel_transposes},
       {"reduce-before-transpose", "a Reduce* over a Transpose's output reduces its input and permutes the result (tf2onnx's NHWC global pooling heads)",

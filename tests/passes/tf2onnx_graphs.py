@@ -13,8 +13,11 @@ What a Keras MobileNet exported by tf2onnx looks like (opset 13):
   - a head that goes back to NHWC: Transpose(0, 2, 3, 1) -> ReduceMean(axes 1, 2) -> Reshape -> MatMul -> Add
     -> Softmax.
 
-Usage: tf2onnx_graphs.py OUT.onnx [--size S] [--width W] [--seed N]   (writes the MobileNet-like model)
-Import: mobilenet_nhwc(size, width, seed) -> onnx.ModelProto."""
+  - without tf2onnx's transpose optimizer (--nhwc-ops): each BatchNorm (Mul, Add of [C] constants) and Relu6
+    in NHWC between a Transpose(0, 2, 3, 1) and a Transpose(0, 3, 1, 2).
+
+Usage: tf2onnx_graphs.py OUT.onnx [--size S] [--width W] [--seed N] [--nhwc-ops]   (writes the MobileNet-like model)
+Import: mobilenet_nhwc(size, width, seed, classes, nhwc_ops) -> onnx.ModelProto."""
 import argparse
 
 import numpy as np
@@ -25,8 +28,9 @@ from onnx import TensorProto, helper, numpy_helper
 class Builder:
     """Nodes and initializers of one graph, with unique names."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, nhwc_ops=False):
         self.rng = np.random.default_rng(seed)
+        self.nhwc_ops = nhwc_ops
         self.nodes, self.inits, self.count = [], [], 0
 
     def name(self, base):
@@ -68,7 +72,13 @@ class Builder:
 
 
 def conv_bn(b, x, cin, cout, k, stride=1, pads=None, group=1, relu6=True, bn_shape=None):
-    y = b.batch_norm_as_mul_add(b.conv(x, cin, cout, k, stride, pads, group), cout, bn_shape or (1, cout, 1, 1))
+    """Conv -> BatchNorm as Mul + Add [-> Relu6]; with b.nhwc_ops, the Mul, Add and Clip in NHWC between
+    Transposes (tf2onnx without its transpose optimizer), the constants of shape [C]."""
+    y = b.conv(x, cin, cout, k, stride, pads, group)
+    if b.nhwc_ops:
+        y = b.batch_norm_as_mul_add(b.transpose(y, [0, 2, 3, 1]), cout, (cout,))
+        return b.transpose(b.relu6(y) if relu6 else y, [0, 3, 1, 2])
+    y = b.batch_norm_as_mul_add(y, cout, bn_shape or (1, cout, 1, 1))
     return b.relu6(y) if relu6 else y
 
 
@@ -87,9 +97,10 @@ def inverted_residual(b, x, cin, cout, stride, expand, transpose_pair=False):
     return b.node("Add", [x, y]) if stride == 1 and cin == cout else y
 
 
-def mobilenet_nhwc(size=224, width=1.0, seed=0, classes=100):
-    """A MobileNetV2-like classifier on an NHWC input [1, size, size, 3], as tf2onnx exports a Keras model."""
-    b = Builder(seed)
+def mobilenet_nhwc(size=224, width=1.0, seed=0, classes=100, nhwc_ops=False):
+    """A MobileNetV2-like classifier on an NHWC input [1, size, size, 3], as tf2onnx exports a Keras model
+    (nhwc_ops: each BatchNorm and Relu6 in NHWC between Transposes, as without tf2onnx's transpose optimizer)."""
+    b = Builder(seed, nhwc_ops)
     c = lambda n: max(8, int(n * width + 4) // 8 * 8)  # noqa: E731
     x = b.node("Sub", [b.node("Mul", ["input", b.const("inv127", 1 / 127.5)]), b.const("one", 1.0)])
     x = b.transpose(b.pad(x, [0, 0, 0, 0, 0, 1, 1, 0]), [0, 3, 1, 2])  # ZeroPadding2D in NHWC, then to NCHW
@@ -121,8 +132,9 @@ def main():
     ap.add_argument("--size", type=int, default=224)
     ap.add_argument("--width", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--nhwc-ops", action="store_true")
     a = ap.parse_args()
-    onnx.save(mobilenet_nhwc(a.size, a.width, a.seed), a.out)
+    onnx.save(mobilenet_nhwc(a.size, a.width, a.seed, nhwc_ops=a.nhwc_ops), a.out)
 
 
 if __name__ == "__main__":

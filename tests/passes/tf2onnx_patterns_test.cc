@@ -256,3 +256,30 @@ TEST_CASE("reduce-before-transpose: a reduction of an NHWC view reduces the NCHW
                    pass, false, "ReduceMean"});
   check_cases(cases);
 }
+
+TEST_CASE("elementwise-before-transpose: BatchNorm and Relu6 written in NHWC between Transposes fold into the Conv") {
+  const std::string pass = "elementwise-before-transpose";
+  // conv [1, 5, 6, 6] -> Transpose(0,2,3,1) -> Mul(scale) -> Add(offset) -> Clip(0, 6) -> Transpose(0,3,1,2) -> Relu.
+  auto nhwc_bn = [](Shape scale_shape) {
+    GraphBuilder b = conv_graph();
+    b.initializer("scale", random_tensor(scale_shape, 13, 0.5f, 1.5f))
+        .initializer("offset", random_tensor({5}, 14))
+        .initializer("lo", make_tensor({}, {0.f}))
+        .initializer("hi", make_tensor({}, {6.f}))
+        .node("Transpose", {"conv"}, {"nhwc"}, "to_nhwc", perm({0, 2, 3, 1}))
+        .node("Mul", {"nhwc", "scale"}, {"scaled"}, "mul")
+        .node("Add", {"offset", "scaled"}, {"shifted"}, "add")
+        .node("Clip", {"shifted", "lo", "hi"}, {"relu6"}, "relu6")
+        .node("Transpose", {"relu6"}, {"nchw"}, "to_nchw", perm({0, 3, 1, 2}))
+        .node("Relu", {"nchw"}, {"y"}, "next")  // a graph output Transpose would be kept under its name
+        .output("y");
+    return b;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"scale [C]", nhwc_bn({5}), "Transpose", true, pass});
+  cases.push_back({"scale [1, 1, 1, C]", nhwc_bn({1, 1, 1, 5}), "Mul", true, pass});
+  // [6, 1] right-aligns with W, C: per (w, c), not per channel: moved before the Transpose, not into the Conv.
+  cases.push_back({"scale [6, 1] (per W): moved, not folded", nhwc_bn({6, 1}), "Transpose", true, pass});
+  cases.push_back({"scale [2, 6, 6, 5] widens the batch", nhwc_bn({2, 6, 6, 5}), "Transpose", false, pass, true});
+  check_cases(cases);
+}
