@@ -5,7 +5,8 @@
 // to each other (cancel-transposes, run next, removes them), the Mul and Add per output channel of the Conv
 // (fold-mul-add) and the Clip after it (fuse-conv).
 //
-// Matched: a default-domain Transpose read only by one node, which is
+// Matched: a default-domain Transpose of a Conv's output (or of an op this pass moved) read only by one node,
+// which is
 //   - Mul, Add, Sub or Div with the Transpose's output as one operand and a constant as the other, whose dims
 //     (right-aligned) are 1 or the Transpose's output dim (the constant adds no axis and widens none);
 //   - Relu, or Clip with constant bounds (or none).
@@ -57,8 +58,9 @@ bool untransposed_constant(const Tensor& c, const Shape& out, const std::vector<
   return true;
 }
 
-// One sweep in node order; true when it moved an op (which may now read another Transpose).
-bool move_elementwise_ops(Graph& g, PassDeclines& declines) {
+// One sweep in node order; true when it moved an op (which may now read another Transpose). `moved_out`:
+// per value, whether a moved op writes it.
+bool move_elementwise_ops(Graph& g, PassDeclines& declines, std::vector<bool>& moved_out) {
   const auto consumers = consumers_of(g);
   bool moved_any = false;
   for (size_t j = 0; j < g.nodes.size(); ++j) {
@@ -77,6 +79,12 @@ bool move_elementwise_ops(Graph& g, PassDeclines& declines) {
     const int transposed = op.inputs[size_t(operand)];
     const size_t i = size_t(g.value(transposed).producer);
     const Node& transpose = g.nodes[i];
+    // Only where the op belongs to a convolution: the Transpose permutes a Conv's output, or that of an op
+    // already moved (elsewhere, as in attention, moving it would only trade places).
+    const int source = transpose.inputs[0];
+    const Node* before = producer_of(g, source);
+    const bool from_conv = (before && is_op(*before, "Conv")) || (size_t(source) < moved_out.size() && moved_out[size_t(source)]);
+    if (!from_conv) continue;
     const std::vector<int64_t> perm =
         resolve_perm(params_as<TransposeParams>(*transpose.params, transpose.op_type), g.value(transpose.inputs[0]).info.rank());
     std::vector<int> inputs = op.inputs;
@@ -109,6 +117,8 @@ bool move_elementwise_ops(Graph& g, PassDeclines& declines) {
     g.nodes[i] = std::move(moved_op);  // the Transpose's place: its input is ready there
     g.nodes[j] = std::move(moved_transpose);
     g.values[size_t(mid)].producer = int(i);
+    moved_out.resize(g.values.size(), false);
+    moved_out[size_t(mid)] = true;
     moved_any = true;
   }
   return moved_any;
@@ -119,9 +129,10 @@ bool move_elementwise_ops(Graph& g, PassDeclines& declines) {
 void elementwise_before_transpose(Graph& g, PassDeclines& declines) {
   // Until nothing moves: an op moved before one Transpose may meet another (a round trip's first half). Each
   // move takes an op before a Transpose, so this ends; the bound only guards against a mistake.
+  std::vector<bool> moved_out(g.values.size(), false);
   for (size_t round = 0; round <= g.nodes.size(); ++round) {
     PassDeclines last;  // the near matches of the final sweep only (earlier sweeps see them too)
-    const bool moved = move_elementwise_ops(g, last);
+    const bool moved = move_elementwise_ops(g, last, moved_out);
     if (!moved) {
       declines = std::move(last);
       return;

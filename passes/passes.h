@@ -9,7 +9,7 @@ namespace cnnx {
 // Identity, Dropout at inference (no mask read, no runtime training_mode) and Pad with all-zero pads:
 // readers read the input.
 void drop_identity(Graph& graph, PassDeclines& declines);
-// Transpose -> elementwise op (Mul/Add/Sub/Div with a constant that does not widen it, Relu, Clip with constant
+// Transpose of a Conv's output (or of an op moved so) -> elementwise op (Mul/Add/Sub/Div with a constant that does not widen it, Relu, Clip with constant
 // bounds) reading it as its only reader: the op first (the constant permuted back), then the Transpose;
 // passes/elementwise_before_transpose.cc.
 void elementwise_before_transpose(Graph& graph, PassDeclines& declines);
