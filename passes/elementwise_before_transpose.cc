@@ -89,9 +89,10 @@ bool move_elementwise_ops(Graph& g, PassDeclines& declines, std::vector<bool>& m
         resolve_perm(params_as<TransposeParams>(*transpose.params, transpose.op_type), g.value(transpose.inputs[0]).info.rank());
     std::vector<int> inputs = op.inputs;
     inputs[size_t(operand)] = transpose.inputs[0];
-    bool constant_rest = true;
+    bool constant_rest = true;  // and written before the Transpose's place, where the op goes
     for (size_t k = 0; k < inputs.size(); ++k)
-      if (int(k) != operand && inputs[k] >= 0) constant_rest = constant_rest && bool(g.value(inputs[k]).info.constant);
+      if (int(k) != operand && inputs[k] >= 0)
+        constant_rest = constant_rest && bool(g.value(inputs[k]).info.constant) && g.value(inputs[k]).producer < int(i);
     if (!constant_rest) continue;  // not the pattern: both operands computed
     if (!unary) {
       const int other = inputs[size_t(1 - operand)];
