@@ -22,6 +22,14 @@ const std::vector<GraphPass>& graph_lowerings() {
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
+      {"elementwise-before-transpose", "Mul/Add/Sub/Div of a constant, Relu or Clip after a Transpose run before it (tf2onnx's ops written in NHWC between Transposes)",
+       elementwise_before_transpose},  // before cancel-transposes, which then meets the Transposes side by side
+      {"cancel-transposes", "Transpose pairs that undo each other removed, others merged into one Transpose, identity Transposes dropped (tf2onnx's NHWC round trips)",
+       cancel_transposes},
+      {"reduce-before-transpose", "a Reduce* over a Transpose's output reduces its input and permutes the result (tf2onnx's NHWC global pooling heads)",
+       reduce_before_transpose},
+      {"pad-through-transpose", "a Pad before a Transpose into a Conv or AveragePool (Keras' ZeroPadding2D in NHWC) moves after the Transpose, for fold-pad",
+       pad_through_transpose},
       {"fold-pad", "folds a Pad of zeros around the spatial axes into the Conv or AveragePool (counting the pads) reading it",
        fold_pad},
       {"pool-first", "an AveragePool that shrinks the map, reading a 1x1 Conv, runs before it (both linear: the Conv then runs on fewer pixels)",
@@ -31,6 +39,8 @@ const std::vector<GraphPass>& graph_passes() {
       {"global-average-pool", "every spelling of global average pooling as one GlobalAveragePool", rewrite_global_average_pool},
       {"fold-batchnorm", "folds a BatchNormalization with constant statistics into the Conv before it",
        fold_batch_norm},
+      {"fold-mul-add", "folds Mul and Add of per-output-channel constants after a Conv (BatchNormalization as tf2onnx writes it) into its weights and bias",
+       fold_mul_add},
       {"channel-shuffle", "[Concat ->] Reshape [N, g, C/g, ...] -> Transpose -> Reshape [N, C, ...] as one ChannelShuffle that keeps channels-last",
        fuse_channel_shuffle},
       {"fuse-gelu", "GELU spelled with Erf or Tanh (torch's nn.GELU below opset 20) as one Gelu (oneDNN gelu_erf, gelu_tanh)",

@@ -13,6 +13,21 @@ void compute_float16_in_float32(Graph& graph, PassDeclines& declines);
 // Identity, Dropout at inference (no mask read, no runtime training_mode) and Pad with all-zero pads:
 // readers read the input.
 void drop_identity(Graph& graph, PassDeclines& declines);
+// Transpose of a Conv's output (or of an op moved so) -> elementwise op (Mul/Add/Sub/Div with a constant that does not widen it, Relu, Clip with constant
+// bounds) reading it as its only reader: the op first (the constant permuted back), then the Transpose;
+// passes/elementwise_before_transpose.cc.
+void elementwise_before_transpose(Graph& graph, PassDeclines& declines);
+// Transpose -> Transpose as one Transpose (none when they cancel), and identity Transposes dropped;
+// passes/cancel_transposes.cc.
+void cancel_transposes(Graph& graph, PassDeclines& declines);
+// Transpose -> Reduce* (constant axes, the Transpose read only by it) as the Reduce* of the Transpose's input
+// over the axes permuted back, then a Transpose of the result (none when it keeps the order);
+// passes/reduce_before_transpose.cc.
+void reduce_before_transpose(Graph& graph, PassDeclines& declines);
+// Pad (constant mode, float32, known pads and value) -> Transpose read by a Conv or AveragePool, the Pad read
+// only by the Transpose: the Transpose, then the Pad with its pads permuted (for fold-pad);
+// passes/pad_through_transpose.cc.
+void pad_through_transpose(Graph& graph, PassDeclines& declines);
 // Pad (constant 0, known pads >= 0 on the spatial axes only) -> Conv or AveragePool (explicit pads; count_include_pad,
 // or no pads of its own; no ceil_mode) reading it as its only reader: the Conv or pool with the Pad's cells as
 // its own pads; passes/fold_pad.cc.
@@ -24,6 +39,10 @@ void pool_before_pointwise_conv(Graph& graph, PassDeclines& declines);
 // Conv -> BatchNormalization (inference, constant W, B and statistics, Conv output read only by the BN):
 // one Conv with W' = W * s and B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon).
 void fold_batch_norm(Graph& graph, PassDeclines& declines);
+// Conv -> Mul / Add / Sub of float32 constants per output channel (BatchNormalization as tf2onnx writes it),
+// the intermediate values read only by the next node: one Conv with the scale in W and the offset in B;
+// passes/fold_mul_add.cc.
+void fold_mul_add(Graph& graph, PassDeclines& declines);
 // LayerNorm spelled out (ReduceMean -> Sub -> Pow -> ReduceMean -> Add(eps) -> Sqrt -> Div [-> Mul -> Add]) as
 // one LayerNormalization; passes/fuse_layer_norm.cc.
 void fuse_layer_norm(Graph& graph, PassDeclines& declines);

@@ -99,7 +99,7 @@ int inspect(const InspectOptions& o) {
   const PlanView plan = plan_of(model, probe);
   std::cout << "graph passes applied:\n";
   for (const PassReportLine& r : plan.passes()) {
-    std::cout << "  " << std::left << std::setw(20) << r.pass << " " << r.summary << "\n";
+    std::cout << "  " << std::left << std::setw(28) << r.pass << " " << r.summary << "\n";
     for (const std::string& why : r.declined) std::cout << "    left alone: " << why << "\n";
   }
   print_plan(plan);
