@@ -1,0 +1,324 @@
+// The native kernel of Resize and Upsample ("native"): every mode, coordinate mode, rank and float type the
+// reference kernel runs, in plain layout, vectorized by the compiler and parallel over output rows (OpenMP).
+//
+// It computes what the reference computes, term by term: an output cell is the sum over its row taps (every
+// combination of the taps of the axes before the last, ops/resize/resize_geometry.h) of the sum over its
+// column taps (the last axis) of (row weight * column weight) * x, in double, each sum starting at 0 and
+// taken in the reference's order, rounded once to the output type; the row weight is the reference's
+// product ((1 * w_0) * w_1) ... of the axes' weights. So the outputs are the reference's bits (NaN, infinities
+// and -0 included) wherever at most one axis before the last has more than one tap for the cell's row (4-D
+// NCHW resizing H and W; any rank resizing two axes). Where two or more such axes do (3-D linear), the
+// reference nests its sums per axis and this kernel adds the row taps in one chain: the same terms, added
+// in another order in double, then rounded to float32 (a difference of at most one float32 ulp, rarely).
+//
+// Geometry, decided at compile time: the leading axes that map every output cell to the same input cell with
+// weight 1 (N and C when only H and W are resized) are one block index; per output row within a block (the
+// cells of the other axes before the last), its row taps (input offset, weight); per output column, its
+// column taps padded to the most any column has (index 0, weight 0; a padded tap adds exactly nothing,
+// even over an infinite or NaN cell: it is selected away). Columns and rows outside a tf_crop_and_resize box
+// take extrapolation_value. A node whose every tap has weight 1 (nearest, or only the identity) copies the
+// selected cells (plus 0, as the reference's sum: -0 becomes 0).
+//
+// The column loops are compiled for AVX-512, AVX2 and baseline x86-64 (gathers where the ISA has them), with
+// contraction into fused multiply-adds off (the reference rounds every product and every sum).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "ops/resize/resize_geometry.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define CNNX_RESIZE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CNNX_RESIZE_CLONES
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace cnnx {
+
+namespace {
+
+// Below this many output cells one thread does it all (a parallel region costs more than it saves).
+constexpr int64_t kParallelCells = int64_t(1) << 14;
+// Row taps kept for a node (the product of the axes' taps per output row; antialiasing by tiny scales over
+// several axes could make many): beyond this the kernel declines.
+constexpr size_t kMaxRowTaps = size_t(1) << 24;
+
+struct RowTap {
+  int64_t offset;  // of the input row, from its block's start
+  double weight;
+};
+
+struct ResizePlan {
+  int64_t blocks = 1;           // the leading axes that keep their cells, as one index
+  int64_t in_block = 0;         // input cells per block
+  int64_t rows = 0;             // output rows per block
+  int64_t in_w = 0, out_w = 0;  // the last axis
+  std::vector<size_t> row_first;  // rows + 1: row q's taps are row_taps[row_first[q] .. row_first[q + 1])
+  std::vector<RowTap> row_taps;
+  int K = 0;                      // column taps per column, padded
+  bool full = true;               // every column has K taps (no padding)
+  std::vector<int32_t> col_index;  // tap j of column o at [j * out_w + o]
+  std::vector<double> col_weight;  // 0 for a padded tap
+  std::vector<int64_t> outside_cols;  // columns outside a tf_crop_and_resize box
+  bool copy = false;  // every row and column has one tap of weight 1 (or none)
+  double extrapolation = 0;
+};
+
+// Sum over the column taps of output column o, for one row tap (x: its input row, wr: its weight).
+template <class T, int K, bool Full>
+inline double column_sum(const T* x, double wr, const int32_t* ci, const double* cw, int64_t W, int64_t o) {
+  double s = 0;
+  for (int j = 0; j < K; ++j) {
+    const double w = cw[j * W + o];
+    const double t = (wr * w) * double(x[ci[j * W + o]]);
+    if (Full) s += t;
+    else s += w != 0 ? t : 0.0;  // s is never -0 (it starts at +0): adding +0 leaves it as it is
+  }
+  return s;
+}
+
+// One output row: y[o] = T(sum over row taps r of column_sum(r, o)), the chain starting at the first tap's
+// sum (0 + s is s: s is never -0). acc: out_w doubles of scratch.
+template <class T, int K, bool Full>
+CNNX_RESIZE_CLONES void weighted_row(const T* x, const RowTap* rt, size_t taps, const int32_t* ci, const double* cw,
+                                     int64_t W, T* y, double* acc) {
+  if (taps == 1) {
+    const T* xr = x + rt[0].offset;
+    const double wr = rt[0].weight;
+    for (int64_t o = 0; o < W; ++o) y[o] = T(column_sum<T, K, Full>(xr, wr, ci, cw, W, o));
+    return;
+  }
+  {
+    const T* xr = x + rt[0].offset;
+    const double wr = rt[0].weight;
+    for (int64_t o = 0; o < W; ++o) acc[o] = column_sum<T, K, Full>(xr, wr, ci, cw, W, o);
+  }
+  for (size_t r = 1; r + 1 < taps; ++r) {
+    const T* xr = x + rt[r].offset;
+    const double wr = rt[r].weight;
+    for (int64_t o = 0; o < W; ++o) acc[o] += column_sum<T, K, Full>(xr, wr, ci, cw, W, o);
+  }
+  const T* xr = x + rt[taps - 1].offset;
+  const double wr = rt[taps - 1].weight;
+  for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o] + column_sum<T, K, Full>(xr, wr, ci, cw, W, o));
+}
+
+// Any number of column taps (antialiasing): tap by tap over the row, each column's sum in s.
+template <class T>
+CNNX_RESIZE_CLONES void weighted_row_any(const T* x, const RowTap* rt, size_t taps, const int32_t* ci,
+                                         const double* cw, int K, int64_t W, T* y, double* acc, double* s) {
+  for (size_t r = 0; r < taps; ++r) {
+    const T* xr = x + rt[r].offset;
+    const double wr = rt[r].weight;
+    for (int64_t o = 0; o < W; ++o) s[o] = 0;
+    for (int j = 0; j < K; ++j) {
+      const int32_t* cij = ci + j * W;
+      const double* cwj = cw + j * W;
+      for (int64_t o = 0; o < W; ++o) {
+        const double t = (wr * cwj[o]) * double(xr[cij[o]]);
+        s[o] += cwj[o] != 0 ? t : 0.0;
+      }
+    }
+    if (r == 0) for (int64_t o = 0; o < W; ++o) acc[o] = s[o];
+    else for (int64_t o = 0; o < W; ++o) acc[o] += s[o];
+  }
+  for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o]);
+}
+
+// Every tap of weight 1: the selected cells, plus 0 as the reference's sum adds them.
+template <class T>
+CNNX_RESIZE_CLONES void copy_row(const T* x, const int32_t* ci, int64_t W, T* y) {
+  for (int64_t o = 0; o < W; ++o) y[o] = x[ci[o]] + T(0);
+}
+
+class ResizeNative : public CompiledKernel {
+ public:
+  explicit ResizeNative(ResizePlan plan) : p_(std::move(plan)) {}
+
+  void run(const KernelIO& io) const override {
+    if (io.in[0]->dtype() == DType::f32) resize(io.in[0]->data<float>(), io.out[0]->data<float>());
+    else resize(io.in[0]->data<double>(), io.out[0]->data<double>());
+  }
+
+ private:
+  template <class T>
+  void resize(const T* x, T* y) const {
+    const ResizePlan& p = p_;
+    const int64_t total = p.blocks * p.rows, W = p.out_w;
+    if (total == 0 || W == 0) return;
+    [[maybe_unused]] const bool parallel = total * W >= kParallelCells;
+#pragma omp parallel if (parallel)
+    {
+      std::vector<double> acc(p.copy ? 0 : size_t(W)), s(p.K > 4 ? size_t(W) : 0);
+#pragma omp for schedule(static)
+      for (int64_t i = 0; i < total; ++i) {
+        const int64_t b = i / p.rows, q = i % p.rows;
+        row(x + b * p.in_block, q, y + i * W, acc.data(), s.data());
+      }
+    }
+  }
+
+  template <class T>
+  void row(const T* x, int64_t q, T* y, double* acc, double* s) const {
+    const ResizePlan& p = p_;
+    const int64_t W = p.out_w;
+    const size_t first = p.row_first[size_t(q)], taps = p.row_first[size_t(q) + 1] - first;
+    const T extrapolation = T(p.extrapolation);
+    if (taps == 0) {  // outside the crop box
+      std::fill(y, y + W, extrapolation);
+      return;
+    }
+    const RowTap* rt = p.row_taps.data() + first;
+    const int32_t* ci = p.col_index.data();
+    const double* cw = p.col_weight.data();
+    if (p.copy) {
+      copy_row(x + rt[0].offset, ci, W, y);
+    } else if (p.full) {
+      switch (p.K) {
+        case 1: weighted_row<T, 1, true>(x, rt, taps, ci, cw, W, y, acc); break;
+        case 2: weighted_row<T, 2, true>(x, rt, taps, ci, cw, W, y, acc); break;
+        case 3: weighted_row<T, 3, true>(x, rt, taps, ci, cw, W, y, acc); break;
+        case 4: weighted_row<T, 4, true>(x, rt, taps, ci, cw, W, y, acc); break;
+        default: weighted_row_any(x, rt, taps, ci, cw, p.K, W, y, acc, s);
+      }
+    } else {
+      switch (p.K) {
+        case 1: weighted_row<T, 1, false>(x, rt, taps, ci, cw, W, y, acc); break;
+        case 2: weighted_row<T, 2, false>(x, rt, taps, ci, cw, W, y, acc); break;
+        case 3: weighted_row<T, 3, false>(x, rt, taps, ci, cw, W, y, acc); break;
+        case 4: weighted_row<T, 4, false>(x, rt, taps, ci, cw, W, y, acc); break;
+        default: weighted_row_any(x, rt, taps, ci, cw, p.K, W, y, acc, s);
+      }
+    }
+    for (int64_t o : p.outside_cols) y[o] = extrapolation;
+  }
+
+  ResizePlan p_;
+};
+
+// True when the axis maps every output cell to the same input cell with weight 1.
+bool keeps_cells(const ResizeAxis& a, const AxisTaps& t) {
+  if (a.in != a.out) return false;
+  for (int64_t o = 0; o < a.out; ++o) {
+    const size_t f = t.first[size_t(o)];
+    if (t.first[size_t(o) + 1] != f + 1 || t.taps[f].index != o || t.taps[f].weight != 1.0) return false;
+  }
+  return true;
+}
+
+// True when every cell of the axis has at most one tap, of weight 1.
+bool selects(const AxisTaps& t) {
+  for (size_t o = 0; o + 1 < t.first.size(); ++o)
+    if (t.first[o + 1] > t.first[o] + 1) return false;
+  for (const ResizeTap& tap : t.taps)
+    if (tap.weight != 1.0) return false;
+  return true;
+}
+
+Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params, const KernelArgs& a) {
+  const ResizeParams& p = *params;
+  const ValueInfo& x = input(a.in, 0);
+  if (x.dtype != DType::f32 && x.dtype != DType::f64)
+    return Compiled::decline("input 0 is " + std::string(dtype_name(x.dtype)) + "; Resize runs float32 and float64");
+  if (!x.concrete()) return Compiled::decline("input 0 has no concrete shape");
+  if (x.rank() == 0) return Compiled::decline("input 0 is a scalar: nothing to resize");
+  ResizeGeometry g;
+  if (!resolve_resize(p, a.in, g)) return Compiled::decline("the scales or sizes are not known when the plan is made");
+
+  ResizePlan plan;
+  plan.extrapolation = p.extrapolation_value;
+  const Shape out_shape = g.output();
+  if (checked_numel(out_shape) == 0) return std::make_unique<ResizeNative>(std::move(plan));  // nothing to do
+
+  const size_t rank = g.axes.size(), last = rank - 1;
+  if (g.axes[last].in > int64_t(std::numeric_limits<int32_t>::max()))
+    return Compiled::decline("the last axis has " + std::to_string(g.axes[last].in) + " cells; column indices are 32-bit");
+  std::vector<AxisTaps> taps;
+  for (const ResizeAxis& ax : g.axes) taps.push_back(axis_taps(p, ax));
+
+  // Leading axes that keep their cells: one block index.
+  size_t lead = 0;
+  while (lead < last && keeps_cells(g.axes[lead], taps[lead])) ++lead;
+  Shape in_shape;
+  for (const ResizeAxis& ax : g.axes) in_shape.push_back(ax.in);
+  const std::vector<int64_t> in_strides = strides_of(in_shape);
+  plan.blocks = numel_range(out_shape, 0, lead);
+  plan.in_block = numel_range(in_shape, lead, rank);
+  plan.rows = numel_range(out_shape, lead, last);
+  plan.in_w = g.axes[last].in;
+  plan.out_w = g.axes[last].out;
+
+  // Row taps: per output row of a block, every combination of its axes' taps, the first axis outermost (the
+  // reference's order), weights multiplied in the reference's order.
+  bool copy = selects(taps[last]);
+  plan.row_first.reserve(size_t(plan.rows) + 1);
+  std::vector<int64_t> o(rank, 0);  // the output row's cell along axes [lead, last)
+  for (int64_t q = 0; q < plan.rows; ++q) {
+    plan.row_first.push_back(plan.row_taps.size());
+    bool inside = true;
+    for (size_t ax = lead; ax < last; ++ax)
+      inside = inside && taps[ax].first[size_t(o[ax])] < taps[ax].first[size_t(o[ax]) + 1];
+    if (inside) {
+      // Odometer over the taps of axes [lead, last).
+      std::vector<size_t> k(rank, 0);
+      for (size_t ax = lead; ax < last; ++ax) k[ax] = taps[ax].first[size_t(o[ax])];
+      for (;;) {
+        int64_t offset = 0;
+        double weight = 1.0;
+        for (size_t ax = lead; ax < last; ++ax) {
+          offset += taps[ax].taps[k[ax]].index * in_strides[ax];
+          weight *= taps[ax].taps[k[ax]].weight;
+        }
+        plan.row_taps.push_back({offset, weight});
+        if (plan.row_taps.size() > kMaxRowTaps)
+          return Compiled::decline("over " + std::to_string(kMaxRowTaps) + " row taps (antialiasing by tiny scales)");
+        size_t ax = last;
+        while (ax-- > lead) {
+          if (++k[ax] < taps[ax].first[size_t(o[ax]) + 1]) break;
+          k[ax] = taps[ax].first[size_t(o[ax])];
+        }
+        if (ax == size_t(-1) || ax < lead) break;
+      }
+      const size_t n = plan.row_taps.size() - plan.row_first.back();
+      copy = copy && n == 1 && plan.row_taps.back().weight == 1.0;
+    }
+    for (size_t ax = last; ax-- > lead;) {
+      if (++o[ax] < out_shape[ax]) break;
+      o[ax] = 0;
+    }
+  }
+  plan.row_first.push_back(plan.row_taps.size());
+  plan.copy = copy;
+
+  // Column taps, padded to the most any column has.
+  const AxisTaps& ct = taps[last];
+  const int64_t W = plan.out_w;
+  for (int64_t c = 0; c < W; ++c) {
+    const size_t n = ct.first[size_t(c) + 1] - ct.first[size_t(c)];
+    plan.K = std::max(plan.K, int(n));
+    if (n == 0) plan.outside_cols.push_back(c);
+  }
+  plan.K = std::max(plan.K, 1);
+  plan.col_index.assign(size_t(plan.K * W), 0);
+  plan.col_weight.assign(size_t(plan.K * W), 0.0);
+  for (int64_t c = 0; c < W; ++c) {
+    const size_t f = ct.first[size_t(c)], n = ct.first[size_t(c) + 1] - f;
+    plan.full = plan.full && n == size_t(plan.K);
+    for (size_t j = 0; j < n; ++j) {
+      plan.col_index[j * size_t(W) + size_t(c)] = int32_t(ct.taps[f + j].index);
+      plan.col_weight[j * size_t(W) + size_t(c)] = ct.taps[f + j].weight;
+    }
+  }
+  return std::make_unique<ResizeNative>(std::move(plan));
+}
+
+}  // namespace
+
+Kernel<ResizeParams> resize_native_kernel() { return {"native", compile_resize_native}; }
+
+}  // namespace cnnx
