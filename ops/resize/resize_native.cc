@@ -66,68 +66,73 @@ struct ResizePlan {
   std::vector<double> col_weight;  // 0 for a padded tap
   std::vector<int64_t> outside_cols;  // columns outside a tf_crop_and_resize box
   bool copy = false;  // every row and column has one tap of weight 1 (or none)
+  bool columns_kept = false;  // the last axis maps every cell to itself with weight 1: nothing to gather
+  size_t slots = 1;           // gathered input rows a thread keeps: the most row taps of a row, plus 1
   double extrapolation = 0;
 };
 
-// Sum over the column taps of output column o, for one row tap (x: its input row, wr: its weight).
+// Sum over the column taps of output column o for one row tap of weight wr, its cells gathered into g
+// (tap j of column o at g[j * W + o]).
 template <class T, int K, bool Full>
-inline double column_sum(const T* x, double wr, const int32_t* ci, const double* cw, int64_t W, int64_t o) {
+inline double column_sum(const T* g, double wr, const double* cw, int64_t W, int64_t o) {
   double s = 0;
   for (int j = 0; j < K; ++j) {
     const double w = cw[j * W + o];
-    const double t = (wr * w) * double(x[ci[j * W + o]]);
+    const double t = (wr * w) * double(g[j * W + o]);
     if (Full) s += t;
     else s += w != 0 ? t : 0.0;  // s is never -0 (it starts at +0): adding +0 leaves it as it is
   }
   return s;
 }
 
-// One output row: y[o] = T(sum over row taps r of column_sum(r, o)), the chain starting at the first tap's
-// sum (0 + s is s: s is never -0). acc: out_w doubles of scratch.
+// One row tap's column sums: into y (the only tap), acc (the first), added to acc, or added to acc into y (the
+// last): the chain starts at the first tap's sum (0 + s is s: s is never -0).
+enum class Step { only, first, middle, last };
+
 template <class T, int K, bool Full>
-CNNX_RESIZE_CLONES void weighted_row(const T* x, const RowTap* rt, size_t taps, const int32_t* ci, const double* cw,
-                                     int64_t W, T* y, double* acc) {
-  if (taps == 1) {
-    const T* xr = x + rt[0].offset;
-    const double wr = rt[0].weight;
-    for (int64_t o = 0; o < W; ++o) y[o] = T(column_sum<T, K, Full>(xr, wr, ci, cw, W, o));
-    return;
+CNNX_RESIZE_CLONES void weighted_step(Step step, const T* g, double wr, const double* cw, int64_t W, T* y,
+                                      double* acc) {
+  switch (step) {
+    case Step::only:
+      for (int64_t o = 0; o < W; ++o) y[o] = T(column_sum<T, K, Full>(g, wr, cw, W, o));
+      break;
+    case Step::first:
+      for (int64_t o = 0; o < W; ++o) acc[o] = column_sum<T, K, Full>(g, wr, cw, W, o);
+      break;
+    case Step::middle:
+      for (int64_t o = 0; o < W; ++o) acc[o] += column_sum<T, K, Full>(g, wr, cw, W, o);
+      break;
+    case Step::last:
+      for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o] + column_sum<T, K, Full>(g, wr, cw, W, o));
+      break;
   }
-  {
-    const T* xr = x + rt[0].offset;
-    const double wr = rt[0].weight;
-    for (int64_t o = 0; o < W; ++o) acc[o] = column_sum<T, K, Full>(xr, wr, ci, cw, W, o);
-  }
-  for (size_t r = 1; r + 1 < taps; ++r) {
-    const T* xr = x + rt[r].offset;
-    const double wr = rt[r].weight;
-    for (int64_t o = 0; o < W; ++o) acc[o] += column_sum<T, K, Full>(xr, wr, ci, cw, W, o);
-  }
-  const T* xr = x + rt[taps - 1].offset;
-  const double wr = rt[taps - 1].weight;
-  for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o] + column_sum<T, K, Full>(xr, wr, ci, cw, W, o));
 }
 
 // Any number of column taps (antialiasing): tap by tap over the row, each column's sum in s.
 template <class T>
-CNNX_RESIZE_CLONES void weighted_row_any(const T* x, const RowTap* rt, size_t taps, const int32_t* ci,
-                                         const double* cw, int K, int64_t W, T* y, double* acc, double* s) {
-  for (size_t r = 0; r < taps; ++r) {
-    const T* xr = x + rt[r].offset;
-    const double wr = rt[r].weight;
-    for (int64_t o = 0; o < W; ++o) s[o] = 0;
-    for (int j = 0; j < K; ++j) {
-      const int32_t* cij = ci + j * W;
-      const double* cwj = cw + j * W;
-      for (int64_t o = 0; o < W; ++o) {
-        const double t = (wr * cwj[o]) * double(xr[cij[o]]);
-        s[o] += cwj[o] != 0 ? t : 0.0;
-      }
+CNNX_RESIZE_CLONES void weighted_step_any(Step step, const T* g, double wr, const double* cw, int K, int64_t W,
+                                          T* y, double* acc, double* s) {
+  for (int64_t o = 0; o < W; ++o) s[o] = 0;
+  for (int j = 0; j < K; ++j) {
+    const T* gj = g + j * W;
+    const double* cwj = cw + j * W;
+    for (int64_t o = 0; o < W; ++o) {
+      const double t = (wr * cwj[o]) * double(gj[o]);
+      s[o] += cwj[o] != 0 ? t : 0.0;
     }
-    if (r == 0) for (int64_t o = 0; o < W; ++o) acc[o] = s[o];
-    else for (int64_t o = 0; o < W; ++o) acc[o] += s[o];
   }
-  for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o]);
+  switch (step) {
+    case Step::only: for (int64_t o = 0; o < W; ++o) y[o] = T(s[o]); break;
+    case Step::first: for (int64_t o = 0; o < W; ++o) acc[o] = s[o]; break;
+    case Step::middle: for (int64_t o = 0; o < W; ++o) acc[o] += s[o]; break;
+    case Step::last: for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o] + s[o]); break;
+  }
+}
+
+// The cells of column taps, gathered from one input row: g[j * W + o] = x[ci[j * W + o]].
+template <class T>
+void gather(const T* x, const int32_t* ci, int64_t n, T* g) {
+  for (int64_t i = 0; i < n; ++i) g[i] = x[ci[i]];
 }
 
 // Every tap of weight 1: the selected cells, plus 0 as the reference's sum adds them.
@@ -135,6 +140,29 @@ template <class T>
 CNNX_RESIZE_CLONES void copy_row(const T* x, const int32_t* ci, int64_t W, T* y) {
   for (int64_t o = 0; o < W; ++o) y[o] = x[ci[o]] + T(0);
 }
+
+// One thread's scratch: the column sums, and the last few input rows' gathered cells (consecutive output rows
+// read mostly the same input rows: x2 bilinear reads each input row for 4 (row tap, output row) pairs, and
+// gathers it once), replaced oldest first.
+template <class T>
+struct Scratch {
+  std::vector<double> acc, s;
+  std::vector<T> rows;
+  std::vector<const T*> key;  // the input row each slot holds
+  size_t next = 0, len = 0;
+
+  Scratch(size_t slots, size_t row_len, size_t W, bool any) : acc(W), s(any ? W : 0), rows(slots * row_len),
+                                                              key(slots, nullptr), len(row_len) {}
+  const T* gathered(const T* x, const int32_t* ci) {
+    for (size_t k = 0; k < key.size(); ++k)
+      if (key[k] == x) return rows.data() + k * len;
+    T* g = rows.data() + next * len;
+    gather(x, ci, int64_t(len), g);
+    key[next] = x;
+    next = (next + 1) % key.size();
+    return g;
+  }
+};
 
 class ResizeNative : public CompiledKernel {
  public:
@@ -154,48 +182,63 @@ class ResizeNative : public CompiledKernel {
     [[maybe_unused]] const bool parallel = total * W >= kParallelCells;
 #pragma omp parallel if (parallel)
     {
-      std::vector<double> acc(p.copy ? 0 : size_t(W)), s(p.K > 4 ? size_t(W) : 0);
+      Scratch<T> scratch(p.copy || p.columns_kept ? 0 : p.slots, size_t(p.K * W), size_t(W), p.K > 4);
+      const T* previous = nullptr;  // the copy path's last row read, and where its copy went
+      const T* previous_y = nullptr;
 #pragma omp for schedule(static)
       for (int64_t i = 0; i < total; ++i) {
         const int64_t b = i / p.rows, q = i % p.rows;
-        row(x + b * p.in_block, q, y + i * W, acc.data(), s.data());
+        T* yi = y + i * W;
+        const size_t first = p.row_first[size_t(q)], taps = p.row_first[size_t(q) + 1] - first;
+        if (taps == 0) {  // outside the crop box
+          std::fill(yi, yi + W, T(p.extrapolation));
+          continue;
+        }
+        const T* xb = x + b * p.in_block;
+        const RowTap* rt = p.row_taps.data() + first;
+        if (p.copy) {  // rows repeat in upsampling: copy the one just made
+          const T* xr = xb + rt[0].offset;
+          if (xr == previous) std::copy(previous_y, previous_y + W, yi);
+          else copy_row(xr, p.col_index.data(), W, yi);
+          previous = xr;
+          previous_y = yi;
+        } else {
+          weighted_row(xb, rt, taps, yi, scratch);
+        }
+        for (int64_t o : p.outside_cols) yi[o] = T(p.extrapolation);
       }
     }
   }
 
   template <class T>
-  void row(const T* x, int64_t q, T* y, double* acc, double* s) const {
+  void weighted_row(const T* xb, const RowTap* rt, size_t taps, T* y, Scratch<T>& scratch) const {
     const ResizePlan& p = p_;
     const int64_t W = p.out_w;
-    const size_t first = p.row_first[size_t(q)], taps = p.row_first[size_t(q) + 1] - first;
-    const T extrapolation = T(p.extrapolation);
-    if (taps == 0) {  // outside the crop box
-      std::fill(y, y + W, extrapolation);
-      return;
-    }
-    const RowTap* rt = p.row_taps.data() + first;
-    const int32_t* ci = p.col_index.data();
     const double* cw = p.col_weight.data();
-    if (p.copy) {
-      copy_row(x + rt[0].offset, ci, W, y);
-    } else if (p.full) {
-      switch (p.K) {
-        case 1: weighted_row<T, 1, true>(x, rt, taps, ci, cw, W, y, acc); break;
-        case 2: weighted_row<T, 2, true>(x, rt, taps, ci, cw, W, y, acc); break;
-        case 3: weighted_row<T, 3, true>(x, rt, taps, ci, cw, W, y, acc); break;
-        case 4: weighted_row<T, 4, true>(x, rt, taps, ci, cw, W, y, acc); break;
-        default: weighted_row_any(x, rt, taps, ci, cw, p.K, W, y, acc, s);
-      }
-    } else {
-      switch (p.K) {
-        case 1: weighted_row<T, 1, false>(x, rt, taps, ci, cw, W, y, acc); break;
-        case 2: weighted_row<T, 2, false>(x, rt, taps, ci, cw, W, y, acc); break;
-        case 3: weighted_row<T, 3, false>(x, rt, taps, ci, cw, W, y, acc); break;
-        case 4: weighted_row<T, 4, false>(x, rt, taps, ci, cw, W, y, acc); break;
-        default: weighted_row_any(x, rt, taps, ci, cw, p.K, W, y, acc, s);
+    for (size_t r = 0; r < taps; ++r) {
+      const Step step = taps == 1 ? Step::only : r == 0 ? Step::first : r + 1 == taps ? Step::last : Step::middle;
+      const T* xr = xb + rt[r].offset;
+      const T* g = p.columns_kept ? xr : scratch.gathered(xr, p.col_index.data());
+      const double wr = rt[r].weight;
+      double* acc = scratch.acc.data();
+      if (p.full) {
+        switch (p.K) {
+          case 1: weighted_step<T, 1, true>(step, g, wr, cw, W, y, acc); break;
+          case 2: weighted_step<T, 2, true>(step, g, wr, cw, W, y, acc); break;
+          case 3: weighted_step<T, 3, true>(step, g, wr, cw, W, y, acc); break;
+          case 4: weighted_step<T, 4, true>(step, g, wr, cw, W, y, acc); break;
+          default: weighted_step_any(step, g, wr, cw, p.K, W, y, acc, scratch.s.data());
+        }
+      } else {
+        switch (p.K) {
+          case 1: weighted_step<T, 1, false>(step, g, wr, cw, W, y, acc); break;
+          case 2: weighted_step<T, 2, false>(step, g, wr, cw, W, y, acc); break;
+          case 3: weighted_step<T, 3, false>(step, g, wr, cw, W, y, acc); break;
+          case 4: weighted_step<T, 4, false>(step, g, wr, cw, W, y, acc); break;
+          default: weighted_step_any(step, g, wr, cw, p.K, W, y, acc, scratch.s.data());
+        }
       }
     }
-    for (int64_t o : p.outside_cols) y[o] = extrapolation;
   }
 
   ResizePlan p_;
@@ -294,6 +337,9 @@ Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params
   }
   plan.row_first.push_back(plan.row_taps.size());
   plan.copy = copy;
+  plan.columns_kept = keeps_cells(g.axes[last], taps[last]);
+  for (int64_t q = 0; q < plan.rows; ++q)
+    plan.slots = std::max(plan.slots, plan.row_first[size_t(q) + 1] - plan.row_first[size_t(q)] + 1);
 
   // Column taps, padded to the most any column has.
   const AxisTaps& ct = taps[last];
