@@ -23,6 +23,7 @@
 // contraction into fused multiply-adds off (the reference rounds every product and every sum).
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -64,6 +65,7 @@ struct ResizePlan {
   bool full = true;               // every column has K taps (no padding)
   std::vector<int32_t> col_index;  // tap j of column o at [j * out_w + o]
   std::vector<double> col_weight;  // 0 for a padded tap
+  std::vector<uint64_t> col_keep;  // all bits 1 for a tap, 0 for a padded one
   std::vector<int64_t> outside_cols;  // columns outside a tf_crop_and_resize box
   bool copy = false;  // every row and column has one tap of weight 1 (or none)
   bool columns_kept = false;  // the last axis maps every cell to itself with weight 1: nothing to gather
@@ -71,16 +73,26 @@ struct ResizePlan {
   double extrapolation = 0;
 };
 
+// A padded tap's term, selected away by its mask (all bits 0; a real tap's all 1): +0, whatever the cell (an
+// infinity or NaN times weight 0 would be NaN). Done on the bits: a branch or a select of doubles is not
+// vectorized (the product might trap, as far as the compiler knows).
+inline double masked(double t, uint64_t keep) {
+  uint64_t bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  bits &= keep;
+  std::memcpy(&t, &bits, sizeof t);
+  return t;
+}
+
 // Sum over the column taps of output column o for one row tap of weight wr, its cells gathered into g
-// (tap j of column o at g[j * W + o]).
+// (tap j of column o at g[j * W + o]). s is never -0 (it starts at +0): adding a padded tap's +0 leaves it
+// as it is.
 template <class T, int K, bool Full>
-inline double column_sum(const T* g, double wr, const double* cw, int64_t W, int64_t o) {
+inline double column_sum(const T* g, double wr, const double* cw, const uint64_t* keep, int64_t W, int64_t o) {
   double s = 0;
   for (int j = 0; j < K; ++j) {
-    const double w = cw[j * W + o];
-    const double t = (wr * w) * double(g[j * W + o]);
-    if (Full) s += t;
-    else s += w != 0 ? t : 0.0;  // s is never -0 (it starts at +0): adding +0 leaves it as it is
+    const double t = (wr * cw[j * W + o]) * double(g[j * W + o]);
+    s += Full ? t : masked(t, keep[j * W + o]);
   }
   return s;
 }
@@ -90,36 +102,34 @@ inline double column_sum(const T* g, double wr, const double* cw, int64_t W, int
 enum class Step { only, first, middle, last };
 
 template <class T, int K, bool Full>
-CNNX_RESIZE_CLONES void weighted_step(Step step, const T* g, double wr, const double* cw, int64_t W, T* y,
-                                      double* acc) {
+CNNX_RESIZE_CLONES void weighted_step(Step step, const T* g, double wr, const double* cw, const uint64_t* keep,
+                                      int64_t W, T* y, double* acc) {
   switch (step) {
     case Step::only:
-      for (int64_t o = 0; o < W; ++o) y[o] = T(column_sum<T, K, Full>(g, wr, cw, W, o));
+      for (int64_t o = 0; o < W; ++o) y[o] = T(column_sum<T, K, Full>(g, wr, cw, keep, W, o));
       break;
     case Step::first:
-      for (int64_t o = 0; o < W; ++o) acc[o] = column_sum<T, K, Full>(g, wr, cw, W, o);
+      for (int64_t o = 0; o < W; ++o) acc[o] = column_sum<T, K, Full>(g, wr, cw, keep, W, o);
       break;
     case Step::middle:
-      for (int64_t o = 0; o < W; ++o) acc[o] += column_sum<T, K, Full>(g, wr, cw, W, o);
+      for (int64_t o = 0; o < W; ++o) acc[o] += column_sum<T, K, Full>(g, wr, cw, keep, W, o);
       break;
     case Step::last:
-      for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o] + column_sum<T, K, Full>(g, wr, cw, W, o));
+      for (int64_t o = 0; o < W; ++o) y[o] = T(acc[o] + column_sum<T, K, Full>(g, wr, cw, keep, W, o));
       break;
   }
 }
 
 // Any number of column taps (antialiasing): tap by tap over the row, each column's sum in s.
 template <class T>
-CNNX_RESIZE_CLONES void weighted_step_any(Step step, const T* g, double wr, const double* cw, int K, int64_t W,
-                                          T* y, double* acc, double* s) {
+CNNX_RESIZE_CLONES void weighted_step_any(Step step, const T* g, double wr, const double* cw, const uint64_t* keep,
+                                          int K, int64_t W, T* y, double* acc, double* s) {
   for (int64_t o = 0; o < W; ++o) s[o] = 0;
   for (int j = 0; j < K; ++j) {
     const T* gj = g + j * W;
     const double* cwj = cw + j * W;
-    for (int64_t o = 0; o < W; ++o) {
-      const double t = (wr * cwj[o]) * double(gj[o]);
-      s[o] += cwj[o] != 0 ? t : 0.0;
-    }
+    const uint64_t* keepj = keep + j * W;
+    for (int64_t o = 0; o < W; ++o) s[o] += masked((wr * cwj[o]) * double(gj[o]), keepj[o]);
   }
   switch (step) {
     case Step::only: for (int64_t o = 0; o < W; ++o) y[o] = T(s[o]); break;
@@ -215,6 +225,7 @@ class ResizeNative : public CompiledKernel {
     const ResizePlan& p = p_;
     const int64_t W = p.out_w;
     const double* cw = p.col_weight.data();
+    const uint64_t* keep = p.col_keep.data();
     for (size_t r = 0; r < taps; ++r) {
       const Step step = taps == 1 ? Step::only : r == 0 ? Step::first : r + 1 == taps ? Step::last : Step::middle;
       const T* xr = xb + rt[r].offset;
@@ -223,19 +234,19 @@ class ResizeNative : public CompiledKernel {
       double* acc = scratch.acc.data();
       if (p.full) {
         switch (p.K) {
-          case 1: weighted_step<T, 1, true>(step, g, wr, cw, W, y, acc); break;
-          case 2: weighted_step<T, 2, true>(step, g, wr, cw, W, y, acc); break;
-          case 3: weighted_step<T, 3, true>(step, g, wr, cw, W, y, acc); break;
-          case 4: weighted_step<T, 4, true>(step, g, wr, cw, W, y, acc); break;
-          default: weighted_step_any(step, g, wr, cw, p.K, W, y, acc, scratch.s.data());
+          case 1: weighted_step<T, 1, true>(step, g, wr, cw, keep, W, y, acc); break;
+          case 2: weighted_step<T, 2, true>(step, g, wr, cw, keep, W, y, acc); break;
+          case 3: weighted_step<T, 3, true>(step, g, wr, cw, keep, W, y, acc); break;
+          case 4: weighted_step<T, 4, true>(step, g, wr, cw, keep, W, y, acc); break;
+          default: weighted_step_any(step, g, wr, cw, keep, p.K, W, y, acc, scratch.s.data());
         }
       } else {
         switch (p.K) {
-          case 1: weighted_step<T, 1, false>(step, g, wr, cw, W, y, acc); break;
-          case 2: weighted_step<T, 2, false>(step, g, wr, cw, W, y, acc); break;
-          case 3: weighted_step<T, 3, false>(step, g, wr, cw, W, y, acc); break;
-          case 4: weighted_step<T, 4, false>(step, g, wr, cw, W, y, acc); break;
-          default: weighted_step_any(step, g, wr, cw, p.K, W, y, acc, scratch.s.data());
+          case 1: weighted_step<T, 1, false>(step, g, wr, cw, keep, W, y, acc); break;
+          case 2: weighted_step<T, 2, false>(step, g, wr, cw, keep, W, y, acc); break;
+          case 3: weighted_step<T, 3, false>(step, g, wr, cw, keep, W, y, acc); break;
+          case 4: weighted_step<T, 4, false>(step, g, wr, cw, keep, W, y, acc); break;
+          default: weighted_step_any(step, g, wr, cw, keep, p.K, W, y, acc, scratch.s.data());
         }
       }
     }
@@ -352,12 +363,14 @@ Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params
   plan.K = std::max(plan.K, 1);
   plan.col_index.assign(size_t(plan.K * W), 0);
   plan.col_weight.assign(size_t(plan.K * W), 0.0);
+  plan.col_keep.assign(size_t(plan.K * W), 0);
   for (int64_t c = 0; c < W; ++c) {
     const size_t f = ct.first[size_t(c)], n = ct.first[size_t(c) + 1] - f;
     plan.full = plan.full && n == size_t(plan.K);
     for (size_t j = 0; j < n; ++j) {
       plan.col_index[j * size_t(W) + size_t(c)] = int32_t(ct.taps[f + j].index);
       plan.col_weight[j * size_t(W) + size_t(c)] = ct.taps[f + j].weight;
+      plan.col_keep[j * size_t(W) + size_t(c)] = ~uint64_t(0);
     }
   }
   return std::make_unique<ResizeNative>(std::move(plan));
