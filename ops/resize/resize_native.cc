@@ -9,18 +9,23 @@
 // and -0 included) wherever at most one axis before the last has more than one tap for the cell's row (4-D
 // NCHW resizing H and W; any rank resizing two axes). Where two or more such axes do (3-D linear), the
 // reference nests its sums per axis and this kernel adds the row taps in one chain: the same terms, added
-// in another order in double, then rounded to float32 (a difference of at most one float32 ulp, rarely).
+// in another order in double (differences of double rounding, far inside the op's tolerance).
 //
 // Geometry, decided at compile time: the leading axes that map every output cell to the same input cell with
 // weight 1 (N and C when only H and W are resized) are one block index; per output row within a block (the
 // cells of the other axes before the last), its row taps (input offset, weight); per output column, its
-// column taps padded to the most any column has (index 0, weight 0; a padded tap adds exactly nothing,
-// even over an infinite or NaN cell: it is selected away). Columns and rows outside a tf_crop_and_resize box
-// take extrapolation_value. A node whose every tap has weight 1 (nearest, or only the identity) copies the
-// selected cells (plus 0, as the reference's sum: -0 becomes 0).
+// column taps padded to the most any column has (index 0, weight 0, and a mask that turns the padded term
+// into +0 on its bits: even over an infinite or NaN cell it adds exactly nothing). Columns and rows outside a
+// tf_crop_and_resize box take extrapolation_value. A node whose every tap has weight 1 (nearest, or only the
+// identity) copies the selected cells (plus 0, as the reference's sum: -0 becomes 0), and a row that reads the
+// input row the one before it read is a copy of that one.
 //
-// The column loops are compiled for AVX-512, AVX2 and baseline x86-64 (gathers where the ISA has them), with
-// contraction into fused multiply-adds off (the reference rounds every product and every sum).
+// Running: OpenMP threads take contiguous ranges of output rows. Each keeps the column cells of the last few
+// input rows it read, gathered into contiguous arrays (x2 bilinear reads every input row for 4 (row tap, output
+// row) pairs and gathers it once), so the column sums are loops over contiguous data that the compiler
+// vectorizes; they are compiled for AVX-512, AVX2 and baseline x86-64, with contraction into fused
+// multiply-adds off (the reference rounds every product and every sum; AVX-512 code would fuse them).
+// Measured in bench/README.md ("Resize", bench/resize.sh).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
