@@ -20,7 +20,7 @@
 // identity) copies the selected cells (plus 0, as the reference's sum: -0 becomes 0), and a row that reads the
 // input row the one before it read is a copy of that one.
 //
-// Running: OpenMP threads take contiguous ranges of output rows. Each keeps the column cells of the last few
+// Running: OpenMP threads take chunks of contiguous output rows as they come free. Each keeps the column cells of the last few
 // input rows it read, gathered into contiguous arrays (x2 bilinear reads every input row for 4 (row tap, output
 // row) pairs and gathers it once), so the column sums are loops over contiguous data that the compiler
 // vectorizes; they are compiled for AVX-512, AVX2 and baseline x86-64, with contraction into fused
@@ -50,6 +50,10 @@ namespace {
 
 // Below this many output cells one thread does it all (a parallel region costs more than it saves).
 constexpr int64_t kParallelCells = int64_t(1) << 14;
+// Threads take chunks of about this many output cells (whole rows) as they finish the last, not a fixed share:
+// on a machine where another process holds a core, a thread that is not running does not hold up the run
+// (a fixed half would wait for it). Contiguous rows keep a chunk's gathered input rows in use.
+constexpr int64_t kChunkCells = int64_t(1) << 14;
 // Row taps kept for a node (the product of the axes' taps per output row; antialiasing by tiny scales over
 // several axes could make many): beyond this the kernel declines.
 constexpr size_t kMaxRowTaps = size_t(1) << 24;
@@ -195,12 +199,13 @@ class ResizeNative : public CompiledKernel {
     const int64_t total = p.blocks * p.rows, W = p.out_w;
     if (total == 0 || W == 0) return;
     [[maybe_unused]] const bool parallel = total * W >= kParallelCells;
+    [[maybe_unused]] const int64_t chunk = std::max<int64_t>(1, kChunkCells / W);
 #pragma omp parallel if (parallel)
     {
       Scratch<T> scratch(p.copy || p.columns_kept ? 0 : p.slots, size_t(p.K * W), size_t(W), p.K > 4);
       const T* previous = nullptr;  // the copy path's last row read, and where its copy went
       const T* previous_y = nullptr;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
       for (int64_t i = 0; i < total; ++i) {
         const int64_t b = i / p.rows, q = i % p.rows;
         T* yi = y + i * W;
