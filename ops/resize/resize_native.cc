@@ -32,6 +32,7 @@
 #include <limits>
 #include <vector>
 
+#include "dnnl/layouts.h"
 #include "ops/resize/resize_geometry.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
@@ -77,6 +78,7 @@ struct ResizePlan {
   std::vector<uint64_t> col_keep;  // all bits 1 for a tap, 0 for a padded one
   std::vector<int64_t> outside_cols;  // columns outside a tf_crop_and_resize box
   bool copy = false;  // every row and column has one tap of weight 1 (or none)
+  KernelLayouts layouts;  // empty: plain; else input 0 and output 0 channel-blocked
   bool columns_kept = false;  // the last axis maps every cell to itself with weight 1: nothing to gather
   size_t slots = 1;           // gathered input rows a thread keeps: the most row taps of a row, plus 1
   double extrapolation = 0;
@@ -186,6 +188,7 @@ struct Scratch {
 class ResizeNative : public CompiledKernel {
  public:
   explicit ResizeNative(ResizePlan plan) : p_(std::move(plan)) {}
+  const KernelLayouts* layouts() const override { return p_.layouts.out.empty() ? nullptr : &p_.layouts; }
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->dtype() == DType::f32) resize(io.in[0]->data<float>(), io.out[0]->data<float>());
@@ -265,12 +268,18 @@ class ResizeNative : public CompiledKernel {
   ResizePlan p_;
 };
 
+// One axis of the tensor as the kernel reads it: its cells in and out, and every output cell's taps.
+struct ViewAxis {
+  int64_t in = 0, out = 0;
+  AxisTaps taps;
+};
+
 // True when the axis maps every output cell to the same input cell with weight 1.
-bool keeps_cells(const ResizeAxis& a, const AxisTaps& t) {
+bool keeps_cells(const ViewAxis& a) {
   if (a.in != a.out) return false;
   for (int64_t o = 0; o < a.out; ++o) {
-    const size_t f = t.first[size_t(o)];
-    if (t.first[size_t(o) + 1] != f + 1 || t.taps[f].index != o || t.taps[f].weight != 1.0) return false;
+    const size_t f = a.taps.first[size_t(o)];
+    if (a.taps.first[size_t(o) + 1] != f + 1 || a.taps.taps[f].index != o || a.taps.taps[f].weight != 1.0) return false;
   }
   return true;
 }
@@ -284,67 +293,90 @@ bool selects(const AxisTaps& t) {
   return true;
 }
 
-Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params, const KernelArgs& a) {
-  const ResizeParams& p = *params;
-  const ValueInfo& x = input(a.in, 0);
-  if (x.dtype != DType::f32 && x.dtype != DType::f64)
-    return Compiled::decline("input 0 is " + std::string(dtype_name(x.dtype)) + "; Resize runs float32 and float64");
-  if (!x.concrete()) return Compiled::decline("input 0 has no concrete shape");
-  if (x.rank() == 0) return Compiled::decline("input 0 is a scalar: nothing to resize");
-  ResizeGeometry g;
-  if (!resolve_resize(p, a.in, g)) return Compiled::decline("the scales or sizes are not known when the plan is made");
+ViewAxis identity_axis(int64_t n) {
+  ViewAxis a;
+  a.in = a.out = n;
+  for (int64_t o = 0; o < n; ++o) {
+    a.taps.first.push_back(size_t(o));
+    a.taps.taps.push_back({o, 1.0});
+  }
+  a.taps.first.push_back(size_t(n));
+  return a;
+}
 
+// The channel-blocked view (nChw8c: N x C/8 x H x W x 8, plain bytes): N, the channel blocks (kept), the
+// spatial axes, the last one's cells each b lanes wide (lane l of cell w is column w * b + l, its taps the
+// cell's, b lanes apart). Each output element still sums the reference's terms in its order.
+std::vector<ViewAxis> blocked_view(std::vector<ViewAxis> plain, int64_t b) {
+  std::vector<ViewAxis> v = std::move(plain);
+  v[1] = identity_axis(v[1].in / b);
+  ViewAxis& w = v.back();
+  AxisTaps lanes;
+  for (int64_t o = 0; o < w.out; ++o)
+    for (int64_t l = 0; l < b; ++l) {
+      lanes.first.push_back(lanes.taps.size());
+      for (size_t t = w.taps.first[size_t(o)]; t < w.taps.first[size_t(o) + 1]; ++t)
+        lanes.taps.push_back({w.taps.taps[t].index * b + l, w.taps.taps[t].weight});
+    }
+  lanes.first.push_back(lanes.taps.size());
+  w.in *= b;
+  w.out *= b;
+  w.taps = std::move(lanes);
+  return v;
+}
+
+// The kernel for the axes of `view` (plain bytes), the last one the columns.
+Compiled compile_view(const ResizeParams& p, const std::vector<ViewAxis>& view, KernelLayouts layouts) {
   ResizePlan plan;
   plan.extrapolation = p.extrapolation_value;
-  const Shape out_shape = g.output();
-  if (checked_numel(out_shape) == 0) return std::make_unique<ResizeNative>(std::move(plan));  // nothing to do
-
-  const size_t rank = g.axes.size(), last = rank - 1;
-  if (g.axes[last].in > int64_t(std::numeric_limits<int32_t>::max()))
-    return Compiled::decline("the last axis has " + std::to_string(g.axes[last].in) + " cells; column indices are 32-bit");
-  std::vector<AxisTaps> taps;
-  for (const ResizeAxis& ax : g.axes) taps.push_back(axis_taps(p, ax));
+  plan.layouts = std::move(layouts);
+  const size_t rank = view.size(), last = rank - 1;
+  if (view[last].in > int64_t(std::numeric_limits<int32_t>::max()))
+    return Compiled::decline("the last axis has " + std::to_string(view[last].in) + " cells; column indices are 32-bit");
+  Shape in_shape, out_shape;
+  for (const ViewAxis& ax : view) {
+    in_shape.push_back(ax.in);
+    out_shape.push_back(ax.out);
+  }
 
   // Leading axes that keep their cells: one block index.
   size_t lead = 0;
-  while (lead < last && keeps_cells(g.axes[lead], taps[lead])) ++lead;
-  Shape in_shape;
-  for (const ResizeAxis& ax : g.axes) in_shape.push_back(ax.in);
+  while (lead < last && keeps_cells(view[lead])) ++lead;
   const std::vector<int64_t> in_strides = strides_of(in_shape);
   plan.blocks = numel_range(out_shape, 0, lead);
   plan.in_block = numel_range(in_shape, lead, rank);
   plan.rows = numel_range(out_shape, lead, last);
-  plan.in_w = g.axes[last].in;
-  plan.out_w = g.axes[last].out;
+  plan.in_w = view[last].in;
+  plan.out_w = view[last].out;
 
   // Row taps: per output row of a block, every combination of its axes' taps, the first axis outermost (the
   // reference's order), weights multiplied in the reference's order.
-  bool copy = selects(taps[last]);
+  bool copy = selects(view[last].taps);
   plan.row_first.reserve(size_t(plan.rows) + 1);
   std::vector<int64_t> o(rank, 0);  // the output row's cell along axes [lead, last)
   for (int64_t q = 0; q < plan.rows; ++q) {
     plan.row_first.push_back(plan.row_taps.size());
     bool inside = true;
     for (size_t ax = lead; ax < last; ++ax)
-      inside = inside && taps[ax].first[size_t(o[ax])] < taps[ax].first[size_t(o[ax]) + 1];
+      inside = inside && view[ax].taps.first[size_t(o[ax])] < view[ax].taps.first[size_t(o[ax]) + 1];
     if (inside) {
       // Odometer over the taps of axes [lead, last).
       std::vector<size_t> k(rank, 0);
-      for (size_t ax = lead; ax < last; ++ax) k[ax] = taps[ax].first[size_t(o[ax])];
+      for (size_t ax = lead; ax < last; ++ax) k[ax] = view[ax].taps.first[size_t(o[ax])];
       for (;;) {
         int64_t offset = 0;
         double weight = 1.0;
         for (size_t ax = lead; ax < last; ++ax) {
-          offset += taps[ax].taps[k[ax]].index * in_strides[ax];
-          weight *= taps[ax].taps[k[ax]].weight;
+          offset += view[ax].taps.taps[k[ax]].index * in_strides[ax];
+          weight *= view[ax].taps.taps[k[ax]].weight;
         }
         plan.row_taps.push_back({offset, weight});
         if (plan.row_taps.size() > kMaxRowTaps)
           return Compiled::decline("over " + std::to_string(kMaxRowTaps) + " row taps (antialiasing by tiny scales)");
         size_t ax = last;
         while (ax-- > lead) {
-          if (++k[ax] < taps[ax].first[size_t(o[ax]) + 1]) break;
-          k[ax] = taps[ax].first[size_t(o[ax])];
+          if (++k[ax] < view[ax].taps.first[size_t(o[ax]) + 1]) break;
+          k[ax] = view[ax].taps.first[size_t(o[ax])];
         }
         if (ax == size_t(-1) || ax < lead) break;
       }
@@ -358,12 +390,12 @@ Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params
   }
   plan.row_first.push_back(plan.row_taps.size());
   plan.copy = copy;
-  plan.columns_kept = keeps_cells(g.axes[last], taps[last]);
+  plan.columns_kept = keeps_cells(view[last]);
   for (int64_t q = 0; q < plan.rows; ++q)
     plan.slots = std::max(plan.slots, plan.row_first[size_t(q) + 1] - plan.row_first[size_t(q)] + 1);
 
   // Column taps, padded to the most any column has.
-  const AxisTaps& ct = taps[last];
+  const AxisTaps& ct = view[last].taps;
   const int64_t W = plan.out_w;
   for (int64_t c = 0; c < W; ++c) {
     const size_t n = ct.first[size_t(c) + 1] - ct.first[size_t(c)];
@@ -384,6 +416,35 @@ Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params
     }
   }
   return std::make_unique<ResizeNative>(std::move(plan));
+}
+
+Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params, const KernelArgs& a) {
+  const ResizeParams& p = *params;
+  const ValueInfo& x = input(a.in, 0);
+  if (x.dtype != DType::f32 && x.dtype != DType::f64)
+    return Compiled::decline("input 0 is " + std::string(dtype_name(x.dtype)) + "; Resize runs float32 and float64");
+  if (!x.concrete()) return Compiled::decline("input 0 has no concrete shape");
+  if (x.rank() == 0) return Compiled::decline("input 0 is a scalar: nothing to resize");
+  ResizeGeometry g;
+  if (!resolve_resize(p, a.in, g)) return Compiled::decline("the scales or sizes are not known when the plan is made");
+  const Shape out_shape = g.output();
+  if (checked_numel(out_shape) == 0) return std::make_unique<ResizeNative>(ResizePlan{});  // nothing to do
+
+  std::vector<ViewAxis> view;
+  for (const ResizeAxis& ax : g.axes) view.push_back({ax.in, ax.out, axis_taps(p, ax)});
+  // Input 0 arriving channel-blocked (a convolution's output) is read so and the output written so, when N
+  // and C keep their cells and C fills whole blocks: no reorder on either side.
+  const Layout offered = a.offered.in.empty() ? Layout() : a.offered.in[0];
+  const int64_t b = x.dtype == DType::f32 ? channel_block(offered, x.shape) : 0;
+  if (b > 0 && keeps_cells(view[0]) && keeps_cells(view[1]) && x.shape[1] % b == 0) {
+    const Layout out = resize_channel_blocked_layout(out_shape, b);
+    if (channel_block(out, out_shape) == b) {
+      KernelLayouts layouts{std::vector<Layout>(a.in.size()), {out}};
+      layouts.in[0] = offered;
+      return compile_view(p, blocked_view(std::move(view), b), std::move(layouts));
+    }
+  }
+  return compile_view(p, view, KernelLayouts{});
 }
 
 }  // namespace
