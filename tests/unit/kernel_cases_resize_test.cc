@@ -230,6 +230,32 @@ std::vector<KernelCase> resize_cases() {
                       .attr("mode", linear).declines("dnnl", "more than 64 input cells"));
   cases.push_back(resize_sizes("linear to an empty output", {1, 2, 4, 4}, {1, 2, 0, 3}).attr("mode", linear)
                       .declines("dnnl", "the output is empty"));
+  // Channel-blocked inputs: the native kernel keeps the block through (C a multiple of it), else reads plain.
+  auto blocked = [](KernelCase c) {
+    c.inputs[0] = c.inputs[0].blocked();
+    return c;
+  };
+  cases.push_back(blocked(resize_scales("cubic x1.7 x0.6, blocked", {2, 32, 7, 9}, {1, 1, 1.7f, 0.6f}).attr("mode", cubic)
+                              .declines("dnnl", "no cubic").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("nearest x3 floor, blocked", {1, 16, 3, 5}, {1, 1, 3, 3})
+                              .attr("nearest_mode", string_attr("floor")).declines("dnnl", "nearest_mode pick cell")
+                              .runs("native", Takes::offered_through)));
+  cases.push_back(blocked(KernelCase("Resize", 13, "tf_crop_and_resize, extrapolation, blocked").attr("mode", linear)
+                              .attr("coordinate_transformation_mode", string_attr("tf_crop_and_resize"))
+                              .attr("extrapolation_value", float_attr(3.f)).in(random_in({1, 32, 6, 6}))
+                              .in(floats_in({0, 0, -0.2f, 0.3f, 1, 1, 0.9f, 1.4f})).in(omitted()).in(ints_in({1, 32, 5, 7}))
+                              .declines("dnnl", "asks for tf_crop_and_resize").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("linear 3-D x1.5 x0.7 x2.2 align_corners, blocked", {1, 16, 3, 4, 5},
+                                        {1, 1, 1.5f, 0.7f, 2.2f})
+                              .attr("mode", linear).attr("coordinate_transformation_mode", string_attr("align_corners"))
+                              .declines("dnnl", "align_corners").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("linear 1-D asymmetric, blocked", {2, 16, 9}, {1, 1, 1.6f}).attr("mode", linear)
+                              .attr("coordinate_transformation_mode", string_attr("asymmetric"))
+                              .declines("dnnl", "asymmetric").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("cubic, 20 channels blocked (padded): read plain", {1, 20, 4, 5}, {1, 1, 1.5f, 1.5f})
+                              .attr("mode", cubic).declines("dnnl", "no cubic").runs("native", Takes::plain)));
+  cases.push_back(blocked(resize_scales("cubic, C resized, blocked: read plain", {1, 16, 4, 5}, {1, 2, 1.5f, 1})
+                              .attr("mode", cubic).declines("dnnl", "no cubic").runs("native", Takes::plain)));
   for (KernelCase& c : resize_mode_grid()) cases.push_back(std::move(c));
   return cases;
 }
