@@ -14,9 +14,10 @@ median() { /usr/bin/python3 -c 'import sys, statistics; print("%.2f" % statistic
 ms() { /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["median_ms"])'; }
 printf '%-24s %10s %10s %10s %8s\n' graph before_ms cnnx_ms ort_ms cnnx/ort
 for m in bilinear_half_pixel bilinear_align_corners bilinear_asymmetric bilinear_sizes_odd cubic_half_pixel nearest_x2 \
-         linear_antialias_half; do
+         linear_antialias_half decoder_96; do
   f=$dir/$m/model.onnx
   kernel=$("$cnnx" inspect "$f" | awk '/ Resize /{for (i = 1; i <= NF; ++i) if ($i == "kernel") print $(i + 1)}')
+  kernel="$kernel, $("$cnnx" inspect "$f" | awk '/^reorders:/{print $2}') reorders"
   a=() b=() o=()
   for ((r = 0; r < rounds; ++r)); do
     a+=("$("$cnnx" bench "$f" --threads "$threads" --iters 20 --json | ms)")
