@@ -1,5 +1,6 @@
 // The native kernel of Resize and Upsample ("native"): every mode, coordinate mode, rank and float type the
-// reference kernel runs, in plain layout, vectorized by the compiler and parallel over output rows (OpenMP).
+// reference kernel runs, vectorized by the compiler and parallel over output rows (OpenMP); plain, or
+// channel-blocked (nChw8c, ...) as input 0 arrives where N and C keep their cells and C fills whole blocks.
 //
 // It computes what the reference computes, term by term: an output cell is the sum over its row taps (every
 // combination of the taps of the axes before the last, ops/resize/resize_geometry.h) of the sum over its
