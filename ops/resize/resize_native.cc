@@ -59,6 +59,7 @@ constexpr int64_t kChunkCells = int64_t(1) << 14;
 // Row taps kept for a node (the product of the axes' taps per output row; antialiasing by tiny scales over
 // several axes could make many): beyond this the kernel declines.
 constexpr size_t kMaxRowTaps = size_t(1) << 24;
+constexpr size_t kMaxGatheredCells = size_t(1) << 20;
 
 struct RowTap {
   int64_t offset;  // of the input row, from its block's start
@@ -416,6 +417,9 @@ Compiled compile_view(const ResizeParams& p, const std::vector<ViewAxis>& view, 
       plan.col_keep[j * size_t(W) + size_t(c)] = ~uint64_t(0);
     }
   }
+  // Gathered rows cost K * W cells each: at most kMaxGatheredCells a thread (antialiasing by small scales has
+  // hundreds of taps per row; fewer slots than taps only gathers a row again).
+  plan.slots = std::min(plan.slots, std::max<size_t>(1, kMaxGatheredCells / size_t(plan.K * W)));
   return std::make_unique<ResizeNative>(std::move(plan));
 }
 
