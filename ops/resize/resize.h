@@ -84,5 +84,9 @@ Kernel<ResizeParams> resize_ref_kernel();
 // "dnnl" (ops/resize/resize_dnnl.cc): oneDNN resampling_forward where it computes what ONNX asks; the file
 // says where that is and why it declines elsewhere.
 Kernel<ResizeParams> resize_dnnl_kernel();
+// "native" (ops/resize/resize_native.cc): every case of the reference, float32 and float64, plain or (N and C
+// kept, C in whole blocks) channel-blocked as input 0 arrives, with the reference's terms summed in its order
+// (its bits where at most one axis before the last interpolates), vectorized and parallel over output rows.
+Kernel<ResizeParams> resize_native_kernel();
 
 }  // namespace cnnx

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/resize/resize_geometry.h"
 #include "tests/unit/kernel_cases.h"
 
 using namespace cnnx;
@@ -12,7 +13,7 @@ using namespace cnnx::testing;
 
 namespace {
 
-// ---- Resize and Upsample (ops/resize/resize_dnnl.cc says where oneDNN runs) ----
+// ---- Resize and Upsample (ops/resize/resize_dnnl.cc says where oneDNN runs; the native kernel runs every case) ----
 
 // Resize-13 with scales (roi omitted).
 KernelCase resize_scales(const std::string& what, Shape x, std::vector<float> scales, int opset = 13) {
@@ -22,6 +23,87 @@ KernelCase resize_scales(const std::string& what, Shape x, std::vector<float> sc
 KernelCase resize_sizes(const std::string& what, Shape x, std::vector<int64_t> sizes, int opset = 13) {
   return KernelCase("Resize", opset, what).in(random_in(std::move(x))).in(omitted()).in(omitted())
       .in(ints_in(std::move(sizes)));
+}
+
+const char* const kCoordinates[] = {"half_pixel",   "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
+                                    "asymmetric",   "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+
+// A Resize of x by scales or sizes (whichever is given) with coordinate mode `coords` at the opset that has it
+// (tf_half_pixel_for_nn: 11; others 19), a crop box when it is tf_crop_and_resize.
+KernelCase resize_any(const std::string& what, const std::string& coords, Shape x, std::vector<float> scales,
+                      std::vector<int64_t> sizes = {}) {
+  const bool tf11 = coords == "tf_half_pixel_for_nn", crop = coords == "tf_crop_and_resize";
+  KernelCase c("Resize", tf11 ? 11 : 19, what + ", " + coords);
+  c.attr("coordinate_transformation_mode", string_attr(coords)).in(random_in(x));
+  if (crop) {  // a box reaching outside the input: cells out there take the extrapolation value
+    std::vector<float> roi;
+    for (size_t a = 0; a < x.size(); ++a) roi.push_back(a < 2 ? 0.f : a == 2 ? 0.1f : -0.2f);
+    for (size_t a = 0; a < x.size(); ++a) roi.push_back(a < 2 ? 1.f : a == 2 ? 0.85f : 1.15f);
+    c.in(floats_in(roi)).attr("extrapolation_value", float_attr(-7.5f));
+  } else {
+    c.in(tf11 ? floats_in({}) : omitted());
+  }
+  if (sizes.empty()) c.in(floats_in(std::move(scales)));
+  else c.in(tf11 ? floats_in({}) : omitted()).in(ints_in(std::move(sizes)));
+  return c;
+}
+
+// Every mode with every coordinate mode, up and down by non-integer factors, by scales and by sizes, on odd
+// shapes: the native kernel runs each; oneDNN declines each (the reason given per case).
+std::vector<KernelCase> resize_mode_grid() {
+  std::vector<KernelCase> cases;
+  const char* const nearest_modes[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  for (const char* coords : kCoordinates) {
+    const std::string cm = coords;
+    const bool crop = cm == "tf_crop_and_resize";
+    const bool half = cm == "half_pixel" || cm == "half_pixel_symmetric" || cm == "pytorch_half_pixel";
+    // oneDNN's reason on an N x C x H x W resize of H and W by factors that are not size ratios.
+    const std::string linear_why = crop ? "asks for tf_crop_and_resize" : half ? "not the size ratio"
+                                                                                : "uses half-pixel centres";
+    for (const char* nm : nearest_modes) {
+      // C resized too: oneDNN declines before comparing cells; the native kernel's rows have taps along C and H.
+      cases.push_back(resize_any(std::string("nearest ") + nm + " C x1.5, 7x5 x1.7 x0.6", cm, {1, 2, 7, 5},
+                                 {1, 1.5f, 1.7f, 0.6f})
+                          .attr("nearest_mode", string_attr(nm)).declines("dnnl", "N or C is resized"));
+      cases.push_back(resize_any(std::string("nearest ") + nm + " 1x3x9x11 by sizes to 4x17, C halved", cm,
+                                 {1, 3, 9, 11}, {}, {1, 2, 4, 17})
+                          .attr("nearest_mode", string_attr(nm)).declines("dnnl", "N or C is resized"));
+    }
+    for (const char* mode : {"linear", "cubic"}) {
+      const std::string m = mode;
+      const std::string why = m == "cubic" ? "no cubic" : linear_why;
+      cases.push_back(resize_any(m + " 2x3x7x5 x1.7 x2.3", cm, {2, 3, 7, 5}, {1, 1, 1.7f, 2.3f})
+                          .attr("mode", string_attr(mode)).declines("dnnl", why));
+      cases.push_back(resize_any(m + " 1x2x13x11 x0.6 x0.45", cm, {1, 2, 13, 11}, {1, 1, 0.6f, 0.45f})
+                          .attr("mode", string_attr(mode)).declines("dnnl", why));
+      cases.push_back(resize_any(m + " C x1.5, H x1.3, W x0.7", cm, {1, 2, 6, 9}, {1, 1.5f, 1.3f, 0.7f})
+                          .attr("mode", string_attr(mode)).declines("dnnl", m == "cubic" ? "no cubic" : "N or C is resized"));
+      KernelCase one = resize_any(m + " 3 -> 1 cell, 1 -> 4 cells", cm, {2, 1, 3, 1}, {}, {2, 1, 1, 4})
+                           .attr("mode", string_attr(mode));
+      if (m == "cubic" || crop || cm == "pytorch_half_pixel" || !half)  // half-pixel linear by sizes: oneDNN runs it
+        one.declines("dnnl", m == "cubic" ? "no cubic" : crop ? "tf_crop_and_resize"
+                                       : cm == "pytorch_half_pixel" ? "one-cell output" : "half-pixel centres");
+      cases.push_back(one);
+      KernelCase sized = resize_any(m + " 1x3x10x7 by sizes to 17x3", cm, {1, 3, 10, 7}, {}, {1, 3, 17, 3})
+                             .attr("mode", string_attr(mode));
+      if (m == "cubic" || !half) sized.declines("dnnl", why);  // half-pixel linear by sizes: oneDNN runs it
+      cases.push_back(sized);
+      cases.push_back(resize_any(m + " exclude_outside, A -0.5, x0.7 x1.6", cm, {1, 2, 9, 8}, {1, 1, 0.7f, 1.6f})
+                          .attr("mode", string_attr(mode)).attr("exclude_outside", int_attr(1))
+                          .attr("cubic_coeff_a", float_attr(-0.5f)).declines("dnnl", why));
+      if (cm != "tf_half_pixel_for_nn") {  // antialias is 18+
+        cases.push_back(resize_any(m + " antialias x0.45 x0.3", cm, {1, 2, 17, 23}, {1, 1, 0.45f, 0.3f})
+                            .attr("mode", string_attr(mode)).attr("antialias", int_attr(1))
+                            .declines("dnnl", m == "cubic" ? "no cubic" : crop ? "tf_crop_and_resize"
+                                                                        : half ? "not the size ratio" : "half-pixel centres"));
+        cases.push_back(resize_any(m + " antialias, rank 5, x0.5 x1.5 x0.3", cm, {1, 2, 6, 4, 10}, {1, 1, 0.5f, 1.5f, 0.3f})
+                            .attr("mode", string_attr(mode)).attr("antialias", int_attr(1))
+                            .declines("dnnl", m == "cubic" ? "no cubic" : crop ? "tf_crop_and_resize"
+                                                                        : half ? "antialias on shrinking" : "half-pixel centres"));
+      }
+    }
+  }
+  return cases;
 }
 
 std::vector<KernelCase> resize_cases() {
@@ -57,7 +139,8 @@ std::vector<KernelCase> resize_cases() {
   }
   // linear, half_pixel
   cases.push_back(resize_scales("linear x2", {2, 3, 5, 6}, {1, 1, 2, 2}).attr("mode", linear));
-  cases.push_back(resize_scales("linear x2, input channel-blocked", {1, 32, 5, 6}, {1, 1, 2, 2}).attr("mode", linear));
+  cases.push_back(resize_scales("linear x2, input channel-blocked", {1, 32, 5, 6}, {1, 1, 2, 2}).attr("mode", linear)
+                      .runs("native", Takes::offered_through));
   cases.back().inputs[0] = cases.back().inputs[0].blocked();
   cases.push_back(resize_sizes("linear 5x7 -> 9x4", {1, 3, 5, 7}, {1, 3, 9, 4}).attr("mode", linear));
   cases.push_back(resize_sizes("linear 56 -> 224 (float32 coordinates)", {1, 2, 56, 56}, {1, 2, 224, 224})
@@ -132,9 +215,92 @@ std::vector<KernelCase> resize_cases() {
   for (int64_t i = 0; i < f64.numel(); ++i) f64.data<double>()[i] = std::cos(double(i));
   cases.push_back(KernelCase("Resize", 13, "float64").attr("mode", linear).in(given(f64)).in(omitted())
                       .in(floats_in({1, 1, 2, 2})).declines("dnnl", "float32"));
+  cases.push_back(KernelCase("Resize", 13, "float64 cubic").attr("mode", cubic).in(given(f64)).in(omitted())
+                      .in(floats_in({1, 1, 1.5f, 0.7f})).declines("dnnl", "float32"));
+  // The native kernel's paths: H only (columns kept: nothing gathered), W only (one row tap), every row a
+  // repeat (nearest x3: copies the row just made), wide rows, an empty output.
+  cases.push_back(resize_scales("linear H only x1.7", {1, 3, 6, 70}, {1, 1, 1.7f, 1}).attr("mode", linear)
+                      .declines("dnnl", "not the size ratio"));
+  cases.push_back(resize_scales("cubic W only x0.8", {2, 2, 3, 10}, {1, 1, 1, 0.8f}).attr("mode", cubic)
+                      .declines("dnnl", "no cubic"));
+  cases.push_back(resize_scales("nearest x3 asymmetric floor", {1, 2, 5, 4}, {1, 1, 3, 3})
+                      .attr("coordinate_transformation_mode", string_attr("asymmetric"))
+                      .attr("nearest_mode", string_attr("floor")));
+  cases.push_back(resize_sizes("linear 1x8x40x300 -> 61x517 (parallel rows)", {1, 8, 40, 300}, {1, 8, 61, 517})
+                      .attr("mode", linear).declines("dnnl", "more than 64 input cells"));
+  cases.push_back(resize_sizes("linear to an empty output", {1, 2, 4, 4}, {1, 2, 0, 3}).attr("mode", linear)
+                      .declines("dnnl", "the output is empty"));
+  // Channel-blocked inputs: the native kernel keeps the block through (C a multiple of it), else reads plain.
+  auto blocked = [](KernelCase c) {
+    c.inputs[0] = c.inputs[0].blocked();
+    return c;
+  };
+  cases.push_back(blocked(resize_scales("cubic x1.7 x0.6, blocked", {2, 32, 7, 9}, {1, 1, 1.7f, 0.6f}).attr("mode", cubic)
+                              .declines("dnnl", "no cubic").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("nearest x3 floor, blocked", {1, 16, 3, 5}, {1, 1, 3, 3})
+                              .attr("nearest_mode", string_attr("floor")).declines("dnnl", "nearest_mode pick cell")
+                              .runs("native", Takes::offered_through)));
+  cases.push_back(blocked(KernelCase("Resize", 13, "tf_crop_and_resize, extrapolation, blocked").attr("mode", linear)
+                              .attr("coordinate_transformation_mode", string_attr("tf_crop_and_resize"))
+                              .attr("extrapolation_value", float_attr(3.f)).in(random_in({1, 32, 6, 6}))
+                              .in(floats_in({0, 0, -0.2f, 0.3f, 1, 1, 0.9f, 1.4f})).in(omitted()).in(ints_in({1, 32, 5, 7}))
+                              .declines("dnnl", "asks for tf_crop_and_resize").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("linear 3-D x1.5 x0.7 x2.2 align_corners, blocked", {1, 16, 3, 4, 5},
+                                        {1, 1, 1.5f, 0.7f, 2.2f})
+                              .attr("mode", linear).attr("coordinate_transformation_mode", string_attr("align_corners"))
+                              .declines("dnnl", "align_corners").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("linear 1-D asymmetric, blocked", {2, 16, 9}, {1, 1, 1.6f}).attr("mode", linear)
+                              .attr("coordinate_transformation_mode", string_attr("asymmetric"))
+                              .declines("dnnl", "asymmetric").runs("native", Takes::offered_through)));
+  cases.push_back(blocked(resize_scales("cubic, 20 channels blocked (padded): read plain", {1, 20, 4, 5}, {1, 1, 1.5f, 1.5f})
+                              .attr("mode", cubic).declines("dnnl", "no cubic").runs("native", Takes::plain)));
+  cases.push_back(blocked(resize_scales("cubic, C resized, blocked: read plain", {1, 16, 4, 5}, {1, 2, 1.5f, 1})
+                              .attr("mode", cubic).declines("dnnl", "no cubic").runs("native", Takes::plain)));
+  for (KernelCase& c : resize_mode_grid()) cases.push_back(std::move(c));
   return cases;
 }
 
 }  // namespace
 
 KERNEL_CASES("Resize, Upsample", resize_cases)
+
+// The native kernel sums the reference's terms in its order (ops/resize/resize_native.cc): its outputs are the
+// reference's bits wherever at most one axis before the last is resized, special values planted or not.
+TEST_CASE("Resize native: the reference's bits") {
+  int exact = 0;
+  for (const KernelCase& c : resize_cases()) {
+    for (bool special : {false, true}) {
+      const std::string params = describe(c) + (special ? "\n  with special values planted" : "");
+      CAPTURE(params);
+      PreparedCase p = prepare_case(c);
+      if (special && !plant_special_values(c, p)) continue;
+      const auto& rp = static_cast<const ResizeParams&>(*p.node.params);
+      ResizeGeometry g;
+      REQUIRE(resolve_resize(rp, p.in, g));
+      int resized = 0;  // axes before the last that are not kept as they are
+      for (size_t a = 0; a + 1 < g.axes.size(); ++a) resized += !g.axes[a].identity();
+      if (resized > 1) continue;
+      std::vector<Tensor> want = case_outputs(p, false), got = case_outputs(p, true);
+      run_compiled(*compile_reference(*p.node.def, p.node.params, p.in, p.out), p.inputs, want);
+      const KernelDef* native = nullptr;
+      for (const KernelDef& k : p.node.def->kernels) native = k.name == "native" ? &k : native;
+      REQUIRE(native);
+      Compiled compiled = native->compile(p.node.params, {p.in, p.out, p.offered});
+      REQUIRE_MESSAGE(compiled, compiled.reason());
+      run_compiled(*compiled.take(), p.inputs, got);
+      const Tensor& y = got[0];
+      const Tensor& r = want[0];
+      int64_t differ = 0, first = -1;
+      for (int64_t i = 0; i < r.numel(); ++i) {
+        const double a = y.double_at(i), b = r.double_at(i);
+        const bool same = (std::isnan(a) && std::isnan(b)) ||
+                          (a == b && std::signbit(a) == std::signbit(b));
+        if (!same && differ++ == 0) first = i;
+      }
+      CHECK_MESSAGE(differ == 0, differ, " of ", r.numel(), " outputs differ; the first, ", first, ": native ",
+                    first >= 0 ? y.double_at(first) : 0.0, ", ref ", first >= 0 ? r.double_at(first) : 0.0);
+      ++exact;
+    }
+  }
+  CHECK(exact > 100);
+}
