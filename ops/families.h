@@ -28,6 +28,6 @@ void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shape
                                            // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Gather,
                                            // GatherElements, GatherND, ScatterND, Pad, Tile, DepthToSpace,
                                            // SpaceToDepth, Trilu, Cast, Constant, ConstantOfShape, Range,
-                                           // Identity, Dropout, cnnx.internal ChannelShuffle
+                                           // Identity, Dropout, cnnx.internal ChannelShuffle and RoundToFloat16
 
 }  // namespace cnnx

@@ -8,9 +8,16 @@
 // is converted once, here, into a float32 constant the op reads; no Cast runs for it.
 // `float16 initializer -> Cast(to float32)` needs no rewrite: the Cast's input is constant, so it
 // is folded into a float32 constant when the model loads, like every node of constant inputs.
+//
+// Between two such ops the pair Cast(float16) -> Cast(float32) becomes one RoundToFloat16 (same values,
+// ops/tensor/round_to_float16.h) where the 16-bit value has no other reader and is not a graph output: it
+// rounds in place, in the layout the producer wrote, with no 16-bit buffer and no reorder.
 #include <map>
 
 #include "engine/float16_compute.h"
+#include "engine/op_registry.h"
+#include "ops/builtin_ops.h"
+#include "ops/tensor/round_to_float16.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 
@@ -22,6 +29,45 @@ Attributes cast_to(DType to) {
   Attributes a;
   a.set("to", int_attr(int64_t(to)));
   return a;
+}
+
+bool is_cast_to(const Node& node, DType to) {
+  return node.domain.empty() && node.op_type == "Cast" && node.attrs.get_int("to", 0) == int64_t(to);
+}
+
+void refresh_producers(Graph& g) {
+  for (Value& v : g.values) v.producer = -1;
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (int out : g.nodes[n].outputs)
+      if (out >= 0) g.values[size_t(out)].producer = int(n);
+}
+
+// Each Cast(to float32) reading a 16-bit value that a Cast from float32 made and nothing else reads, as one
+// RoundToFloat16 of the float32 value (the narrowing Cast is then left without readers and removed).
+void round_in_place(Graph& g) {
+  const std::vector<std::vector<int>> consumers = consumers_of(g);
+  const OpDef& def = builtin_ops().find(kInternalDomain, "RoundToFloat16", 1);
+  for (Node& widen : g.nodes) {
+    if (!is_cast_to(widen, DType::f32) || widen.inputs.size() != 1) continue;
+    const int narrow = widen.inputs[0];
+    const DType half = g.value(narrow).info.dtype;
+    const int producer = g.value(narrow).producer;
+    if (producer < 0 || !is_float16_family(half) || is_graph_output(g, narrow)) continue;
+    const Node& cast = g.nodes[size_t(producer)];
+    if (!is_cast_to(cast, half) || g.value(cast.inputs[0]).info.dtype != DType::f32) continue;
+    if (consumers[size_t(narrow)].size() != 1) continue;
+    auto params = std::make_shared<RoundToFloat16Params>();
+    params->to = half;
+    widen.op_type = "RoundToFloat16";
+    widen.domain = kInternalDomain;
+    widen.opset = 1;
+    widen.def = &def;
+    widen.attrs = Attributes();
+    widen.inputs = {cast.inputs[0]};
+    widen.params = std::move(params);
+    widen.note = "float16-compute: '" + cast.name + "' and '" + widen.name + "' as one rounding to " +
+                 dtype_name(half) + " in place";
+  }
 }
 
 }  // namespace
@@ -73,10 +119,8 @@ void compute_float16_in_float32(Graph& g, PassDeclines&) {
     for (Node& n : after) nodes.push_back(std::move(n));
   }
   g.nodes = std::move(nodes);
-  for (Value& v : g.values) v.producer = -1;
-  for (size_t n = 0; n < g.nodes.size(); ++n)
-    for (int out : g.nodes[n].outputs)
-      if (out >= 0) g.values[size_t(out)].producer = int(n);
+  refresh_producers(g);
+  round_in_place(g);
 }
 
 }  // namespace cnnx

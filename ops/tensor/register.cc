@@ -18,6 +18,7 @@
 #include "ops/tensor/pad.h"
 #include "ops/tensor/range.h"
 #include "ops/tensor/reshape.h"
+#include "ops/tensor/round_to_float16.h"
 #include "ops/tensor/scatter_nd.h"
 #include "ops/tensor/shape_of.h"
 #include "ops/tensor/slice.h"
@@ -102,6 +103,11 @@ void register_tensor_ops(OpRegistry& r) {
   shuffle.domain = kInternalDomain;
   shuffle.hints.copies_only = true;
   r.add(std::move(shuffle));
+  // Made only by the float16-compute lowering (passes/float16_compute.cc), never read from a model.
+  OpSpec<RoundToFloat16Params> round{"RoundToFloat16", 1, parse_round_to_float16, infer_round_to_float16, kExact,
+                                     {round_to_float16_native_kernel(), ref_kernel<RoundToFloat16Params>(round_to_float16_ref)}};
+  round.domain = kInternalDomain;
+  r.add(std::move(round));
 }
 
 }  // namespace cnnx

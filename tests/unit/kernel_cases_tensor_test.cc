@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "ops/tensor/channel_shuffle.h"
+#include "ops/tensor/round_to_float16.h"
 #include "tests/unit/kernel_cases.h"
 
 using namespace cnnx;
@@ -183,6 +184,23 @@ std::vector<KernelCase> shape_cases() {
                       .in(random_in({1, 3, 2, 2})).in(random_in({1, 3, 2, 2})));
   cases.push_back(shuffle("X offered nChw16c: taken plain", 2).in(random_in({1, 32, 3, 3}).blocked())
                       .runs("dnnl", Takes::plain));
+  // RoundToFloat16 is made by the float16-compute lowering (passes/float16_compute.cc), never parsed.
+  auto round = [](const char* what, DType to) {
+    return KernelCase("RoundToFloat16", 1, what).in_domain(kInternalDomain)
+        .params(dtype_name(to), [to](const Node&) -> ParamsPtr {
+          auto p = std::make_shared<RoundToFloat16Params>();
+          p->to = to;
+          return p;
+        });
+  };
+  for (DType to : {DType::f16, DType::bf16}) {
+    cases.push_back(round("4-D", to).in(random_in({2, 3, 5, 7}, -3.f, 3.f)).runs("native", Takes::offered));
+    cases.push_back(round("beyond float16's range: inf", to).in(random_in({3, 700}, -1e5f, 1e5f)));
+    cases.push_back(round("float16 subnormals", to).in(random_in({40000}, -1e-6f, 1e-6f)));
+    cases.push_back(round("nChw8c through (padded channels)", to).in(random_in({1, 13, 4, 5}).blocked())
+                        .runs("native", Takes::offered_through));
+    cases.push_back(round("empty", to).in(random_in({2, 0, 3})));
+  }
   return cases;
 }
 
