@@ -97,5 +97,9 @@ constexpr Tolerance kRecurrentTolerance{1e-5, 4e-5, kSumOfProductsTermsRel};
 // The reference: per step and gate, the products summed in double, activations in double, the state kept in
 // double, one rounding to float32 per stored value.
 Kernel<RnnParams> recurrent_ref_kernel();
+// oneDNN's lstm_forward, gru_forward, lbr_gru_forward and vanilla_rnn_forward (inference, f32) where they compute
+// the same thing: constant weights, no sequence_lens, no clip, oneDNN's activations, no input_forget; declines the
+// rest saying why (recurrent_dnnl.cc).
+Kernel<RnnParams> recurrent_dnnl_kernel();
 
 }  // namespace cnnx
