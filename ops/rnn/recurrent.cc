@@ -74,7 +74,10 @@ RnnParams parse_recurrent(const Node& node, RnnKind kind) {
     names = default_activations(kind);
     if (node.attrs.has("activation_alpha") || node.attrs.has("activation_beta"))
       require(false, "attributes activation_alpha and activation_beta need an activations list");
-    if (directions == 2) names.insert(names.end(), names.begin(), names.end());
+    if (directions == 2) {
+      const std::vector<std::string> one_direction = names;
+      names.insert(names.end(), one_direction.begin(), one_direction.end());
+    }
   } else {
     require(names.size() == per_direction * directions || (directions == 2 && names.size() == per_direction),
             "attribute activations must list ", per_direction, " function", per_direction > 1 ? "s" : "",
@@ -82,8 +85,10 @@ RnnParams parse_recurrent(const Node& node, RnnKind kind) {
   }
   p.activations = parse_rnn_activations(names, node.attrs.get_floats("activation_alpha"),
                                         node.attrs.get_floats("activation_beta"));
-  if (p.activations.size() < per_direction * directions)
-    p.activations.insert(p.activations.end(), p.activations.begin(), p.activations.end());
+  if (p.activations.size() < per_direction * directions) {
+    const std::vector<RnnActivation> one_direction = p.activations;
+    p.activations.insert(p.activations.end(), one_direction.begin(), one_direction.end());
+  }
   return p;
 }
 

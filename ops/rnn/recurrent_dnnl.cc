@@ -10,7 +10,8 @@
 //   take Wb + Rb, o takes Wbh, and the fourth gate Rbh, which oneDNN adds inside r (.) (h Rh^T + Rbh) as ONNX does;
 //   P [D, 3*H] (i, o, f) is weights_peephole `ldgo` [1, D, 3, H] in oneDNN's order i, f, o;
 //   initial_h/initial_c and Y_h/Y_c [D, N, H] are src_iter/dst_iter(_c) `ldnc` [1, D, N, H] (layout 1 through
-//   strides); an omitted one is oneDNN's zero descriptor (zero state in, no state out).
+//   strides); omitted ones are oneDNN's zero descriptor (zero state in, no state out), but an LSTM takes both
+//   states or neither: one of the pair omitted is a zero state (or an unread one) in the run's workspace.
 //   Y [T, D, N, H] is dst_layer `tnc` [T, N, D*H] when D = 1 (layout 1 through strides); bidirectional
 //   (bidirectional_concat) writes [T, N, 2H] into the run's workspace, and the kernel copies it into Y's order.
 //
@@ -77,27 +78,41 @@ std::string declines(const RnnParams& p, const KernelArgs& a) {
 class RecurrentDnnl : public CompiledKernel {
  public:
   void run(const KernelIO& io) const override {
-    const Tensor* h0 = io.in.size() > kRnnInitialH ? io.in[kRnnInitialH] : nullptr;
-    const Tensor* c0 = io.in.size() > kRnnInitialC ? io.in[kRnnInitialC] : nullptr;
+    const Tensor* h0 = has_h0_ ? io.in[kRnnInitialH] : nullptr;
+    const Tensor* c0 = has_c0_ ? io.in[kRnnInitialC] : nullptr;
     Tensor* Y = !io.out.empty() ? io.out[0] : nullptr;
     Tensor* Y_h = io.out.size() > 1 ? io.out[1] : nullptr;
-    Tensor* Y_c = io.out.size() > 2 ? io.out[2] : nullptr;
-    // dst_layer: Y itself when D = 1, else (or when Y is omitted) the workspace.
+    Tensor* Y_c = lstm_ && io.out.size() > 2 ? io.out[2] : nullptr;
+    // The workspace: dst_layer when it is not Y itself (bidirectional, or Y omitted), then a zero state for an
+    // LSTM state the node lacks when it has the other (oneDNN takes both or neither), then where final states
+    // the node does not want go (the primitive always gives them: whether an output is omitted is known
+    // for sure only when it runs).
     const bool direct = Y && D_ == 1;
-    DnnlWorkspace workspace(io.context, direct ? 0 : size_t(T_ * N_ * D_ * H_) * sizeof(float));
+    const size_t layer_bytes = direct ? 0 : round_up(prim_dst_md_.get_size());
+    const size_t state_bytes = round_up(state_md_.get_size());
+    DnnlWorkspace workspace(io.context, layer_bytes + 2 * state_bytes);
+    char* layer = workspace.data();
+    char* zero_state = workspace.data() + layer_bytes;
+    char* unwanted_state = zero_state + state_bytes;
+    if (src_states_ && (!h0 || !c0)) std::memset(zero_state, 0, state_bytes);
     DnnlArgs args{{DNNL_ARG_SRC_LAYER, dnnl_wrap(src_layer_md_, *io.in[kRnnX])},
                   {DNNL_ARG_WEIGHTS_LAYER, weights_layer_},
                   {DNNL_ARG_WEIGHTS_ITER, weights_iter_},
                   {DNNL_ARG_BIAS, bias_},
-                  {DNNL_ARG_DST_LAYER, direct ? dnnl_wrap(dst_layer_md_, *Y) : DnnlMemoryArg(prim_dst_md_, workspace.data())}};
+                  {DNNL_ARG_DST_LAYER, direct ? dnnl_wrap(dst_layer_md_, *Y) : DnnlMemoryArg(prim_dst_md_, layer)}};
     if (peephole_) args.insert({DNNL_ARG_WEIGHTS_PEEPHOLE, peephole_});
-    if (h0) args.insert({DNNL_ARG_SRC_ITER, dnnl_wrap(state_md_, *h0)});
-    if (c0 && lstm_) args.insert({DNNL_ARG_SRC_ITER_C, dnnl_wrap(state_md_, *c0)});
-    if (Y_h) args.insert({DNNL_ARG_DST_ITER, dnnl_wrap(state_md_, *Y_h)});
-    if (Y_c && lstm_) args.insert({DNNL_ARG_DST_ITER_C, dnnl_wrap(state_md_, *Y_c)});
+    auto state = [&](const Tensor* t, char* instead) {
+      return t ? dnnl_wrap(state_md_, *t) : DnnlMemoryArg(state_md_, instead);
+    };
+    if (src_states_) {
+      args.insert({DNNL_ARG_SRC_ITER, state(h0, zero_state)});
+      if (lstm_) args.insert({DNNL_ARG_SRC_ITER_C, state(c0, zero_state)});
+    }
+    args.insert({DNNL_ARG_DST_ITER, state(Y_h, unwanted_state)});
+    if (lstm_) args.insert({DNNL_ARG_DST_ITER_C, state(Y_c, unwanted_state)});
     prim_.execute(io.context, args);
     if (Y && !direct) {  // [T, N, D*H] -> Y [T, D, N, H] (layout 1: [N, T, D, H])
-      const float* from = reinterpret_cast<const float*>(workspace.data());
+      const float* from = reinterpret_cast<const float*>(layer);
       float* y = Y->data<float>();
       for (int64_t t = 0; t < T_; ++t)
         for (int64_t n = 0; n < N_; ++n)
@@ -108,12 +123,16 @@ class RecurrentDnnl : public CompiledKernel {
     }
   }
 
+  static size_t round_up(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
   DnnlPrimitive prim_;
   memory::desc src_layer_md_, dst_layer_md_, prim_dst_md_, state_md_;
   memory weights_layer_, weights_iter_, bias_, peephole_;
   std::shared_ptr<void> owned_[4];  // the prepared weights' buffers
   int64_t T_ = 0, N_ = 0, D_ = 1, H_ = 0;
   bool batch_first_ = false, lstm_ = false;
+  bool has_h0_ = false, has_c0_ = false;
+  bool src_states_ = false;  // the primitive takes initial states
 };
 
 // The plain ldigo copy of W or R ([D, G*H, K] in ONNX's gate order) in oneDNN's gate order.
@@ -160,12 +179,13 @@ Compiled compile_recurrent(const std::shared_ptr<const RnnParams>& params, const
     // States as ldnc [1, D, N, H]; layout 1 ([N, D, H]) through strides.
     k->state_md_ = p.batch_first ? strided({1, D, N, H}, {D * N * H, H, D * H, 1})
                                  : memory::desc({1, D, N, H}, dt::f32, tag::ldnc);
-    const memory::desc src_iter = present(a.in, kRnnInitialH) ? k->state_md_ : memory::desc();
-    const memory::desc src_iter_c = lstm && present(a.in, kRnnInitialC) ? k->state_md_ : memory::desc();
-    const bool want_h = a.out.size() > 1 && a.out[1].dtype != DType::undefined;
-    const bool want_c = lstm && a.out.size() > 2 && a.out[2].dtype != DType::undefined;
-    const memory::desc dst_iter = want_h ? k->state_md_ : memory::desc();
-    const memory::desc dst_iter_c = want_c ? k->state_md_ : memory::desc();
+    k->has_h0_ = present(a.in, kRnnInitialH);
+    k->has_c0_ = lstm && present(a.in, kRnnInitialC);
+    k->src_states_ = k->has_h0_ || k->has_c0_;
+    const memory::desc src_iter = k->src_states_ ? k->state_md_ : memory::desc();
+    const memory::desc src_iter_c = lstm && k->src_states_ ? k->state_md_ : memory::desc();
+    const memory::desc dst_iter = k->state_md_;
+    const memory::desc dst_iter_c = lstm ? k->state_md_ : memory::desc();
     const memory::desc wl_any({1, D, I, G, H}, dt::f32, tag::any), wi_any({1, D, H, G, H}, dt::f32, tag::any);
     const memory::dim bias_gates = lbr ? G + 1 : G;
     const memory::desc bias_md({1, D, bias_gates, H}, dt::f32, tag::ldgo);
