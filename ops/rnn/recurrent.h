@@ -81,18 +81,25 @@ double recurrent_flops(const RnnParams& p, const std::vector<ValueInfo>& in);
 // OpHints::terms: the reference kernel in its `magnitudes` mode.
 TermsRun<RnnParams> recurrent_terms(const RnnParams& p);
 
-// Tolerance (per stored value): the matrix products' (ops/gemm/matrix_product.h) for the same reason. Each
-// step's gate inputs are sums of K = I + H + 2 products; an engine summing them in float32 is off by the
-// sum-of-products bound (terms_rel * sqrt(K + 2) * M, M the gate's sum of |terms|: the `magnitudes` mode
-// gives the largest over the gates feeding the value). The activations pass that error on scaled by their
-// slope (at most 1 for Sigmoid (1/4), Tanh, Relu, Softsign, Softplus, HardSigmoid's default 0.2; alpha for
-// the others), and evaluating them in float32 adds a few ulps each: the 4e-5 relative and 1e-5 absolute
-// (~170 and, near |y| ~ 0.25, ~40 float32 ulps) cover those roundings over the few gates that make one value
-// and their carrying into the next steps through the recurrence, where the error is damped by the gates'
-// slopes (sigmoid <= 1/4; an LSTM's forget gate < 1) as long as |R| H stays moderate. A strongly expanding
-// recurrence (large R, or Affine/Relu activations with gain > 1 over many steps) amplifies any float32
-// engine's error beyond this per-step bound; the reference then stays the exact one.
-constexpr Tolerance kRecurrentTolerance{1e-5, 4e-5, kSumOfProductsTermsRel};
+// Tolerance (per stored value), for a float32 engine against this reference:
+//   sums: each step's gate inputs are sums of K = I + H (+ 2 biases, + a peephole) products; summed in float32
+//     they are off by the sum-of-products bound (ops/common/sum_of_products.h: terms_rel * sqrt(K + 2) * M,
+//     M the gate's sum of |terms|; the reference's `magnitudes` mode gives, per value, the largest M among
+//     the gates that made it, and OpHints::flops gives K as G*(I+H), which overstates it by G). An activation
+//     passes that error on scaled by its slope (<= 1 for the default ones: sigmoid 1/4, tanh 1).
+//   activations and gate arithmetic: a float32 activation is off by at most its row's tolerance in the
+//     activation table (Sigmoid 5e-7 abs + 2.5e-7 rel, Tanh 2.5e-7 + 2.5e-7: ops/common/activation.cc, 4x
+//     the worst measured); a stored value goes through at most four per step (LSTM's H: o and h(C); C: i and
+//     g, f multiplying C), each product and sum one more rounding (u = 6e-8 of its value): per step 2e-6
+//     absolute and 1e-6 relative (C's products scale with |C|; Relu/Affine outputs are unbounded).
+//   carry: errors of step t-1's state reach step t through R and the gates; where the recurrence contracts
+//     (gain <= 1/2 per step: sigmoid slopes <= 1/4, forget gates < 1, |R| h about |h| at the usual
+//     U(-1/sqrt(H), 1/sqrt(H)) initialization) the geometric sum at most doubles the per-step budget:
+//     abs 4e-6, rel 2e-6. A strongly expanding recurrence (large R, Relu/Affine with gain > 1 over many steps)
+//     amplifies any float32 engine's error past this; the reference stays the exact one.
+// Measured: oneDNN's LSTM on a CRNN's two bidirectional layers (tests/python/test_rnn.py) is off by at most
+// 6e-8 (`cnnx check`: 1.5e-2 of this bound).
+constexpr Tolerance kRecurrentTolerance{4e-6, 2e-6, kSumOfProductsTermsRel};
 
 // The reference: per step and gate, the products summed in double, activations in double, the state kept in
 // double, one rounding to float32 per stored value.
