@@ -1,8 +1,8 @@
 """Recurrent layers exported by PyTorch (torch 1.13, at test time, seeded random weights) against PyTorch's own
 outputs: multi-layer bidirectional nn.LSTM, nn.GRU and nn.RNN (tanh and relu), batch_first both ways, and a small
 CRNN (Conv+ReLU+MaxPool, a reshape to a sequence, a 2-layer bidirectional LSTM, a Linear head), as text
-recognisers are built. Each model runs on both backends (the recurrent ops have only the reference kernel; the
-CRNN's convolutions run on oneDNN with --backend dnnl).
+recognisers are built. Each model runs on both backends: the reference kernels, and oneDNN's RNN primitives
+(which `cnnx inspect` must name for every recurrent node of these exports) with its convolutions.
 
 Tolerances, as max|cnnx - torch| / max|torch| over each output, derived from the arithmetic:
   against PyTorch in float64 (the same module .double(), the exact function up to 2^-53): cnnx's reference
@@ -10,12 +10,15 @@ Tolerances, as max|cnnx - torch| / max|torch| over each output, derived from the
   next step or layer carries that rounding on with gain at most ~1 (sigmoid's slope <= 1/4, tanh's <= 1, the
   weights' default init U(-1/sqrt(H), 1/sqrt(H)) keeps |R h| about |h|), so after L layers of T steps the
   error is at most ~L * T * u of the largest value: 3 * 12 * 6e-8 = 2.1e-6 for these models; 1e-5 bounds it
-  with margin. Convolutions on oneDNN add their float32 sums (tests/models/compare_outputs.py: ~u*sqrt(sum K)).
+  with margin. On oneDNN the gate sums and convolutions are float32 sums (~sqrt(K) u of their terms' magnitude,
+  K <= 4 * (32 + 16) here: ~1e-6 of a value, carried the same way), still inside 1e-5.
   against PyTorch in float32: PyTorch's own float32 error (sums of K = I + H terms per gate per step, ~sqrt(K) u
   of the terms' magnitudes, carried the same way) plus the above; 1e-4, compare_outputs.py's bound for the
   same reasons. A wrong gate order, a dropped bias or a step taken in the wrong direction moves the outputs by
   1e-2 or more."""
-import io
+import os
+import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -37,8 +40,20 @@ def relative_error(got, want):
     return float(np.max(np.abs(got.astype(np.float64) - want)) / max(np.max(np.abs(want)), 1e-30))
 
 
+def recurrent_kernels(model_path):
+    """The kernel `cnnx inspect` names for each LSTM/GRU/RNN node of the model (default backend)."""
+    tool = os.environ.get("CNNX_TOOL")
+    if not tool:
+        pytest.fail("CNNX_TOOL is not set: run the Python tests through ctest (tests/python/python.cmake)")
+    text = subprocess.run([tool, "inspect", model_path], check=True, capture_output=True, text=True).stdout
+    return re.findall(r"^\s+\S+\s+(?:LSTM|GRU|RNN)\s.*kernel (\w+)", text, re.MULTILINE)
+
+
 def check_against_torch(module, x, path, opset, output_names):
     model_path = export(module, torch.from_numpy(x), path, opset, output_names)
+    # These exports are oneDNN's cases (constant weights, default activations, no sequence_lens or clip).
+    kernels = recurrent_kernels(model_path)
+    assert kernels and all(k == "dnnl" for k in kernels), kernels
     with torch.no_grad():
         want32 = module(torch.from_numpy(x))
         want64 = module.double()(torch.from_numpy(x).double())
