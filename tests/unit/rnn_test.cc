@@ -1,11 +1,14 @@
-// LSTM, GRU and RNN (ops/rnn): values against the ONNX equations written out here in double, the
-// sequence_lens and layout rules, and the errors parse and infer give for malformed nodes.
+// LSTM, GRU and RNN (ops/rnn): values against the ONNX equations written out here in double (each stored value
+// one rounding of the exact one), activation lists, the sequence_lens and layout rules, and the errors parse
+// and infer give for malformed nodes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "ops/builtin_ops.h"
+#include "ops/rnn/recurrent.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -47,6 +50,14 @@ std::vector<std::vector<double>> rnn_direct(const Tensor& X, const Tensor& W, co
   return at;
 }
 
+// True when `got` is `want` rounded once to float32 (or, where summing in another order in double moved
+// `want` across a rounding boundary, the float32 neighbour within 1e-12 of the boundary).
+bool one_rounding(float got, double want) {
+  if (got == float(want)) return true;
+  const double half_ulp = 0.5 * (double(std::nextafter(float(want), INFINITY)) - double(float(want)));
+  return std::fabs(double(got) - want) <= half_ulp * (1 + 1e-9) + 1e-12 * std::fabs(want);
+}
+
 }  // namespace
 
 TEST_CASE("RNN follows the ONNX equation in both directions, with sequence_lens") {
@@ -72,13 +83,13 @@ TEST_CASE("RNN follows the ONNX equation in both directions, with sequence_lens"
         for (int64_t j = 0; j < H; ++j) {
           const float got = Y.data<float>()[((t * 2 + d) * N + n) * H + j];
           if (t >= lens[size_t(n)]) CHECK(got == 0.f);  // past the entry's length
-          else CHECK(got == float(want[size_t(t)][size_t(j)]));
+          else CHECK(one_rounding(got, want[size_t(t)][size_t(j)]));
         }
       // Y_h: the state after the direction's last step (t = L-1 forward, t = 0 reverse); 0 for L = 0.
       for (int64_t j = 0; j < H; ++j) {
         const float got = Y_h.data<float>()[(d * N + n) * H + j];
         if (order.empty()) CHECK(got == 0.f);
-        else CHECK(got == float(want[size_t(order.back())][size_t(j)]));
+        else CHECK(one_rounding(got, want[size_t(order.back())][size_t(j)]));
       }
     }
 }
@@ -189,4 +200,89 @@ TEST_CASE("recurrent ops refuse malformed nodes with messages naming the attribu
   CHECK_THROWS_WITH_AS(run_op("LSTM", {}, {X, W, R, B, lengths({4, 1})}, 14, 2),
                        doctest::Contains("sequence_lens[0] is 4, outside [0, seq_length = 3]"), Error);
   CHECK_THROWS_WITH_AS(run_op("LSTM", {}, {X, W, R, B, lengths({-1, 1})}, 14, 2), doctest::Contains("outside"), Error);
+}
+
+TEST_CASE("activation_alpha and activation_beta are consumed in order by the functions that take them") {
+  const Tensor X = random_tensor({2, 1, 3}, 1), W = random_tensor({1, 6, 3}, 2), R = random_tensor({1, 6, 2}, 3);
+  Attributes a;
+  a.set("activations", names({"LeakyRelu", "softsign", "HardSigmoid", "Elu"}));
+  a.set("direction", string_attr("bidirectional"));
+  a.set("activation_alpha", floats({0.2f, 0.3f}));  // LeakyRelu, HardSigmoid; Elu keeps its default 1
+  a.set("activation_beta", floats({0.4f}));         // HardSigmoid
+  const Tensor W2 = random_tensor({2, 6, 3}, 2), R2 = random_tensor({2, 6, 2}, 3);
+  const Node n = make_node("GRU", a, 3, 2, 14);
+  const RnnParams& p = params_as<RnnParams>(*n.params, "GRU");
+  REQUIRE(p.activations.size() == 4);
+  CHECK(p.activations[0].kind == RnnActivationKind::leaky_relu);
+  CHECK(p.activations[0].alpha == doctest::Approx(0.2));
+  CHECK(p.activations[1].kind == RnnActivationKind::softsign);
+  CHECK(p.activations[2].kind == RnnActivationKind::hard_sigmoid);
+  CHECK(p.activations[2].alpha == doctest::Approx(0.3));
+  CHECK(p.activations[2].beta == doctest::Approx(0.4));
+  CHECK(p.activations[3].kind == RnnActivationKind::elu);
+  CHECK(p.activations[3].alpha == 1.0);
+  // The formulas, at a few points.
+  const RnnActivation affine{RnnActivationKind::affine, 2, -1}, scaled{RnnActivationKind::scaled_tanh, 0.5, 3},
+      thresholded{RnnActivationKind::thresholded_relu, 1, 0}, softplus{RnnActivationKind::softplus, 0, 0};
+  CHECK(affine(0.25) == 2 * 0.25 - 1);
+  CHECK(scaled(0.1) == 0.5 * std::tanh(0.3));
+  CHECK(thresholded(1.0) == 0.0);
+  CHECK(thresholded(1.5) == 1.5);
+  CHECK(softplus(-800.0) == 0.0);
+  CHECK(softplus(800.0) == 800.0);
+  CHECK(softplus(0.5) == doctest::Approx(std::log(1 + std::exp(0.5))).epsilon(1e-15));
+  // One direction's list serves both directions.
+  Attributes one;
+  one.set("activations", names({"Relu", "Tanh"}));
+  one.set("direction", string_attr("bidirectional"));
+  const Node m = make_node("GRU", one, 3, 2, 14);
+  const RnnParams& q = params_as<RnnParams>(*m.params, "GRU");
+  REQUIRE(q.activations.size() == 4);
+  CHECK(q.activations[2].kind == RnnActivationKind::relu);
+  CHECK(q.activations[3].kind == RnnActivationKind::tanh);
+  CHECK(run_op("GRU", a, {X, W2, R2}, 14, 2)[0].shape() == Shape{2, 2, 1, 2});
+}
+
+TEST_CASE("LSTM follows the ONNX equations with peepholes, clip and input_forget") {
+  const int64_t T = 3, N = 2, I = 3, H = 2;
+  const Tensor X = random_tensor({T, N, I}, 21, -3, 3), W = random_tensor({1, 4 * H, I}, 22, -2, 2),
+               R = random_tensor({1, 4 * H, H}, 23), B = random_tensor({1, 8 * H}, 24), P = random_tensor({1, 3 * H}, 25),
+               h0 = random_tensor({1, N, H}, 26), c0 = random_tensor({1, N, H}, 27, -3, 3);
+  for (bool input_forget : {false, true}) {
+    CAPTURE(input_forget);
+    Attributes a;
+    a.set("clip", float_attr(0.75f));
+    a.set("input_forget", int_attr(input_forget));
+    const std::vector<Tensor> out = run_op("LSTM", a, {X, W, R, B, Tensor(), h0, c0, P}, 7, 3);
+    auto at = [](const Tensor& t, int64_t i) { return double(t.data<float>()[i]); };
+    auto clip = [](double v) { return std::min(std::max(v, -0.75), 0.75); };
+    auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+    for (int64_t n = 0; n < N; ++n) {
+      std::vector<double> h(H), c(H);
+      for (int64_t j = 0; j < H; ++j) h[j] = at(h0, n * H + j), c[j] = at(c0, n * H + j);
+      for (int64_t t = 0; t < T; ++t) {
+        // gate g (i 0, o 1, f 2, c 3) of unit j: Xt W^T + Ht-1 R^T + Wb + Rb
+        auto gate = [&](int64_t g, int64_t j) {
+          double s = at(B, g * H + j) + at(B, 4 * H + g * H + j);
+          for (int64_t k = 0; k < I; ++k) s += at(W, (g * H + j) * I + k) * at(X, (t * N + n) * I + k);
+          for (int64_t k = 0; k < H; ++k) s += at(R, (g * H + j) * H + k) * h[k];
+          return s;
+        };
+        std::vector<double> next_h(H), next_c(H);
+        for (int64_t j = 0; j < H; ++j) {
+          const double i = sigmoid(clip(gate(0, j) + at(P, j) * c[j]));
+          const double f = input_forget ? 1 - i : sigmoid(clip(gate(2, j) + at(P, 2 * H + j) * c[j]));
+          next_c[j] = f * c[j] + i * std::tanh(clip(gate(3, j)));
+          const double o = sigmoid(clip(gate(1, j) + at(P, H + j) * next_c[j]));
+          next_h[j] = o * std::tanh(next_c[j]);
+        }
+        h = next_h, c = next_c;
+        for (int64_t j = 0; j < H; ++j) CHECK(one_rounding(out[0].data<float>()[(t * N + n) * H + j], h[j]));
+      }
+      for (int64_t j = 0; j < H; ++j) {
+        CHECK(one_rounding(out[1].data<float>()[n * H + j], h[j]));
+        CHECK(one_rounding(out[2].data<float>()[n * H + j], c[j]));
+      }
+    }
+  }
 }
