@@ -7,6 +7,8 @@ namespace cnnx {
 
 namespace {
 
+constexpr int64_t kMaxHidden = int64_t(1) << 31;
+
 std::vector<std::string> strings_attr(const Node& node, const char* name) {
   auto it = node.attrs.all().find(name);
   if (it == node.attrs.all().end()) return {};
@@ -52,7 +54,8 @@ RnnParams parse_recurrent(const Node& node, RnnKind kind) {
 
   if (node.attrs.has("hidden_size")) {
     p.hidden_size = node.attrs.get_int("hidden_size", 0);
-    require(p.hidden_size > 0, "attribute hidden_size must be positive, got ", p.hidden_size);
+    require(p.hidden_size > 0 && p.hidden_size <= kMaxHidden, "attribute hidden_size must be in [1, ", kMaxHidden,
+            "], got ", p.hidden_size);
   }
   if (node.attrs.has("clip")) {
     const float clip = node.attrs.get_float("clip", 0.f);
@@ -60,9 +63,9 @@ RnnParams parse_recurrent(const Node& node, RnnKind kind) {
     p.has_clip = true;
     p.clip = clip;
   }
-  p.batch_first = node.attrs.get_int("layout", 0) != 0;
-  require(node.attrs.get_int("layout", 0) == 0 || node.attrs.get_int("layout", 0) == 1,
-          "attribute layout must be 0 or 1, got ", node.attrs.get_int("layout", 0));
+  const int64_t layout = node.attrs.get_int("layout", 0);
+  require(layout == 0 || layout == 1, "attribute layout must be 0 or 1, got ", layout);
+  p.batch_first = layout == 1;
   p.linear_before_reset = node.attrs.get_flag("linear_before_reset", false);
   p.input_forget = node.attrs.get_flag("input_forget", false);
 
@@ -107,6 +110,11 @@ void agree(int64_t& dim, int64_t got, const char* name, const std::string& want,
   dim = got;
 }
 
+// Requires `got` to be `fixed` (unless either is unknown).
+void expect(int64_t fixed, int64_t got, const char* name, const std::string& want, const Shape& shape) {
+  require(fixed < 0 || got < 0 || fixed == got, "input ", name, " must be ", want, ", got shape ", to_string(shape));
+}
+
 }  // namespace
 
 RnnParams parse_lstm(const Node& node) { return parse_recurrent(node, RnnKind::lstm); }
@@ -142,24 +150,27 @@ RnnGeometry resolve_rnn_geometry(const RnnParams& p, const std::vector<ValueInfo
 
   const std::string r_want = "[num_directions, " + G + "*hidden_size, hidden_size]" + dir_note;
   const Shape r = dims_of(in, kRnnR, 3, "R", r_want);
-  int64_t d = g.D;
-  agree(d, r[0], "R", r_want, r);
+  expect(g.D, r[0], "R", r_want, r);
   agree(g.H, r[2], "R", r_want + (p.hidden_size > 0 ? " with hidden_size " + std::to_string(p.hidden_size) : ""), r);
-  if (g.H >= 0) agree(d = g.G * g.H, r[1], "R", r_want, r);
+  // Bounded so that every product of sizes below stays far from overflow (the tensors themselves are checked
+  // when they are allocated).
+  require(g.H <= kMaxHidden, "hidden size ", g.H, " (from R) is above ", kMaxHidden);
+  if (g.H >= 0) expect(g.G * g.H, r[1], "R", r_want, r);
   else if (r[1] >= 0) {
     require(r[1] % g.G == 0, "input R must be ", r_want, ", got shape ", to_string(r));
     g.H = r[1] / g.G;
+    require(g.H <= kMaxHidden, "hidden size ", g.H, " (from R) is above ", kMaxHidden);
   }
 
   const std::string w_want = "[num_directions, " + G + "*hidden_size, input_size]" + dir_note;
   const Shape w = dims_of(in, kRnnW, 3, "W", w_want);
-  d = g.D;
-  agree(d, w[0], "W", w_want, w);
+  expect(g.D, w[0], "W", w_want, w);
   if (g.H < 0 && w[1] >= 0) {
     require(w[1] % g.G == 0, "input W must be ", w_want, ", got shape ", to_string(w));
     g.H = w[1] / g.G;
+    require(g.H <= kMaxHidden, "hidden size ", g.H, " (from W) is above ", kMaxHidden);
   }
-  if (g.H >= 0) agree(d = g.G * g.H, w[1], "W", w_want, w);
+  if (g.H >= 0) expect(g.G * g.H, w[1], "W", w_want, w);
   agree(g.I, w[2], "W", w_want + ", input_size from X's last dim", w);
 
   const std::string hs = g.H >= 0 ? std::to_string(g.H) : "hidden_size";
@@ -167,9 +178,8 @@ RnnGeometry resolve_rnn_geometry(const RnnParams& p, const std::vector<ValueInfo
     const std::string want = "[num_directions, 2*" + G + "*hidden_size] = [" + D + ", " +
                              (g.H >= 0 ? std::to_string(2 * g.G * g.H) : "2*" + G + "*hidden_size") + "]";
     const Shape b = dims_of(in, kRnnB, 2, "B", want);
-    d = g.D;
-    agree(d, b[0], "B", want, b);
-    if (g.H >= 0) agree(d = 2 * g.G * g.H, b[1], "B", want, b);
+    expect(g.D, b[0], "B", want, b);
+    if (g.H >= 0) expect(2 * g.G * g.H, b[1], "B", want, b);
   }
   if (g.has_sequence_lens) {
     const Shape s = dims_of(in, kRnnSequenceLens, 1, "sequence_lens", "[batch]");
@@ -182,8 +192,7 @@ RnnGeometry resolve_rnn_geometry(const RnnParams& p, const std::vector<ValueInfo
     const std::string want = state_want + (p.batch_first ? "batch, " + D : D + ", batch") + ", " + hs + "]" +
                              (p.batch_first ? " (layout 1)" : "");
     const Shape s = dims_of(in, slot, 3, name, want);
-    d = g.D;
-    agree(d, p.batch_first ? s[1] : s[0], name, want, s);
+    expect(g.D, p.batch_first ? s[1] : s[0], name, want, s);
     agree(g.N, p.batch_first ? s[0] : s[1], name, want + ", batch from X", s);
     agree(g.H, s[2], name, want, s);
   }
@@ -191,9 +200,8 @@ RnnGeometry resolve_rnn_geometry(const RnnParams& p, const std::vector<ValueInfo
     const std::string want = "[num_directions, 3*hidden_size] = [" + D + ", " +
                              (g.H >= 0 ? std::to_string(3 * g.H) : "3*hidden_size") + "]";
     const Shape s = dims_of(in, kRnnP, 2, "P", want);
-    d = g.D;
-    agree(d, s[0], "P", want, s);
-    if (g.H >= 0) agree(d = 3 * g.H, s[1], "P", want, s);
+    expect(g.D, s[0], "P", want, s);
+    if (g.H >= 0) expect(3 * g.H, s[1], "P", want, s);
   }
   return g;
 }

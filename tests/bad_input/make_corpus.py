@@ -1039,6 +1039,10 @@ def rnn_cases(c):
           contains=["node 'rec' (RNN)", "input X must be [seq_length, batch, input_size]"])
     c.add("rnn_hidden_size_disagrees", model("RNN", (1, 3, 4), (1, 3, 3), hidden_size=4), [x],
           contains=["node 'rec' (RNN)", "hidden_size 4"])
+    # A declared hidden size far beyond any real one (R is a graph input that is never fed): refused at load.
+    m = make_model([n("LSTM", ["x", "w", "r"], ["y"], name="rec")], [vi("x", [3, 2, 4]), vi("r", [1, 4, 1 << 40])],
+                   [vi("y", None)], [weights("w", (1, 12, 4))], opset=14)
+    c.add("lstm_huge_hidden_size", m, [x], contains=["node 'rec' (LSTM)", "hidden size 1099511627776"])
     lens = vi("lens", [2], TensorProto.INT32)
     m = model("LSTM", (1, 12, 4), (1, 12, 3), inputs=("x", "w", "r", "", "lens"), feeds=[lens])
     c.add("lstm_sequence_lens_past_seq_length", m, [x, np.array([3, 4], np.int32)],

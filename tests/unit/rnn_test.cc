@@ -166,7 +166,7 @@ TEST_CASE("recurrent ops refuse malformed nodes with messages naming the attribu
       {"LSTM", {}, {X, random_tensor({2, 12, 4}, 2), random_tensor({2, 12, 3}, 3)}, 14, "num_directions 1"},
       {"LSTM", with({{"direction", string_attr("sideways")}}), {X, W, R}, 14, "attribute direction must be"},
       {"LSTM", with({{"hidden_size", int_attr(4)}}), {X, W, R}, 14, "with hidden_size 4"},
-      {"LSTM", with({{"hidden_size", int_attr(0)}}), {X, W, R}, 14, "hidden_size must be positive"},
+      {"LSTM", with({{"hidden_size", int_attr(0)}}), {X, W, R}, 14, "hidden_size must be in [1, 2147483648]"},
       {"LSTM", {}, {random_tensor({3, 4}, 1), W, R}, 14, "input X must be [seq_length, batch, input_size]"},
       {"LSTM", with({{"layout", int_attr(1)}}), {X, W, R}, 13, "layout needs opset 14"},
       {"LSTM", with({{"layout", int_attr(2)}}), {X, W, R}, 14, "layout must be 0 or 1"},
