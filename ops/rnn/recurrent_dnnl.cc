@@ -10,8 +10,9 @@
 //   take Wb + Rb, o takes Wbh, and the fourth gate Rbh, which oneDNN adds inside r (.) (h Rh^T + Rbh) as ONNX does;
 //   P [D, 3*H] (i, o, f) is weights_peephole `ldgo` [1, D, 3, H] in oneDNN's order i, f, o;
 //   initial_h/initial_c and Y_h/Y_c [D, N, H] are src_iter/dst_iter(_c) `ldnc` [1, D, N, H] (layout 1 through
-//   strides); omitted ones are oneDNN's zero descriptor (zero state in, no state out), but an LSTM takes both
-//   states or neither: one of the pair omitted is a zero state (or an unread one) in the run's workspace.
+//   strides). Initial states the node omits are oneDNN's zero descriptor (zero state), but an LSTM takes both
+//   or neither: one of the pair omitted is a zero state in the run's workspace. Final states are always asked
+//   for; those the node omits land in the workspace.
 //   Y [T, D, N, H] is dst_layer `tnc` [T, N, D*H] when D = 1 (layout 1 through strides); bidirectional
 //   (bidirectional_concat) writes [T, N, 2H] into the run's workspace, and the kernel copies it into Y's order.
 //
