@@ -73,12 +73,20 @@ std::vector<Tensor> term_magnitudes(const OpDef& def, const ParamsPtr& params, c
   }
   std::vector<Tensor> magnitudes;
   magnitudes.reserve(out.size());
-  for (const ValueInfo& o : out) magnitudes.emplace_back(o.dtype, o.shape);  // zero-filled, as "ref" expects
-  for (Tensor& m : magnitudes) io.out.push_back(&m);
+  // Zero-filled, as "ref" expects; an omitted output (undefined type: LSTM's Y when only Y_h is wanted) stays
+  // undefined and reaches the kernel as nullptr.
+  for (const ValueInfo& o : out) magnitudes.push_back(o.dtype == DType::undefined ? Tensor() : Tensor(o.dtype, o.shape));
+  for (Tensor& m : magnitudes) io.out.push_back(m.defined() ? &m : nullptr);
   compile_reference(def, terms_params, abs_info, out)->run(io);
-  // The node's sum length K: its multiply-adds per output element (2 flops each). The rounding error of a sum of
-  // K products grows as sqrt(K + 2) (ops/common/sum_of_products.h; + 2: a bias and a residual).
-  const int64_t outputs = out.empty() ? 0 : checked_numel(out[0].shape);
+  // The node's sum length K: its multiply-adds per output element (2 flops each) of its first output present.
+  // The rounding error of a sum of K products grows as sqrt(K + 2) (ops/common/sum_of_products.h; + 2: a bias
+  // and a residual).
+  int64_t outputs = 0;
+  for (const ValueInfo& o : out)
+    if (o.dtype != DType::undefined) {
+      outputs = checked_numel(o.shape);
+      break;
+    }
   const double sum_length = outputs > 0 ? std::ceil(def.hints.flops(*params, in) / (2.0 * double(outputs))) : 0;
   scale *= std::sqrt(sum_length + 2);
   for (Tensor& m : magnitudes)

@@ -23,6 +23,7 @@ void register_norm_ops(OpRegistry& r);     // ops/norm: BatchNormalization, LRN,
                                            // InstanceNormalization, GroupNormalization
 void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, Hardmax
 void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample
+void register_rnn_ops(OpRegistry& r);      // ops/rnn: LSTM, GRU, RNN (recurrent layers)
 void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shapes or make, select and move elements
                                            // without arithmetic on them: Shape, Reshape, Flatten, Squeeze,
                                            // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Gather,

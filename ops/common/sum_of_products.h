@@ -1,6 +1,7 @@
 // The accumulation part of the tolerance of every op whose outputs are sums of products (Conv, ConvTranspose,
-// FusedConv, Gemm, MatMul, FusedMatMul, Einsum): Tolerance::terms_rel (engine/op.h), which scales each
-// output's sqrt(K + 2) M, M = sum_k |a_k * x_k| (+ |bias|) the reference kernel run on the inputs' absolute values.
+// FusedConv, Gemm, MatMul, FusedMatMul, Einsum; and LSTM, GRU, RNN for their gates' sums, ops/rnn/recurrent.h):
+// Tolerance::terms_rel (engine/op.h), which scales each output's sqrt(K + 2) M, M = sum_k |a_k * x_k| (+ |bias|)
+// the reference kernel run on the inputs' absolute values.
 //
 // Derivation. An output is y = b + sum_{k=1..K} a_k x_k over float32 values. The reference forms each product
 // exactly in double (24 + 24 bits < 53), sums in double (error <= K * 2^-53 * M, negligible) and rounds once

@@ -24,7 +24,7 @@ import zlib
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 F = TensorProto.FLOAT
 I64 = TensorProto.INT64
@@ -1002,6 +1002,55 @@ def float16_cases(c):
           contains=["bfloat16", ".npy"])
 
 
+def rnn_cases(c):
+    """LSTM, GRU and RNN with malformed weights and states: W, R, B, P or initial_h of the wrong shape, a
+    direction that disagrees with num_directions, X of the wrong rank, sequence_lens past seq_length (read at
+    run time): errors naming the node and the input. A well-formed bidirectional LSTM with sequence_lens runs."""
+    n = helper.make_node
+    rng = np.random.default_rng(34)
+
+    def weights(name, shape):
+        return numpy_helper.from_array(rng.uniform(-1, 1, shape).astype(np.float32), name)
+
+    def model(op, w_shape, r_shape, extra=(), inputs=("x", "w", "r"), x_shape=(3, 2, 4), feeds=(), **attrs):
+        inits = [weights("w", w_shape), weights("r", r_shape)] + list(extra)
+        outs = ["y", "y_h"]
+        return make_model([n(op, list(inputs), outs, name="rec", **attrs)], [vi("x", list(x_shape))] + list(feeds),
+                          [vi(o, None) for o in outs], inits, opset=14)
+
+    x = np.ones((3, 2, 4), np.float32)
+    c.add("lstm_w_wrong_gate_rows", model("LSTM", (1, 11, 4), (1, 12, 3)), [x],
+          contains=["node 'rec' (LSTM)", "input W must be [num_directions, 4*hidden_size, input_size]"])
+    c.add("lstm_w_wrong_input_size", model("LSTM", (1, 12, 5), (1, 12, 3)), [x],
+          contains=["node 'rec' (LSTM)", "input W must be", "input_size from X"])
+    c.add("lstm_r_not_square", model("LSTM", (1, 12, 4), (1, 12, 4)), [x], contains=["node 'rec' (LSTM)", "input R must be"])
+    c.add("lstm_b_wrong_length", model("LSTM", (1, 12, 4), (1, 12, 3), [weights("b", (1, 12))], ("x", "w", "r", "b")),
+          [x], contains=["node 'rec' (LSTM)", "input B must be [num_directions, 2*4*hidden_size] = [1, 24]"])
+    c.add("lstm_p_wrong_length", model("LSTM", (1, 12, 4), (1, 12, 3), [weights("p", (1, 12))],
+                                       ("x", "w", "r", "", "", "", "", "p")),
+          [x], contains=["node 'rec' (LSTM)", "input P must be [num_directions, 3*hidden_size] = [1, 9]"])
+    c.add("lstm_bidirectional_one_direction_of_weights",
+          model("LSTM", (1, 12, 4), (1, 12, 3), direction="bidirectional"), [x],
+          contains=["node 'rec' (LSTM)", "num_directions 2: direction is bidirectional"])
+    c.add("gru_initial_h_wrong_batch", model("GRU", (1, 9, 4), (1, 9, 3), [weights("h0", (1, 5, 3))],
+                                             ("x", "w", "r", "", "", "h0")),
+          [x], contains=["node 'rec' (GRU)", "input initial_h must be"])
+    c.add("rnn_x_rank_2", model("RNN", (1, 3, 4), (1, 3, 3), x_shape=(3, 4)), [np.ones((3, 4), np.float32)],
+          contains=["node 'rec' (RNN)", "input X must be [seq_length, batch, input_size]"])
+    c.add("rnn_hidden_size_disagrees", model("RNN", (1, 3, 4), (1, 3, 3), hidden_size=4), [x],
+          contains=["node 'rec' (RNN)", "hidden_size 4"])
+    # A declared hidden size far beyond any real one (R is a graph input that is never fed): refused at load.
+    m = make_model([n("LSTM", ["x", "w", "r"], ["y"], name="rec")], [vi("x", [3, 2, 4]), vi("r", [1, 4, 1 << 40])],
+                   [vi("y", None)], [weights("w", (1, 12, 4))], opset=14)
+    c.add("lstm_huge_hidden_size", m, [x], contains=["node 'rec' (LSTM)", "hidden size 1099511627776"])
+    lens = vi("lens", [2], TensorProto.INT32)
+    m = model("LSTM", (1, 12, 4), (1, 12, 3), inputs=("x", "w", "r", "", "lens"), feeds=[lens])
+    c.add("lstm_sequence_lens_past_seq_length", m, [x, np.array([3, 4], np.int32)],
+          contains=["node 'rec' (LSTM)", "sequence_lens[1] is 4, outside [0, seq_length = 3]"])
+    m = model("LSTM", (2, 12, 4), (2, 12, 3), inputs=("x", "w", "r", "", "lens"), feeds=[lens], direction="bidirectional")
+    c.add("lstm_bidirectional_sequence_lens_runs", m, [x, np.array([3, 1], np.int32)], expect="ok")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_corpus.py OUTDIR")
@@ -1014,7 +1063,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, float16_cases, fuzz_cases):
+                 resize_cases, rnn_cases, float16_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)
