@@ -13,18 +13,9 @@ using namespace cnnx::testing;
 
 namespace {
 
-Attribute names(std::vector<std::string> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::strings;
-  a.strings = std::move(v);
-  return a;
-}
+Attribute names(std::vector<std::string> v) { return strings(std::move(v)); }
 
-CaseInput lengths_in(std::vector<int32_t> v) {
-  Tensor t(DType::i32, {int64_t(v.size())});
-  for (size_t i = 0; i < v.size(); ++i) t.data<int32_t>()[i] = v[i];
-  return given(t).constant();
-}
+CaseInput lengths_in(std::vector<int32_t> v) { return given(make_int32_tensor(std::move(v))).constant(); }
 
 struct Op {
   const char* type;

@@ -34,6 +34,7 @@ namespace cnnx::testing {
 
 inline Attribute ints(std::vector<int64_t> v) { Attribute a; a.kind = Attribute::Kind::ints; a.ints = std::move(v); return a; }
 inline Attribute floats(std::vector<float> v) { Attribute a; a.kind = Attribute::Kind::floats; a.floats = std::move(v); return a; }
+inline Attribute strings(std::vector<std::string> v) { Attribute a; a.kind = Attribute::Kind::strings; a.strings = std::move(v); return a; }
 inline Attribute tensor_attr(Tensor t) { Attribute a; a.kind = Attribute::Kind::t; a.t = std::move(t); return a; }
 
 // "[1,-2,3]": any int list, negatives included (to_string(Shape) shows unknown dims as "?"), for CAPTURE.
@@ -53,6 +54,12 @@ inline Tensor make_tensor(Shape shape, std::vector<float> values = {}) {
 inline Tensor make_int_tensor(Shape shape, std::vector<int64_t> values) {
   Tensor t(DType::i64, shape);
   for (int64_t i = 0; i < t.numel(); ++i) t.data<int64_t>()[i] = values.at(size_t(i));
+  return t;
+}
+// A 1-D int32 tensor (LSTM's sequence_lens, ...).
+inline Tensor make_int32_tensor(std::vector<int32_t> values) {
+  Tensor t(DType::i32, {int64_t(values.size())});
+  for (size_t i = 0; i < values.size(); ++i) t.data<int32_t>()[i] = values[i];
   return t;
 }
 

@@ -16,18 +16,9 @@ using namespace cnnx::testing;
 
 namespace {
 
-Attribute names(std::vector<std::string> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::strings;
-  a.strings = std::move(v);
-  return a;
-}
+Attribute names(std::vector<std::string> v) { return strings(std::move(v)); }
 
-Tensor lengths(std::vector<int32_t> v) {
-  Tensor t(DType::i32, {int64_t(v.size())});
-  for (size_t i = 0; i < v.size(); ++i) t.data<int32_t>()[i] = v[i];
-  return t;
-}
+Tensor lengths(std::vector<int32_t> v) { return make_int32_tensor(std::move(v)); }
 
 // RNN's equation Ht = tanh(Xt Wi^T + Ht-1 Ri^T + Wbi + Rbi) for one direction and batch entry, steps taken in
 // `order`; returns the state after each step (indexed by step t).
