@@ -16,6 +16,14 @@
 
 namespace cnnx {
 
+// The scale and zero point DynamicQuantizeLinear picks for x's `n` values, and x quantized with them into
+// `y` (n uint8 values). com.microsoft DynamicQuantizeMatMul quantizes its A the same way.
+struct DynamicQuantization {
+  float scale = 0;
+  uint8_t zero_point = 0;
+};
+DynamicQuantization dynamic_quantize(const float* x, int64_t n, uint8_t* y);
+
 NoParams parse_dynamic_quantize_linear(const Node& node);
 std::vector<ValueInfo> infer_dynamic_quantize_linear(const NoParams& p, const std::vector<ValueInfo>& in);
 void dynamic_quantize_linear_ref(const NoParams& p, const KernelIO& io);

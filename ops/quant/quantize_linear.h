@@ -8,8 +8,11 @@
 // x.shape[axis] values (per axis; `axis` default 1, negative counts from the end, checked only then).
 // ops/quant/quantization.h has the rounding, saturation and NaN rules.
 //
-// Declined clearly: `saturate` = 0 is accepted (it concerns float8 outputs only, which cnnx does not hold);
-// opset 21's `block_size` (blocked quantization) and `output_dtype`, and float16/bfloat16 scales.
+// `saturate` (0 or 1) is accepted: it concerns float8 outputs only, which cnnx does not hold. Refused with an
+// error naming them: opset 21's `block_size` (blocked quantization) and `output_dtype`. Opset 19's float16 and
+// bfloat16 x and scales run in float32 through the float16-compute lowering (passes/float16_compute.cc):
+// DequantizeLinear's product (x - zero_point) * scale is exact in float32, so its float16 output is the one
+// rounding float16 arithmetic gives; QuantizeLinear rounds the float32 quotient, as ONNX Runtime does.
 //
 // Both are exact (kExact): x / y_scale is one float32 division, rounded once (as ONNX's reference and ONNX
 // Runtime compute it), and (x - zero_point) is an integer converted to float32 (exact for int8/uint8) times

@@ -2,6 +2,8 @@
 #include "ops/quant/conv_integer.h"
 #include "ops/quant/dynamic_quantize_linear.h"
 #include "ops/quant/matmul_integer.h"
+#include "ops/quant/matmul_integer_to_float.h"
+#include "ops/quant/qgemm.h"
 #include "ops/quant/qlinear_activation.h"
 #include "ops/quant/qlinear_average_pool.h"
 #include "ops/quant/qlinear_binary.h"
@@ -51,6 +53,16 @@ void register_quant_ops(OpRegistry& r) {
                                          kMicrosoftDomain});
   r.add(OpSpec<QLinearConcatParams>{"QLinearConcat", 1, parse_qlinear_concat, infer_qlinear_concat, kOneQuantStep,
                                     {ref_kernel<QLinearConcatParams>(qlinear_concat_ref)}, kMicrosoftDomain});
+  r.add(OpSpec<QGemmParams>{"QGemm", 1, parse_qgemm, infer_qgemm, kOneQuantStep, {ref_kernel<QGemmParams>(qgemm_ref)},
+                            kMicrosoftDomain});
+  r.add(OpSpec<MatMulIntegerToFloatParams>{"MatMulIntegerToFloat", 1, parse_matmul_integer_to_float,
+                                           infer_matmul_integer_to_float, kIntegerToFloatTolerance,
+                                           {ref_kernel<MatMulIntegerToFloatParams>(matmul_integer_to_float_ref)},
+                                           kMicrosoftDomain});
+  r.add(OpSpec<MatMulIntegerToFloatParams>{"DynamicQuantizeMatMul", 1, parse_dynamic_quantize_matmul,
+                                           infer_matmul_integer_to_float, kIntegerToFloatTolerance,
+                                           {ref_kernel<MatMulIntegerToFloatParams>(matmul_integer_to_float_ref)},
+                                           kMicrosoftDomain});
 }
 
 }  // namespace cnnx

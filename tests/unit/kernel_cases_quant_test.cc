@@ -118,6 +118,27 @@ std::vector<KernelCase> microsoft_cases() {
                         .in(given(random_quantized(t, {2, 1, 2}, 37))).in(given(scalar_f32(0.1f)))
                         .in(given(zero_point(t, 3))));
   }
+  const DType u8 = DType::u8, i8 = DType::i8;
+  cases.push_back(KernelCase("QGemm", 1, "u8 x s8 per column, int32 C, quantized Y").in_domain(kMs)
+                      .attr("transB", int_attr(1)).attr("alpha", float_attr(0.5f))
+                      .in(given(random_quantized(u8, {3, 5}, 40))).in(given(scalar_f32(0.02f))).in(given(zero_point(u8, 128)))
+                      .in(given(random_quantized(i8, {4, 5}, 41))).in(given(floats_1d({0.01f, 0.02f, 0.03f, 0.04f})))
+                      .in(given(zero_points(i8, {0, 0, 0, 0}))).in(given(random_quantized(DType::i32, {4}, 42)))
+                      .in(given(scalar_f32(0.05f))).in(given(zero_point(u8, 100))));
+  cases.push_back(KernelCase("QGemm", 1, "transA, float Y").in_domain(kMs).attr("transA", int_attr(1))
+                      .in(given(random_quantized(i8, {5, 3}, 43))).in(given(scalar_f32(0.02f))).in(given(zero_point(i8, 1)))
+                      .in(given(random_quantized(i8, {5, 2}, 44))).in(given(scalar_f32(0.01f))).in(given(zero_point(i8, -1))));
+  cases.push_back(KernelCase("MatMulIntegerToFloat", 1, "per-column b, bias").in_domain(kMs)
+                      .in(given(random_quantized(u8, {2, 3, 5}, 45))).in(given(random_quantized(i8, {5, 4}, 46)))
+                      .in(given(scalar_f32(0.02f))).in(given(floats_1d({0.01f, 0.02f, 0.03f, 0.04f})))
+                      .in(given(zero_point(u8, 120))).in(given(zero_points(i8, {0, 1, 2, 3}))).in(random_in({4})));
+  cases.push_back(KernelCase("MatMulIntegerToFloat", 1, "no zero points, no bias").in_domain(kMs)
+                      .in(given(random_quantized(i8, {3, 5}, 47))).in(given(random_quantized(i8, {5, 2}, 48)))
+                      .in(given(scalar_f32(0.02f))).in(given(scalar_f32(0.1f))));
+  cases.push_back(KernelCase("DynamicQuantizeMatMul", 1, "s8 B per column, bias").in_domain(kMs)
+                      .in(random_in({2, 3, 5}, -2.f, 3.f)).in(given(random_quantized(i8, {5, 4}, 49)))
+                      .in(given(floats_1d({0.01f, 0.02f, 0.03f, 0.04f}))).in(given(zero_points(i8, {0, 0, 0, 0})))
+                      .in(random_in({4})));
   return cases;
 }
 
@@ -126,4 +147,4 @@ std::vector<KernelCase> microsoft_cases() {
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
 KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul", integer_product_cases)
 KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
-             "QLinearAveragePool, QLinearConcat", microsoft_cases)
+             "QLinearAveragePool, QLinearConcat, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)

@@ -155,6 +155,34 @@ TEST_CASE("com.microsoft QLinearAdd, QLinearConcat and QLinearGlobalAveragePool"
   CHECK(ints_of(with_pad) == std::vector<int64_t>{2, 1, 15, 10});  // 2 / 2 = 1, 20 / 2 = 10
 }
 
+TEST_CASE("com.microsoft QGemm, MatMulIntegerToFloat and DynamicQuantizeMatMul") {
+  // QGemm: A' = A^T = [[1, 2]], B = [[3], [4]] (zero points 0, 1), C = 5: acc = 1 * 2 + 2 * 3 + 5 = 13.
+  const Tensor a = typed_tensor(DType::u8, {2, 1}, {1, 2});
+  const Tensor b = typed_tensor(DType::i8, {2, 1}, {3, 4});
+  const Tensor c = typed_tensor(DType::i32, {1}, {5});
+  Attributes ta = attrs({{"transA", int_attr(1)}, {"alpha", float_attr(2.f)}});
+  const Tensor yf = run_q("QGemm", {a, scalar_f32(0.5f), zero_point(DType::u8, 0), b, scalar_f32(0.25f),
+                                    zero_point(DType::i8, 1), c}, 1, ta, 1, "com.microsoft")[0];
+  CHECK(yf.dtype() == DType::f32);
+  CHECK(yf.double_at(0) == 13 * 2 * 0.5 * 0.25);  // 3.25
+  const Tensor yq = run_q("QGemm", {a, scalar_f32(0.5f), zero_point(DType::u8, 0), b, scalar_f32(0.25f),
+                                    zero_point(DType::i8, 1), c, scalar_f32(0.5f), zero_point(DType::i8, -10)},
+                          1, ta, 1, "com.microsoft")[0];
+  CHECK(yq.dtype() == DType::i8);
+  CHECK(yq.int_at(0) == 6 - 10);  // 3.25 / 0.5 = 6.5 -> 6 (ties to even)
+  // MatMulIntegerToFloat: (A - 1)(B - 0) * 0.5 * 0.25 + bias.
+  const Tensor m = run_q("MatMulIntegerToFloat", {typed_tensor(DType::u8, {1, 2}, {3, 5}), typed_tensor(DType::u8, {2, 1}, {2, 1}),
+                                                  scalar_f32(0.5f), scalar_f32(0.25f), zero_point(DType::u8, 1), Tensor(),
+                                                  make_tensor({1}, {1.f})},
+                         1, {}, 1, "com.microsoft")[0];
+  CHECK(m.double_at(0) == (2 * 2 + 4 * 1) * 0.125 + 1);
+  // DynamicQuantizeMatMul: A = [0, 2.55] quantizes to [0, 255] with scale 0.01, zero point 0.
+  const Tensor d = run_q("DynamicQuantizeMatMul", {make_tensor({1, 2}, {0.f, 2.55f}), typed_tensor(DType::i8, {2, 1}, {1, 2}),
+                                                   scalar_f32(1.f)},
+                         1, {}, 1, "com.microsoft")[0];
+  CHECK(d.double_at(0) == doctest::Approx(255 * 2 * double(float(2.55 / 255))).epsilon(1e-7));
+}
+
 TEST_CASE("malformed quantization parameters are errors naming the input") {
   const Tensor x = make_tensor({2, 3});
   for (float bad : {0.f, -1.f, kNaNf, kInff}) {
