@@ -33,6 +33,7 @@ void register_quant_ops(OpRegistry& r);    // ops/quant: QuantizeLinear, Dequant
                                            // QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger;
                                            // com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid,
                                            // QLinearLeakyRelu, QLinearGlobalAveragePool, QLinearAveragePool,
-                                           // QLinearConcat, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul
+                                           // QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat,
+                                           // DynamicQuantizeMatMul
 
 }  // namespace cnnx

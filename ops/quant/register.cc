@@ -11,6 +11,7 @@
 #include "ops/quant/qlinear_global_average_pool.h"
 #include "ops/quant/qlinear_conv.h"
 #include "ops/quant/qlinear_matmul.h"
+#include "ops/quant/qlinear_softmax.h"
 #include "ops/quant/quantize_linear.h"
 
 namespace cnnx {
@@ -53,6 +54,8 @@ void register_quant_ops(OpRegistry& r) {
                                          kMicrosoftDomain});
   r.add(OpSpec<QLinearConcatParams>{"QLinearConcat", 1, parse_qlinear_concat, infer_qlinear_concat, kOneQuantStep,
                                     {ref_kernel<QLinearConcatParams>(qlinear_concat_ref)}, kMicrosoftDomain});
+  r.add(OpSpec<QLinearSoftmaxParams>{"QLinearSoftmax", 1, parse_qlinear_softmax, infer_qlinear_softmax, kOneQuantStep,
+                                     {ref_kernel<QLinearSoftmaxParams>(qlinear_softmax_ref)}, kMicrosoftDomain});
   r.add(OpSpec<QGemmParams>{"QGemm", 1, parse_qgemm, infer_qgemm, kOneQuantStep, {ref_kernel<QGemmParams>(qgemm_ref)},
                             kMicrosoftDomain});
   r.add(OpSpec<MatMulIntegerToFloatParams>{"MatMulIntegerToFloat", 1, parse_matmul_integer_to_float,

@@ -119,6 +119,14 @@ std::vector<KernelCase> microsoft_cases() {
                         .in(given(zero_point(t, 3))));
   }
   const DType u8 = DType::u8, i8 = DType::i8;
+  cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 13, axis 1").in_domain(kMs).attr("axis", int_attr(1))
+                      .attr("opset", int_attr(13)).in(given(random_quantized(u8, {2, 5, 3}, 50)))
+                      .in(given(scalar_f32(0.1f))).in(given(zero_point(u8, 128))).in(given(scalar_f32(1.f / 256)))
+                      .in(given(zero_point(u8, 0))));
+  cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 11, coerced to 2-D").in_domain(kMs).attr("axis", int_attr(1))
+                      .attr("opset", int_attr(11)).in(given(random_quantized(i8, {2, 5, 3}, 51)))
+                      .in(given(scalar_f32(0.1f))).in(given(zero_point(i8, 0))).in(given(scalar_f32(1.f / 256)))
+                      .in(given(zero_point(i8, -128))));
   cases.push_back(KernelCase("QGemm", 1, "u8 x s8 per column, int32 C, quantized Y").in_domain(kMs)
                       .attr("transB", int_attr(1)).attr("alpha", float_attr(0.5f))
                       .in(given(random_quantized(u8, {3, 5}, 40))).in(given(scalar_f32(0.02f))).in(given(zero_point(u8, 128)))
@@ -147,4 +155,4 @@ std::vector<KernelCase> microsoft_cases() {
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
 KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul", integer_product_cases)
 KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
-             "QLinearAveragePool, QLinearConcat, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)
+             "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)

@@ -183,6 +183,19 @@ TEST_CASE("com.microsoft QGemm, MatMulIntegerToFloat and DynamicQuantizeMatMul")
   CHECK(d.double_at(0) == doctest::Approx(255 * 2 * double(float(2.55 / 255))).epsilon(1e-7));
 }
 
+TEST_CASE("com.microsoft QLinearSoftmax: the opset decides the axes") {
+  // Rows [0, 0] of X [1, 2, 2] (x = 10, zero point 10): opset 13 over axis 1 gives 1/2 per element; opset 11
+  // (coerced to 2-D at axis 1) spreads over all 4 elements: 1/4.
+  const Tensor x = typed_tensor(DType::u8, {1, 2, 2}, {10, 10, 10, 10});
+  auto run = [&](int64_t opset) {
+    return ints_of(run_q("QLinearSoftmax", {x, scalar_f32(0.1f), zero_point(DType::u8, 10), scalar_f32(1.f / 256),
+                                            zero_point(DType::u8, 0)},
+                         1, attrs({{"axis", int_attr(1)}, {"opset", int_attr(opset)}}), 1, "com.microsoft")[0]);
+  };
+  CHECK(run(13) == std::vector<int64_t>{128, 128, 128, 128});
+  CHECK(run(11) == std::vector<int64_t>{64, 64, 64, 64});
+}
+
 TEST_CASE("malformed quantization parameters are errors naming the input") {
   const Tensor x = make_tensor({2, 3});
   for (float bad : {0.f, -1.f, kNaNf, kInff}) {
