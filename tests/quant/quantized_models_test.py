@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""A real quantized model: a small CNN exported by PyTorch, quantized to the QDQ format ONNX Runtime's quantizer
-writes (S8 weights per output channel, U8 activations per tensor, int32 biases), run by cnnx on both backends and
-checked against a numpy implementation of the same QDQ semantics.
+"""Real quantized models: a small CNN exported by PyTorch, quantized (1) to the QDQ format ONNX Runtime's quantizer
+writes (S8 weights per output channel, U8 activations per tensor, int32 biases) and (2) dynamically, as ONNX
+Runtime's quantize_dynamic writes Conv (DynamicQuantizeLinear, ConvInteger, Cast, Mul by the scales, Add of the
+float bias: the form of the IS-Net model of issue 33), each run by cnnx on both backends and checked against a
+numpy implementation of the same semantics.
 
-    qdq_model_test.py CNNX OUTDIR
+    quantized_models_test.py CNNX OUTDIR
 
 The QDQ model. onnxruntime.quantization is not installed here, so the pattern is written with onnx.helper on the
 PyTorch export: every Conv and Gemm input x becomes DequantizeLinear(QuantizeLinear(x, s_x, z_x)) (uint8, scale
@@ -138,6 +140,102 @@ def build_qdq(float_path, calib, qdq_path):
     return layers, q_outputs
 
 
+def build_dynamic(float_path, dyn_path):
+    """Each Conv becomes DynamicQuantizeLinear(x) -> ConvInteger(x_q, w_q int8 per tensor, x_zp) -> Cast ->
+    Mul(x_scale * w_scale) -> Add(bias); the Gemm stays float32. The quantized activations, their scales and
+    zero points are graph outputs too."""
+    model = onnx.load(float_path)
+    g = model.graph
+    inits = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    nodes, new_inits, layers, outs = [], [], [], []
+    k = 0
+    for node in g.node:
+        if node.op_type != "Conv":
+            nodes.append(node)
+            continue
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        w = inits[node.input[1]].astype(np.float32)
+        s_w = np.float32(np.abs(w).max() / 127.0)
+        w_q = np.clip(np.rint(w / s_w), -127, 127).astype(np.int8)
+        p = f"d{k}"
+        new_inits += [numpy_helper.from_array(w_q, p + "_wq"), numpy_helper.from_array(np.array(s_w, np.float32), p + "_ws"),
+                      numpy_helper.from_array(np.array(0, np.int8), p + "_wz"),
+                      numpy_helper.from_array(inits[node.input[2]].astype(np.float32).reshape(1, -1, 1, 1), p + "_b")]
+        conv_attrs = {key: attrs[key] for key in ("strides", "pads", "group", "dilations", "kernel_shape") if key in attrs}
+        nodes += [helper.make_node("DynamicQuantizeLinear", [node.input[0]], [p + "_xq", p + "_xs", p + "_xz"], name=p + "_dql"),
+                  helper.make_node("ConvInteger", [p + "_xq", p + "_wq", p + "_xz", p + "_wz"], [p + "_acc"],
+                                   name=p + "_conv", **conv_attrs),
+                  helper.make_node("Cast", [p + "_acc"], [p + "_accf"], name=p + "_cast", to=TensorProto.FLOAT),
+                  helper.make_node("Mul", [p + "_xs", p + "_ws"], [p + "_s"], name=p + "_scales"),
+                  helper.make_node("Mul", [p + "_accf", p + "_s"], [p + "_y0"], name=p + "_scale"),
+                  helper.make_node("Add", [p + "_y0", p + "_b"], [node.output[0]], name=p + "_bias")]
+        layers.append(dict(w_q=w_q, s_w=s_w, b=inits[node.input[2]].astype(np.float32), stride=attrs.get("strides", [1, 1])[0],
+                           pad=attrs.get("pads", [0] * 4)[0], groups=attrs.get("group", 1)))
+        outs += [(p + "_xq", TensorProto.UINT8), (p + "_xs", TensorProto.FLOAT), (p + "_xz", TensorProto.UINT8)]
+        k += 1
+    del g.node[:]
+    g.node.extend(nodes)
+    kept = [t for t in g.initializer if not any(t.name == n.input[1] or t.name == n.input[2]
+                                                for n in onnx.load(float_path).graph.node if n.op_type == "Conv")]
+    del g.initializer[:]
+    g.initializer.extend(kept + new_inits)
+    for name, elem in outs:
+        g.output.append(helper.make_tensor_value_info(name, elem, None))
+    onnx.save(model, dyn_path)
+    return layers
+
+
+def dynamic_quantize(x):
+    """ONNX's reference DynamicQuantizeLinear (onnx/backend/test/case/node/dynamicquantizelinear.py)."""
+    x_min, x_max = np.minimum(0, np.min(x)), np.maximum(0, np.max(x))
+    scale = np.float32((x_max - x_min) / 255)
+    zp = np.clip(round((0 - x_min) / scale), 0, 255).astype(np.uint8) if scale > 0 else np.uint8(0)
+    q = np.clip(np.rint(x / scale) + zp, 0, 255).astype(np.uint8) if scale > 0 else np.full(x.shape, zp, np.uint8)
+    return q, scale, zp
+
+
+def check_dynamic(cnnx, out, x, net, failures):
+    float_path, dyn_path = os.path.join(out, "small_cnn.onnx"), os.path.join(out, "small_cnn_dynamic.onnx")
+    layers = build_dynamic(float_path, dyn_path)
+    for backend in ("dnnl", "ref"):
+        save = os.path.join(out, "dynamic_" + backend)
+        r = subprocess.run([cnnx, "run", dyn_path, os.path.join(out, "x.npy"), "--backend", backend, "--save", save],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append(f"dynamic {backend}: cnnx run failed: {r.stderr.strip()}")
+            continue
+        got = lambda name: np.load(os.path.join(save, name + ".npy"))
+        act = x
+        for k, l in enumerate(layers):
+            if k > 0:  # layer k's input: layer k-1 on cnnx's own quantized activation, in float32 as the graph says
+                prev = layers[k - 1]
+                xq, xs, xz = got(f"d{k-1}_xq"), got(f"d{k-1}_xs"), got(f"d{k-1}_xz")
+                acc = np.rint(conv2d(xq.astype(np.float64) - float(xz), prev["w_q"].astype(np.float64),
+                                     np.zeros(prev["w_q"].shape[0]), prev["stride"], prev["pad"], prev["groups"]))
+                y = acc.astype(np.float32) * (np.float32(xs) * prev["s_w"]) + prev["b"].reshape(1, -1, 1, 1)
+                act = np.maximum(y, np.float32(0))
+            want_q, want_s, want_z = dynamic_quantize(act)
+            same = (np.array_equal(got(f"d{k}_xq"), want_q) and got(f"d{k}_xs") == want_s and got(f"d{k}_xz") == want_z)
+            print(f"dynamic {backend} d{k}: scale {float(got(f'd{k}_xs')):.9g}, zero point {int(got(f'd{k}_xz'))}, "
+                  f"{'bit-identical' if same else 'DIFFERENT'} to numpy")
+            if not same:
+                failures.append(f"dynamic {backend} d{k}: quantized activation differs from numpy's "
+                                f"({np.sum(got(f'd{k}_xq') != want_q)} elements)")
+        last = layers[-1]
+        xq, xs, xz = got(f"d{len(layers)-1}_xq"), got(f"d{len(layers)-1}_xs"), got(f"d{len(layers)-1}_xz")
+        acc = np.rint(conv2d(xq.astype(np.float64) - float(xz), last["w_q"].astype(np.float64),
+                             np.zeros(last["w_q"].shape[0]), last["stride"], last["pad"], last["groups"]))
+        y = acc.astype(np.float32) * (np.float32(xs) * last["s_w"]) + last["b"].reshape(1, -1, 1, 1)
+        pooled = np.maximum(y, 0).astype(np.float64).mean(axis=(2, 3))
+        w, b = net.fc.weight.detach().numpy().astype(np.float64), net.fc.bias.detach().numpy().astype(np.float64)
+        want_y = pooled @ w.T + b
+        bound = 2.0 ** -18 * (np.abs(pooled) @ np.abs(w).T + np.abs(b)) + 1e-6
+        worst = np.max(np.abs(got("y").astype(np.float64) - want_y) / bound)
+        print(f"dynamic {backend} y: max |cnnx - numpy| = {np.max(np.abs(got('y') - want_y)):.3g} ({worst:.3g} of the bound)")
+        if worst > 1:
+            failures.append(f"dynamic {backend} y: beyond the float32 bound ({worst:.3g} of it)")
+
+
 def main():
     cnnx, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -199,6 +297,7 @@ def main():
         print(f"{backend} y: max |cnnx - numpy| = {np.max(np.abs(got_y - want_y)):.3g} ({worst:.3g} of the bound)")
         if worst > 1:
             failures.append(f"{backend} y: beyond the float32 bound ({worst:.3g} of it)")
+    check_dynamic(cnnx, out, x, net, failures)
     for f in failures:
         print("FAIL " + f)
     sys.exit(1 if failures else 0)
