@@ -324,9 +324,9 @@ Tensor from_16_bit_field(const google::protobuf::RepeatedField<int32_t>& field, 
 // " (float8)" and the like for the quantized element types newer ONNX opsets added, which cnnx does not hold
 // (QuantizeLinear-19/21 outputs and their zero points), so that a quantized model's refusal says why.
 std::string unheld_type_note(int32_t onnx_type) {
-  if (onnx_type >= 17 && onnx_type <= 20) return " (float8: quantized models of float8 are not supported)";
-  if (onnx_type == 21 || onnx_type == 22) return " (4-bit integers: quantized models of 4-bit types are not supported)";
-  if (onnx_type == 23) return " (float4: quantized models of 4-bit types are not supported)";
+  if (onnx_type >= 17 && onnx_type <= 20) return " (float8; cnnx holds no float8 or 4-bit types)";
+  if (onnx_type == 21 || onnx_type == 22) return " (4-bit integer; cnnx holds no float8 or 4-bit types)";
+  if (onnx_type == 23) return " (float4; cnnx holds no float8 or 4-bit types)";
   return "";
 }
 
