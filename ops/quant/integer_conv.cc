@@ -1,5 +1,5 @@
 // The exact integer convolution: direct loops over NCHW (1-D and 2-D run as 3-D with leading extent-1 axes,
-// ops/conv/window_3d.h).
+// ops/conv/window_3d.h), each tap's in-bounds output positions precomputed as Conv's reference kernel does.
 #include "ops/quant/integer_conv.h"
 
 #include "ops/conv/window_3d.h"
@@ -20,6 +20,7 @@ std::vector<int64_t> integer_conv(const Tensor& X, const Tensor& W, const ConvGe
   std::vector<int64_t> x(size_t(X.numel())), w(size_t(W.numel()));
   for (int64_t i = 0; i < X.numel(); ++i) x[size_t(i)] = X.int_at(i) - x_zp;
   for (int64_t i = 0; i < W.numel(); ++i) w[size_t(i)] = W.int_at(i) - w_zp[w_zp.size() > 1 ? size_t(i / (Cg * taps)) : 0];
+  // Per (n, m, c, tap): the output positions whose tap lands inside X (Window3D's spans) add w * x along a row.
   std::vector<int64_t> acc(size_t(g.N * g.M * out_plane), 0);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t m = 0; m < g.M; ++m) {
@@ -28,25 +29,26 @@ std::vector<int64_t> integer_conv(const Tensor& X, const Tensor& W, const ConvGe
       for (int64_t c = 0; c < Cg; ++c) {
         const int64_t* xc = x.data() + (n * g.C + group * Cg + c) * in_plane;
         const int64_t* wc = w.data() + (m * Cg + c) * taps;
-        for (int64_t od = 0; od < OD; ++od)
-          for (int64_t oh = 0; oh < OH; ++oh)
-            for (int64_t ow = 0; ow < OW; ++ow) {
-              int64_t sum = 0;
-              for (int64_t kd = 0; kd < KD; ++kd) {
+        for (int64_t kd = 0; kd < KD; ++kd) {
+          const TapSpan sd = win.spans[0][size_t(kd)];
+          for (int64_t kh = 0; kh < KH; ++kh) {
+            const TapSpan sh = win.spans[1][size_t(kh)];
+            for (int64_t kw = 0; kw < KW; ++kw) {
+              const TapSpan sw = win.spans[2][size_t(kw)];
+              const int64_t wv = wc[(kd * KH + kh) * KW + kw];
+              if (wv == 0) continue;
+              for (int64_t od = sd.lo; od < sd.hi; ++od) {
                 const int64_t id = od * SD - PD + kd * DD;
-                if (id < 0 || id >= ID) continue;
-                for (int64_t kh = 0; kh < KH; ++kh) {
+                for (int64_t oh = sh.lo; oh < sh.hi; ++oh) {
                   const int64_t ih = oh * SH - PH + kh * DH;
-                  if (ih < 0 || ih >= IH) continue;
-                  for (int64_t kw = 0; kw < KW; ++kw) {
-                    const int64_t iw = ow * SW - PW + kw * DW;
-                    if (iw < 0 || iw >= IW) continue;
-                    sum += xc[(id * IH + ih) * IW + iw] * wc[(kd * KH + kh) * KW + kw];
-                  }
+                  const int64_t* xr = xc + (id * IH + ih) * IW + (sw.lo * SW - PW + kw * DW);
+                  int64_t* ar = out + (od * OH + oh) * OW;
+                  for (int64_t ow = sw.lo; ow < sw.hi; ++ow) ar[ow] += wv * xr[(ow - sw.lo) * SW];
                 }
               }
-              out[(od * OH + oh) * OW + ow] += sum;
             }
+          }
+        }
       }
     }
   return acc;

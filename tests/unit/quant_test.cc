@@ -106,6 +106,32 @@ TEST_CASE("ConvInteger and MatMulInteger sum exactly; padding is the zero point"
                                            0 * -127 + 1 * 4});
 }
 
+TEST_CASE("ConvInteger with strides, dilations, uneven pads and groups matches a direct loop") {
+  const Tensor x = random_quantized(DType::u8, {2, 4, 7, 8}, 60);
+  const Tensor w = random_quantized(DType::i8, {6, 2, 3, 2}, 61);
+  const Attributes a = attrs({{"strides", ints({2, 3})}, {"dilations", ints({2, 1})}, {"pads", ints({1, 0, 2, 1})},
+                              {"group", int_attr(2)}});
+  const Tensor y = run_q("ConvInteger", {x, w, zero_point(DType::u8, 7), zero_points(DType::i8, {0, 1, 2, 3, 4, 5})}, 10, a)[0];
+  const int64_t OH = (7 + 1 + 2 - ((3 - 1) * 2 + 1)) / 2 + 1, OW = (8 + 0 + 1 - 2) / 3 + 1;
+  REQUIRE(y.shape() == Shape{2, 6, OH, OW});
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t m = 0; m < 6; ++m)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          int64_t sum = 0;
+          for (int64_t c = 0; c < 2; ++c)
+            for (int64_t kh = 0; kh < 3; ++kh)
+              for (int64_t kw = 0; kw < 2; ++kw) {
+                const int64_t ih = oh * 2 - 1 + kh * 2, iw = ow * 3 - 0 + kw;
+                if (ih < 0 || ih >= 7 || iw < 0 || iw >= 8) continue;
+                const int64_t xv = x.int_at(((n * 4 + (m / 3) * 2 + c) * 7 + ih) * 8 + iw) - 7;
+                sum += xv * (w.int_at(((m * 2 + c) * 3 + kh) * 2 + kw) - m);
+              }
+          CAPTURE(n); CAPTURE(m); CAPTURE(oh); CAPTURE(ow);
+          CHECK(y.int_at(((n * 6 + m) * OH + oh) * OW + ow) == sum);
+        }
+}
+
 TEST_CASE("QLinearConv requantizes the exact sum plus the int32 bias") {
   // 1x1 conv: y[m] = round(((x - 3) (w[m] - 1) + B[m]) * 0.5 * w_scale[m] / 0.125) + 2.
   const Tensor x = typed_tensor(DType::u8, {1, 1, 2, 2}, {3, 4, 5, 255});
