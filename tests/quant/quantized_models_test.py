@@ -236,6 +236,102 @@ def check_dynamic(cnnx, out, x, net, failures):
             failures.append(f"dynamic {backend} y: beyond the float32 bound ({worst:.3g} of it)")
 
 
+def build_qoperator(float_path, net, calib, qop_path):
+    """QuantizeLinear -> QLinearConv x3 (Relu folded) -> QLinearGlobalAveragePool -> Flatten -> QGemm (float)."""
+    model = onnx.load(float_path)
+    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    seen = []
+    mods = (net.c1, net.c2, net.c3)
+    hooks = [m.register_forward_hook(lambda mod, inp, out: seen.append(torch.relu(out).detach().numpy())) for m in mods]
+    with torch.no_grad():
+        pooled = net.c3(torch.relu(net.c2(torch.relu(net.c1(torch.from_numpy(calib)))))).relu().mean(axis=(2, 3)).numpy()
+    for h in hooks:
+        h.remove()
+    s_in, z_in = activation_qparams(calib)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s_in", "z_in"], ["q0"], name="q0")]
+    new_inits = [numpy_helper.from_array(np.array(s_in, np.float32), "s_in"),
+                 numpy_helper.from_array(np.array(z_in, np.uint8), "z_in")]
+    layers, prev = [], ("q0", "s_in", "z_in", s_in, z_in)
+    for k, (node, act) in enumerate(zip(convs, seen)):
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        w, b = inits[node.input[1]].astype(np.float32), inits[node.input[2]].astype(np.float32)
+        s_w = (np.abs(w.reshape(w.shape[0], -1)).max(axis=1) / 127.0).astype(np.float32)
+        w_q = np.clip(np.rint(w / s_w.reshape(-1, 1, 1, 1)), -127, 127).astype(np.int8)
+        b_q = np.rint(b / (prev[3] * s_w)).astype(np.int32)
+        s_y = np.float32(max(float(act.max()), 1e-6) / 255.0)
+        p = f"c{k}"
+        new_inits += [numpy_helper.from_array(w_q, p + "_wq"), numpy_helper.from_array(s_w, p + "_ws"),
+                      numpy_helper.from_array(np.zeros(w.shape[0], np.int8), p + "_wz"),
+                      numpy_helper.from_array(b_q, p + "_bq"), numpy_helper.from_array(np.array(s_y, np.float32), p + "_ys"),
+                      numpy_helper.from_array(np.array(0, np.uint8), p + "_yz")]
+        conv_attrs = {key: attrs[key] for key in ("strides", "pads", "group", "dilations", "kernel_shape") if key in attrs}
+        nodes.append(helper.make_node("QLinearConv", [prev[0], prev[1], prev[2], p + "_wq", p + "_ws", p + "_wz",
+                                                      p + "_ys", p + "_yz", p + "_bq"], [p], name=p, **conv_attrs))
+        layers.append(dict(x=prev, w_q=w_q, s_w=s_w, b_q=b_q, s_y=s_y, stride=attrs.get("strides", [1, 1])[0],
+                           pad=attrs.get("pads", [0] * 4)[0], groups=attrs.get("group", 1)))
+        prev = (p, p + "_ys", p + "_yz", s_y, 0)
+    s_gap = np.float32(max(float(pooled.max()), 1e-6) / 255.0)
+    w_fc = net.fc.weight.detach().numpy().astype(np.float32)
+    b_fc = net.fc.bias.detach().numpy().astype(np.float32)
+    s_fc = (np.abs(w_fc).max(axis=1) / 127.0).astype(np.float32)
+    w_fc_q = np.clip(np.rint(w_fc / s_fc.reshape(-1, 1)), -127, 127).astype(np.int8)
+    b_fc_q = np.rint(b_fc / (s_gap * s_fc)).astype(np.int32)
+    new_inits += [numpy_helper.from_array(np.array(s_gap, np.float32), "gap_s"),
+                  numpy_helper.from_array(np.array(0, np.uint8), "gap_z"),
+                  numpy_helper.from_array(w_fc_q, "fc_wq"), numpy_helper.from_array(s_fc, "fc_ws"),
+                  numpy_helper.from_array(np.zeros(w_fc.shape[0], np.int8), "fc_wz"),
+                  numpy_helper.from_array(b_fc_q, "fc_bq")]
+    nodes += [helper.make_node("QLinearGlobalAveragePool", [prev[0], prev[1], prev[2], "gap_s", "gap_z"], ["gap"],
+                               name="gap", domain="com.microsoft"),
+              helper.make_node("Flatten", ["gap"], ["flat"], name="flatten"),
+              helper.make_node("QGemm", ["flat", "gap_s", "gap_z", "fc_wq", "fc_ws", "fc_wz", "fc_bq"], ["y"],
+                               name="fc", domain="com.microsoft", transB=1)]
+    outputs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)] + [
+        helper.make_tensor_value_info(n, TensorProto.UINT8, None) for n in ("q0", "c0", "c1", "c2", "gap")]
+    graph = helper.make_graph(nodes, "qoperator", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3, 12, 12])],
+                              outputs, initializer=new_inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)])
+    onnx.save(m, qop_path)
+    return layers, dict(s=s_gap, w_q=w_fc_q, s_w=s_fc, b_q=b_fc_q), (s_in, z_in)
+
+
+def check_qoperator(cnnx, out, x, net, calib, failures):
+    qop_path = os.path.join(out, "small_cnn_qoperator.onnx")
+    layers, fc, (s_in, z_in) = build_qoperator(os.path.join(out, "small_cnn.onnx"), net, calib, qop_path)
+    for backend in ("dnnl", "ref"):
+        save = os.path.join(out, "qoperator_" + backend)
+        r = subprocess.run([cnnx, "run", qop_path, os.path.join(out, "x.npy"), "--backend", backend, "--save", save],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append(f"qoperator {backend}: cnnx run failed: {r.stderr.strip()}")
+            continue
+        got = lambda name: np.load(os.path.join(save, name + ".npy"))
+        wants = {"q0": np.clip(np.rint(x / np.float32(s_in)) + z_in, 0, 255)}
+        for k, l in enumerate(layers):
+            name, _, _, s_x, z_x = l["x"]
+            acc = np.rint(conv2d(got(name).astype(np.float64) - z_x, l["w_q"].astype(np.float64), l["b_q"].astype(np.float64),
+                                 l["stride"], l["pad"], l["groups"]))
+            mult = (np.float64(s_x) * l["s_w"].astype(np.float64) / np.float64(l["s_y"])).reshape(1, -1, 1, 1)
+            wants[f"c{k}"] = np.clip(np.rint(acc * mult), 0, 255)
+        c3 = got(f"c{len(layers) - 1}").astype(np.int64)
+        cells = c3.shape[2] * c3.shape[3]
+        wants["gap"] = np.clip(np.rint(c3.sum(axis=(2, 3)) * (np.float64(layers[-1]["s_y"]) / np.float64(fc["s"]) / cells)),
+                               0, 255).reshape(c3.shape[0], c3.shape[1], 1, 1)
+        for name, want in wants.items():
+            same = np.array_equal(got(name).astype(np.int64), want.astype(np.int64))
+            print(f"qoperator {backend} {name}: {'bit-identical' if same else 'DIFFERENT'} to numpy")
+            if not same:
+                failures.append(f"qoperator {backend} {name}: {np.sum(got(name) != want)} elements differ from numpy")
+        flat = got("gap").reshape(c3.shape[0], -1).astype(np.int64)
+        acc = flat @ fc["w_q"].astype(np.int64).T + fc["b_q"]
+        want_y = (acc * (np.float64(fc["s"]) * fc["s_w"].astype(np.float64))).astype(np.float32)
+        same = np.array_equal(got("y"), want_y)
+        print(f"qoperator {backend} y: {'bit-identical' if same else 'DIFFERENT'} to numpy")
+        if not same:
+            failures.append(f"qoperator {backend} y: differs from numpy by up to {np.max(np.abs(got('y') - want_y))}")
+
+
 def main():
     cnnx, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -298,6 +394,7 @@ def main():
         if worst > 1:
             failures.append(f"{backend} y: beyond the float32 bound ({worst:.3g} of it)")
     check_dynamic(cnnx, out, x, net, failures)
+    check_qoperator(cnnx, out, x, net, calib, failures)
     for f in failures:
         print("FAIL " + f)
     sys.exit(1 if failures else 0)
