@@ -59,8 +59,8 @@ AxisWalk axis_walk(const Shape& shape, int64_t axis, int64_t scale_count) {
 
 std::vector<ValueInfo> infer_quantize_linear(const LinearQuantParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
-  require(x.dtype == DType::f32, "x (input 0) has element type ", dtype_name(x.dtype), "; expected float32",
-          is_floating(x.dtype) ? " (other float inputs are not supported yet)" : "");
+  require(x.dtype == DType::f32 || x.dtype == DType::i32, "x (input 0) has element type ", dtype_name(x.dtype),
+          "; expected float32 or int32");
   const DType y = type_or(in, 2, DType::u8);
   check_scale_zero_point(in, 1, 2, "y_scale", "y_zero_point", DType::undefined, scale_shape(p, x, in));
   if (!x.rank_known) return {ValueInfo::unknown(y)};

@@ -1,6 +1,6 @@
 // QuantizeLinear (opset 10; 13 adds `axis`; 19 adds `saturate`) and DequantizeLinear (same opsets):
 //
-//   QuantizeLinear   y = saturate(round_half_even(x / y_scale) + y_zero_point)    x float32 -> y int8/uint8
+//   QuantizeLinear   y = saturate(round_half_even(x / y_scale) + y_zero_point)    x float32/int32 -> y int8/uint8
 //   DequantizeLinear y = (x - x_zero_point) * x_scale                             x int8/uint8/int32 -> float32
 //
 // The scale (float32) and zero point (y's / x's type; omitted: 0, and QuantizeLinear then writes uint8) are
@@ -14,8 +14,8 @@
 // DequantizeLinear's product (x - zero_point) * scale is exact in float32, so its float16 output is the one
 // rounding float16 arithmetic gives; QuantizeLinear rounds the float32 quotient, as ONNX Runtime does.
 //
-// Both are exact (kExact): x / y_scale is one float32 division, rounded once (as ONNX's reference and ONNX
-// Runtime compute it), and (x - zero_point) is an integer converted to float32 (exact for int8/uint8) times
+// Both are exact (kExact): x / y_scale is one float32 division (int32 x: one double division, as ONNX's
+// reference divides an int32 array), rounded once (as ONNX's reference and ONNX Runtime compute it), and (x - zero_point) is an integer converted to float32 (exact for int8/uint8) times
 // the scale: one float32 multiplication.
 #pragma once
 

@@ -12,6 +12,14 @@ void quantize_linear_ref(const LinearQuantParams& p, const KernelIO& io) {
   const AxisWalk walk = axis_walk(X.shape(), p.axis, int64_t(q.scale.size()));
   Tensor& Y = *io.out[0];
   const QuantRange range = quant_range(Y.dtype());
+  if (X.dtype() == DType::i32) {  // int32 x: divided in double, as ONNX's reference (numpy) divides it
+    const int32_t* x = X.data<int32_t>();
+    for (int64_t i = 0; i < X.numel(); ++i) {
+      const int64_t a = walk.index_of(i);
+      store_quantized(Y, i, double(x[i]) / double(float(q.scale_at(a))), q.zero_point_at(a), range);
+    }
+    return;
+  }
   const float* x = X.data<float>();
   for (int64_t i = 0; i < X.numel(); ++i) {
     const int64_t a = walk.index_of(i);

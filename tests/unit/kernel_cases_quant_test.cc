@@ -33,6 +33,8 @@ std::vector<KernelCase> quantize_cases() {
   }
   cases.push_back(KernelCase("QuantizeLinear", 13, "no zero point: uint8").in(random_in({7}, -3.f, 3.f))
                       .in(given(scalar_f32(0.1f))));
+  cases.push_back(KernelCase("QuantizeLinear", 10, "int32 x").in(given(random_quantized(DType::i32, {6}, 4)))
+                      .in(given(scalar_f32(4096.f))).in(given(zero_point(DType::i8, -3))));
   cases.push_back(KernelCase("DequantizeLinear", 13, "int32, no zero point")
                       .in(given(random_quantized(DType::i32, {5}, 3))).in(given(scalar_f32(1e-3f))));
   cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "mixed signs").outputs(3).in(random_in({3, 4}, -3.f, 2.f)));

@@ -63,6 +63,12 @@ TEST_CASE("QuantizeLinear rounds x / scale half to even, then adds the zero poin
   CHECK(ints_of(y) == std::vector<int64_t>{0, 2, 2, 0, 0, 255, 0, 255, 0});
 }
 
+TEST_CASE("QuantizeLinear of int32 x divides in double") {
+  const Tensor x = typed_tensor(DType::i32, {4}, {3, 5, -3, 1000});
+  CHECK(ints_of(run_q("QuantizeLinear", {x, scalar_f32(2.f), zero_point(DType::i8, 0)}, 10)[0]) ==
+        std::vector<int64_t>{2, 2, -2, 127});  // 1.5 -> 2, 2.5 -> 2, -1.5 -> -2, saturated
+}
+
 TEST_CASE("QuantizeLinear and DequantizeLinear per axis") {
   const Tensor x = make_tensor({2, 3}, {1, 2, 3, -4, -5, -6});
   const Tensor q = run_q("QuantizeLinear", {x, floats_1d({1.f, 2.f}), zero_points(DType::i8, {0, 10})}, 13,
