@@ -30,5 +30,11 @@ void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shape
                                            // GatherElements, GatherND, ScatterND, Pad, Tile, DepthToSpace,
                                            // SpaceToDepth, Trilu, Cast, Constant, ConstantOfShape, Range,
                                            // Identity, Dropout, cnnx.internal ChannelShuffle and RoundToFloat16
+void register_quant_ops(OpRegistry& r);    // ops/quant: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+                                           // QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger;
+                                           // com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid,
+                                           // QLinearLeakyRelu, QLinearGlobalAveragePool, QLinearAveragePool,
+                                           // QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat,
+                                           // DynamicQuantizeMatMul
 
 }  // namespace cnnx

@@ -321,13 +321,22 @@ Tensor from_16_bit_field(const google::protobuf::RepeatedField<int32_t>& field, 
   return t;
 }
 
+// " (float8)" and the like for the quantized element types newer ONNX opsets added, which cnnx does not hold
+// (QuantizeLinear-19/21 outputs and their zero points), so that a quantized model's refusal says why.
+std::string unheld_type_note(int32_t onnx_type) {
+  if (onnx_type >= 17 && onnx_type <= 20) return " (float8; cnnx holds no float8 or 4-bit types)";
+  if (onnx_type == 21 || onnx_type == 22) return " (4-bit integer; cnnx holds no float8 or 4-bit types)";
+  if (onnx_type == 23) return " (float4; cnnx holds no float8 or 4-bit types)";
+  return "";
+}
+
 // `stripped`: an initializer's raw_data, left in `bytes_of_model` by RawDataStripper, when it had one.
 Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const ModelBytes* bytes_of_model = nullptr,
                          const std::optional<RawSpan>& stripped = std::nullopt) {
   const std::string& name = p.name();
   require(!p.has_segment(), "tensor '", name, "': segmented tensors are not supported");
   DType dtype = dtype_from_onnx(p.data_type());
-  require(dtype != DType::undefined, "tensor '", name, "': element type ", p.data_type(),
+  require(dtype != DType::undefined, "tensor '", name, "': element type ", p.data_type(), unheld_type_note(p.data_type()),
           " is not supported");
   Shape shape;
   require(p.dims_size() <= kMaxRank, "tensor '", name, "': rank ", p.dims_size(), " exceeds the limit of ",
@@ -438,7 +447,8 @@ ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
           "': only tensors are supported (not sequences, maps, optionals or sparse tensors)");
   const auto& tt = v.type().tensor_type();
   DType dtype = dtype_from_onnx(tt.elem_type());
-  require(dtype != DType::undefined, "tensor '", v.name(), "': element type ", tt.elem_type(), " is not supported");
+  require(dtype != DType::undefined, "tensor '", v.name(), "': element type ", tt.elem_type(),
+          unheld_type_note(tt.elem_type()), " is not supported");
   if (!tt.has_shape()) return ValueInfo::unknown(dtype);
   Shape shape;
   require(tt.shape().dim_size() <= kMaxRank, "tensor '", v.name(), "': rank ", tt.shape().dim_size(),

@@ -1051,6 +1051,89 @@ def rnn_cases(c):
     c.add("lstm_bidirectional_sequence_lens_runs", m, [x, np.array([3, 1], np.int32)], expect="ok")
 
 
+def quant_cases(c):
+    """Malformed quantization parameters (scales that are zero, negative, NaN or infinite, zero points of
+    another type, an axis out of range, a per-axis length not matching the axis, float8 zero points, a bias
+    that is not int32, a com.microsoft op cnnx does not have), and a valid Q -> DQ model that must run."""
+    n = helper.make_node
+    U8, I8, I32 = TensorProto.UINT8, TensorProto.INT8, TensorProto.INT32
+    x23 = np.array([[0.1, -0.2, 0.3], [1.5, -2.5, 1000.0]], np.float32)
+
+    def qdq(scale, zp, axis=None, dq_zp=None, opset=13):
+        """y = DequantizeLinear(QuantizeLinear(x, s, zp), s, dq_zp or zp)."""
+        q_attrs = {} if axis is None else {"axis": axis}
+        inits = [scale, zp] + ([dq_zp] if dq_zp is not None else [])
+        return make_model([n("QuantizeLinear", ["x", "s", "zp"], ["q"], name="q", **q_attrs),
+                           n("DequantizeLinear", ["q", "s", "dq_zp" if dq_zp is not None else "zp"], ["y"], name="dq",
+                             **q_attrs)],
+                          [vi("x", [2, 3])], [vi("y", None)], initializers=inits, opset=opset)
+
+    zp_u8 = helper.make_tensor("zp", U8, [], [128])
+    for label, value in (("zero", 0.0), ("negative", -0.5), ("nan", float("nan")), ("inf", float("inf"))):
+        c.add(f"quant_scale_{label}", qdq(helper.make_tensor("s", F, [], [value]), zp_u8), [x23],
+              contains=["node 'q' (QuantizeLinear)", "y_scale must be finite and positive"])
+    c.add("quant_zero_point_other_type", qdq(helper.make_tensor("s", F, [], [0.1]), zp_u8,
+                                            dq_zp=helper.make_tensor("dq_zp", I8, [], [0])), [x23],
+          contains=["node 'dq' (DequantizeLinear)", "x_zero_point (input 2) has element type int8; expected uint8"])
+    c.add("quant_zero_point_int32", qdq(helper.make_tensor("s", F, [], [0.1]), helper.make_tensor("zp", I32, [], [0])),
+          [x23], contains=["node 'q' (QuantizeLinear)", "y_zero_point", "expected int8 or uint8"])
+    per_axis_s = helper.make_tensor("s", F, [3], [0.1, 0.2, 0.3])
+    per_axis_zp = helper.make_tensor("zp", U8, [3], [0, 1, 2])
+    c.add("quant_axis_out_of_range", qdq(per_axis_s, per_axis_zp, axis=2), [x23],
+          contains=["node 'q' (QuantizeLinear)", "axis"])
+    c.add("quant_scale_length_not_axis", qdq(per_axis_s, per_axis_zp, axis=0), [x23],
+          contains=["node 'q' (QuantizeLinear)", "y_scale has 3 values; the quantization axis has 2"])
+    c.add("quant_zero_point_length", qdq(per_axis_s, helper.make_tensor("zp", U8, [2], [0, 1]), axis=1), [x23],
+          contains=["node 'q' (QuantizeLinear)", "y_zero_point has 2 values"])
+    c.add("quant_per_axis_opset_10", qdq(per_axis_s, per_axis_zp, opset=10), [x23],
+          contains=["node 'q' (QuantizeLinear)", "must be a scalar (per-tensor quantization)"])
+    c.add("quant_float8_zero_point", qdq(helper.make_tensor("s", F, [], [0.1]), raw_tensor("zp", [], b"\0", 17)),
+          [x23], contains=["tensor 'zp'", "float8"])
+    # QLinearConv with a float bias.
+    conv = make_model([n("QuantizeLinear", ["x", "xs", "xz"], ["xq"], name="qx"),
+                       n("QLinearConv", ["xq", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"], name="qconv")],
+                      [vi("x", [1, 1, 3, 3])], [vi("y", None, U8)],
+                      initializers=[helper.make_tensor("xs", F, [], [0.1]), helper.make_tensor("xz", U8, [], [128]),
+                                    helper.make_tensor("w", U8, [2, 1, 1, 1], [1, 2]),
+                                    helper.make_tensor("ws", F, [], [0.1]), helper.make_tensor("wz", U8, [], [0]),
+                                    helper.make_tensor("ys", F, [], [0.1]), helper.make_tensor("yz", U8, [], [0]),
+                                    helper.make_tensor("b", F, [2], [0.0, 1.0])])
+    c.add("qlinearconv_float_bias", conv, [np.zeros((1, 1, 3, 3), np.float32)],
+          contains=["node 'qconv' (QLinearConv)", "B (input 8) has element type float32; expected int32"])
+    # com.microsoft QLinearAdd with B of another type than A, and QGemm with a float C.
+    ms_opsets = [helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)]
+    qadd = make_model([n("QuantizeLinear", ["x", "s", "za"], ["a"], name="qa"),
+                       n("QLinearAdd", ["a", "s", "za", "b", "s", "zb", "s", "za"], ["y"], name="qadd",
+                         domain="com.microsoft")],
+                      [vi("x", [3])], [vi("y", None, U8)], opsets=ms_opsets,
+                      initializers=[helper.make_tensor("s", F, [], [0.1]), helper.make_tensor("za", U8, [], [128]),
+                                    helper.make_tensor("zb", I8, [], [0]), helper.make_tensor("b", I8, [3], [1, 2, 3])])
+    c.add("qlinearadd_mixed_types", qadd, [np.zeros(3, np.float32)],
+          contains=["node 'qadd' (com.microsoft:QLinearAdd)", "B (input 3) has element type int8; expected A's, uint8"])
+    qgemm = make_model([n("QuantizeLinear", ["x", "s", "za"], ["a"], name="qa"),
+                        n("QGemm", ["a", "s", "za", "w", "s", "za", "c"], ["y"], name="qgemm", domain="com.microsoft")],
+                       [vi("x", [1, 2])], [vi("y", None)], opsets=ms_opsets,
+                       initializers=[helper.make_tensor("s", F, [], [0.1]), helper.make_tensor("za", U8, [], [128]),
+                                     helper.make_tensor("w", U8, [2, 2], [1, 2, 3, 4]),
+                                     helper.make_tensor("c", F, [2], [0.0, 1.0])])
+    c.add("qgemm_float_c", qgemm, [np.zeros((1, 2), np.float32)],
+          contains=["node 'qgemm' (com.microsoft:QGemm)", "C (input 6) has element type float32; expected int32"])
+    ms = make_model([n("Conv", ["x", "x"], ["y"], name="msconv", domain="com.microsoft")], [vi("x", [1, 1, 1, 1])],
+                    [vi("y", None)], opsets=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)])
+    c.add("com_microsoft_conv", ms, [np.ones((1, 1, 1, 1), np.float32)],
+          contains=["Conv", "com.microsoft", "not supported"])
+    # A valid round trip: x / 0.5 rounded half to even (0.2 -> 0, -2.5 -> -5 ... saturated), back to float.
+    valid = qdq(helper.make_tensor("s", F, [], [0.5]), helper.make_tensor("zp", I8, [], [1]))
+    q = np.clip(np.rint(x23 / np.float32(0.5)) + 1, -128, 127)
+    c.add("quant_round_trip", valid, [x23], expect="ok", outputs={"y": ((q - 1) * np.float32(0.5)).astype(np.float32)})
+    # Opset 19's float16 scale: DequantizeLinear in float32 through the float16-compute lowering, exact here.
+    H = TensorProto.FLOAT16
+    dq16 = make_model([n("DequantizeLinear", ["x", "s", "z"], ["y"], name="dq")], [vi("x", [3], U8)], [vi("y", [3], H)],
+                      initializers=[helper.make_tensor("s", H, [], [0.5]), helper.make_tensor("z", U8, [], [1])])
+    c.add("quant_float16_scale", dq16, [np.array([0, 1, 255], np.uint8)], expect="ok",
+          outputs={"y": np.array([-0.5, 0, 127], np.float16)})
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_corpus.py OUTDIR")
@@ -1063,7 +1146,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, rnn_cases, float16_cases, fuzz_cases):
+                 resize_cases, rnn_cases, float16_cases, quant_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

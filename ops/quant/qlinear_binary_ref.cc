@@ -1,0 +1,29 @@
+// com.microsoft QLinearAdd and QLinearMul: the reference kernel (one broadcast loop, real values in double).
+#include "ops/common/broadcast.h"
+#include "ops/quant/qlinear_binary.h"
+#include "ops/quant/quantization.h"
+
+namespace cnnx {
+
+void qlinear_binary_ref(const QLinearBinaryParams& p, const KernelIO& io) {
+  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
+  const Tensor& A = *io.in[0];
+  const Tensor& B = *io.in[3];
+  const QuantParams aq = read_quant_params(*io.in[1], in(2), "A_scale");
+  const QuantParams bq = read_quant_params(*io.in[4], in(5), "B_scale");
+  const QuantParams cq = read_quant_params(*io.in[6], in(7), "C_scale");
+  Tensor& C = *io.out[0];
+  const QuantRange range = quant_range(C.dtype());
+  const int64_t za = aq.zero_point_at(0), zb = bq.zero_point_at(0), zc = cq.zero_point_at(0);
+  const double sa = aq.scale_at(0), sb = bq.scale_at(0), sc = cq.scale_at(0);
+  const double product_multiplier = sa * sb / sc;
+  for_each_broadcast<2>(C.shape(), {broadcast_strides(A.shape(), C.shape()), broadcast_strides(B.shape(), C.shape())},
+                        [&](int64_t o, const int64_t* off) {
+                          const int64_t a = A.int_at(off[0]) - za, b = B.int_at(off[1]) - zb;
+                          const double r = p.multiply ? double(a * b) * product_multiplier
+                                                      : (double(a) * sa + double(b) * sb) / sc;
+                          store_quantized(C, o, r, zc, range);
+                        });
+}
+
+}  // namespace cnnx

@@ -1,0 +1,35 @@
+// com.microsoft QLinearGlobalAveragePool: parse and shape inference.
+#include "ops/quant/qlinear_global_average_pool.h"
+
+#include "ops/quant/quantization.h"
+
+namespace cnnx {
+
+QLinearGlobalAveragePoolParams parse_qlinear_global_average_pool(const Node& node) {
+  require_inputs(node, 4, 5);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"channels_last"});
+  const int64_t channels_last = node.attrs.get_int("channels_last", 0);
+  require(channels_last == 0 || channels_last == 1, "attribute 'channels_last' must be 0 or 1, got ", channels_last);
+  QLinearGlobalAveragePoolParams p;
+  p.channels_last = channels_last == 1;
+  return p;
+}
+
+std::vector<ValueInfo> infer_qlinear_global_average_pool(const QLinearGlobalAveragePoolParams& p,
+                                                         const std::vector<ValueInfo>& in) {
+  require_quantized(in, 0, "X");
+  const DType t = in[0].dtype;
+  check_scale_zero_point(in, 1, 2, "x_scale", "x_zero_point", t, {});
+  check_scale_zero_point(in, 3, 4, "y_scale", "y_zero_point", t, {});
+  const ValueInfo& x = in[0];
+  if (!x.rank_known) return {ValueInfo::unknown(t)};
+  require(x.rank() >= 3, "X must have a batch, a channel and at least one spatial axis, got shape ", to_string(x.shape));
+  Shape y(x.shape.size(), 1);
+  y[0] = x.shape[0];
+  const size_t c = p.channels_last ? x.shape.size() - 1 : 1;
+  y[c] = x.shape[c];
+  return {ValueInfo::of(t, y)};
+}
+
+}  // namespace cnnx

@@ -1,0 +1,42 @@
+// QuantizeLinear and DequantizeLinear: the reference kernels (plain loops over the elements; a per-axis scale is
+// looked up by the element's index along the axis).
+#include "ops/quant/quantize_linear.h"
+
+#include "ops/quant/quantization.h"
+
+namespace cnnx {
+
+void quantize_linear_ref(const LinearQuantParams& p, const KernelIO& io) {
+  const Tensor& X = *io.in[0];
+  const QuantParams q = read_quant_params(*io.in[1], io.in.size() > 2 ? io.in[2] : nullptr, "y_scale");
+  const AxisWalk walk = axis_walk(X.shape(), p.axis, int64_t(q.scale.size()));
+  Tensor& Y = *io.out[0];
+  const QuantRange range = quant_range(Y.dtype());
+  if (X.dtype() == DType::i32) {  // int32 x: divided in double, as ONNX's reference (numpy) divides it
+    const int32_t* x = X.data<int32_t>();
+    for (int64_t i = 0; i < X.numel(); ++i) {
+      const int64_t a = walk.index_of(i);
+      store_quantized(Y, i, double(x[i]) / double(float(q.scale_at(a))), q.zero_point_at(a), range);
+    }
+    return;
+  }
+  const float* x = X.data<float>();
+  for (int64_t i = 0; i < X.numel(); ++i) {
+    const int64_t a = walk.index_of(i);
+    const float r = x[i] / float(q.scale_at(a));  // one float32 division, as ONNX's reference computes it
+    store_quantized(Y, i, double(r), q.zero_point_at(a), range);
+  }
+}
+
+void dequantize_linear_ref(const LinearQuantParams& p, const KernelIO& io) {
+  const Tensor& X = *io.in[0];
+  const QuantParams q = read_quant_params(*io.in[1], io.in.size() > 2 ? io.in[2] : nullptr, "x_scale");
+  const AxisWalk walk = axis_walk(X.shape(), p.axis, int64_t(q.scale.size()));
+  float* y = io.out[0]->data<float>();
+  for (int64_t i = 0; i < X.numel(); ++i) {
+    const int64_t a = walk.index_of(i);
+    y[i] = float(X.int_at(i) - q.zero_point_at(a)) * float(q.scale_at(a));
+  }
+}
+
+}  // namespace cnnx

@@ -1,0 +1,160 @@
+// Kernel cases of the quantized family (ops/quant): QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul and the com.microsoft QLinear ops. Each op has only its
+// reference kernel today, so a case checks that it runs (and again with NaN, infinities, -0 and denormals
+// planted in its random float inputs); tests/unit/quant_test.cc checks values against ONNX's formulas.
+#include <doctest/doctest.h>
+
+#include "tests/unit/kernel_cases.h"
+#include "tests/unit/quant_tensors.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+constexpr const char* kMs = "com.microsoft";
+
+std::vector<KernelCase> quantize_cases() {
+  std::vector<KernelCase> cases;
+  for (DType t : {DType::u8, DType::i8}) {
+    const std::string tn = dtype_name(t);
+    cases.push_back(KernelCase("QuantizeLinear", 10, "per tensor " + tn).in(random_in({2, 3, 4}, -5.f, 5.f))
+                        .in(given(scalar_f32(0.02f))).in(given(zero_point(t, 3))));
+    cases.push_back(KernelCase("QuantizeLinear", 13, "per axis 1 " + tn).in(random_in({2, 3, 4}, -5.f, 5.f))
+                        .in(given(floats_1d({0.01f, 0.02f, 0.05f}))).in(given(zero_points(t, {0, 7, 100}))));
+    cases.push_back(KernelCase("QuantizeLinear", 19, "per axis -1, saturate " + tn).attr("axis", int_attr(-1))
+                        .attr("saturate", int_attr(1)).in(random_in({2, 3, 4}, -5.f, 5.f))
+                        .in(given(floats_1d({0.01f, 0.02f, 0.05f, 1.f}))).in(given(zero_points(t, {0, 1, 2, 3}))));
+    cases.push_back(KernelCase("DequantizeLinear", 10, "per tensor " + tn).in(given(random_quantized(t, {2, 3, 4}, 1)))
+                        .in(given(scalar_f32(0.02f))).in(given(zero_point(t, 3))));
+    cases.push_back(KernelCase("DequantizeLinear", 13, "per axis 0 " + tn).attr("axis", int_attr(0))
+                        .in(given(random_quantized(t, {2, 3, 4}, 2))).in(given(floats_1d({0.5f, 0.25f})))
+                        .in(given(zero_points(t, {1, 2}))));
+  }
+  cases.push_back(KernelCase("QuantizeLinear", 13, "no zero point: uint8").in(random_in({7}, -3.f, 3.f))
+                      .in(given(scalar_f32(0.1f))));
+  cases.push_back(KernelCase("QuantizeLinear", 10, "int32 x").in(given(random_quantized(DType::i32, {6}, 4)))
+                      .in(given(scalar_f32(4096.f))).in(given(zero_point(DType::i8, -3))));
+  cases.push_back(KernelCase("DequantizeLinear", 13, "int32, no zero point")
+                      .in(given(random_quantized(DType::i32, {5}, 3))).in(given(scalar_f32(1e-3f))));
+  cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "mixed signs").outputs(3).in(random_in({3, 4}, -3.f, 2.f)));
+  cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "all zero").outputs(3).in(given(make_tensor({4}, {0, 0, 0, 0}))));
+  return cases;
+}
+
+std::vector<KernelCase> integer_product_cases() {
+  std::vector<KernelCase> cases;
+  const DType u8 = DType::u8, i8 = DType::i8;
+  cases.push_back(KernelCase("ConvInteger", 10, "u8 x, u8 w, pads").attr("pads", ints({1, 1, 1, 1}))
+                      .in(given(random_quantized(u8, {1, 3, 5, 5}, 4))).in(given(random_quantized(u8, {4, 3, 3, 3}, 5)))
+                      .in(given(zero_point(u8, 128))).in(given(zero_point(u8, 120))));
+  cases.push_back(KernelCase("ConvInteger", 10, "s8 x, per-channel w zero points, groups, strides")
+                      .attr("group", int_attr(2)).attr("strides", ints({2, 2}))
+                      .in(given(random_quantized(i8, {2, 4, 6, 6}, 6))).in(given(random_quantized(i8, {4, 2, 3, 3}, 7)))
+                      .in(given(zero_point(i8, -3))).in(given(zero_points(i8, {0, 1, -1, 2}))));
+  cases.push_back(KernelCase("ConvInteger", 10, "no zero points, 1-D").in(given(random_quantized(u8, {1, 2, 9}, 8)))
+                      .in(given(random_quantized(i8, {3, 2, 4}, 9))));
+  cases.push_back(KernelCase("MatMulInteger", 10, "2-D, per-column b zero points")
+                      .in(given(random_quantized(u8, {3, 5}, 10))).in(given(random_quantized(i8, {5, 4}, 11)))
+                      .in(given(zero_point(u8, 12))).in(given(zero_points(i8, {0, 1, 2, 3}))));
+  cases.push_back(KernelCase("MatMulInteger", 10, "batched, broadcast, per-row a zero points")
+                      .in(given(random_quantized(u8, {2, 3, 5}, 12))).in(given(random_quantized(u8, {5, 2}, 13)))
+                      .in(given(zero_points(u8, {1, 2, 3}))));
+  cases.push_back(KernelCase("MatMulInteger", 10, "vector times matrix").in(given(random_quantized(i8, {5}, 14)))
+                      .in(given(random_quantized(i8, {5, 3}, 15))));
+  cases.push_back(KernelCase("QLinearConv", 10, "u8, per tensor, bias, pads").attr("pads", ints({1, 1, 1, 1}))
+                      .in(given(random_quantized(u8, {1, 3, 5, 5}, 16))).in(given(scalar_f32(0.02f)))
+                      .in(given(zero_point(u8, 128))).in(given(random_quantized(u8, {4, 3, 3, 3}, 17)))
+                      .in(given(scalar_f32(0.01f))).in(given(zero_point(u8, 127))).in(given(scalar_f32(0.5f)))
+                      .in(given(zero_point(u8, 100))).in(given(random_quantized(DType::i32, {4}, 18))));
+  cases.push_back(KernelCase("QLinearConv", 10, "u8 x, s8 w per channel, s8 y, groups")
+                      .attr("group", int_attr(2)).in(given(random_quantized(u8, {1, 4, 4, 4}, 19)))
+                      .in(given(scalar_f32(0.03f))).in(given(zero_point(u8, 10)))
+                      .in(given(random_quantized(i8, {2, 2, 3, 3}, 20))).in(given(floats_1d({0.01f, 0.002f})))
+                      .in(given(zero_points(i8, {0, 0}))).in(given(scalar_f32(0.2f))).in(given(zero_point(i8, -5))));
+  cases.push_back(KernelCase("QLinearMatMul", 10, "u8, 2-D").in(given(random_quantized(u8, {3, 4}, 21)))
+                      .in(given(floats_1d({0.0066f}))).in(given(zero_points(u8, {113})))
+                      .in(given(random_quantized(u8, {4, 2}, 22))).in(given(floats_1d({0.00705f})))
+                      .in(given(zero_points(u8, {114}))).in(given(floats_1d({0.0107f}))).in(given(zero_points(u8, {118}))));
+  cases.push_back(KernelCase("QLinearMatMul", 10, "s8, batched, per-column b").in(given(random_quantized(i8, {2, 3, 4}, 23)))
+                      .in(given(scalar_f32(0.1f))).in(given(zero_point(i8, 1)))
+                      .in(given(random_quantized(i8, {4, 2}, 24))).in(given(floats_1d({0.01f, 0.02f})))
+                      .in(given(zero_points(i8, {0, 0}))).in(given(scalar_f32(0.7f))).in(given(zero_point(i8, 0))));
+  return cases;
+}
+
+std::vector<KernelCase> microsoft_cases() {
+  std::vector<KernelCase> cases;
+  for (DType t : {DType::u8, DType::i8}) {
+    const std::string tn = dtype_name(t);
+    const Tensor zp = zero_point(t, t == DType::u8 ? 128 : 0);
+    for (const char* op : {"QLinearAdd", "QLinearMul"})
+      cases.push_back(KernelCase(op, 1, "broadcast " + tn).in_domain(kMs)
+                          .in(given(random_quantized(t, {2, 3, 4}, 30))).in(given(scalar_f32(0.05f))).in(given(zp))
+                          .in(given(random_quantized(t, {3, 1}, 31))).in(given(scalar_f32(0.02f))).in(given(zp))
+                          .in(given(scalar_f32(0.1f))).in(given(zp)));
+    cases.push_back(KernelCase("QLinearSigmoid", 1, tn).in_domain(kMs).in(given(random_quantized(t, {2, 8}, 32)))
+                        .in(given(scalar_f32(0.05f))).in(given(zp)).in(given(scalar_f32(1.f / 256))).in(given(zero_point(t, 0))));
+    cases.push_back(KernelCase("QLinearLeakyRelu", 1, tn).in_domain(kMs).attr("alpha", float_attr(0.1f))
+                        .in(given(random_quantized(t, {2, 8}, 33))).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(scalar_f32(0.04f))).in(given(zp)));
+    cases.push_back(KernelCase("QLinearGlobalAveragePool", 1, "NCHW " + tn).in_domain(kMs)
+                        .in(given(random_quantized(t, {2, 3, 4, 5}, 34))).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(scalar_f32(0.03f))).in(given(zp)));
+    cases.push_back(KernelCase("QLinearGlobalAveragePool", 1, "channels last " + tn).in_domain(kMs)
+                        .attr("channels_last", int_attr(1)).in(given(random_quantized(t, {2, 4, 5, 3}, 35)))
+                        .in(given(scalar_f32(0.05f))).in(given(zp)).in(given(scalar_f32(0.03f))).in(given(zp)));
+    cases.push_back(KernelCase("QLinearAveragePool", 1, "3x3 stride 2, pads, " + tn).in_domain(kMs)
+                        .attr("kernel_shape", ints({3, 3})).attr("strides", ints({2, 2})).attr("pads", ints({1, 1, 1, 1}))
+                        .in(given(random_quantized(t, {1, 2, 5, 6}, 38))).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(scalar_f32(0.03f))).in(given(zp)));
+    cases.push_back(KernelCase("QLinearAveragePool", 1, "ceil_mode, count_include_pad, channels last " + tn)
+                        .in_domain(kMs).attr("kernel_shape", ints({2, 2})).attr("strides", ints({2, 2}))
+                        .attr("pads", ints({1, 0, 1, 0})).attr("ceil_mode", int_attr(1))
+                        .attr("count_include_pad", int_attr(1)).attr("channels_last", int_attr(1))
+                        .in(given(random_quantized(t, {2, 5, 4, 3}, 39))).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(scalar_f32(0.05f))).in(given(zp)));
+    cases.push_back(KernelCase("QLinearConcat", 1, "axis 1, " + tn).in_domain(kMs).attr("axis", int_attr(1))
+                        .in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 3, 2}, 36))).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 1, 2}, 37))).in(given(scalar_f32(0.1f)))
+                        .in(given(zero_point(t, 3))));
+  }
+  const DType u8 = DType::u8, i8 = DType::i8;
+  cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 13, axis 1").in_domain(kMs).attr("axis", int_attr(1))
+                      .attr("opset", int_attr(13)).in(given(random_quantized(u8, {2, 5, 3}, 50)))
+                      .in(given(scalar_f32(0.1f))).in(given(zero_point(u8, 128))).in(given(scalar_f32(1.f / 256)))
+                      .in(given(zero_point(u8, 0))));
+  cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 11, coerced to 2-D").in_domain(kMs).attr("axis", int_attr(1))
+                      .attr("opset", int_attr(11)).in(given(random_quantized(i8, {2, 5, 3}, 51)))
+                      .in(given(scalar_f32(0.1f))).in(given(zero_point(i8, 0))).in(given(scalar_f32(1.f / 256)))
+                      .in(given(zero_point(i8, -128))));
+  cases.push_back(KernelCase("QGemm", 1, "u8 x s8 per column, int32 C, quantized Y").in_domain(kMs)
+                      .attr("transB", int_attr(1)).attr("alpha", float_attr(0.5f))
+                      .in(given(random_quantized(u8, {3, 5}, 40))).in(given(scalar_f32(0.02f))).in(given(zero_point(u8, 128)))
+                      .in(given(random_quantized(i8, {4, 5}, 41))).in(given(floats_1d({0.01f, 0.02f, 0.03f, 0.04f})))
+                      .in(given(zero_points(i8, {0, 0, 0, 0}))).in(given(random_quantized(DType::i32, {4}, 42)))
+                      .in(given(scalar_f32(0.05f))).in(given(zero_point(u8, 100))));
+  cases.push_back(KernelCase("QGemm", 1, "transA, float Y").in_domain(kMs).attr("transA", int_attr(1))
+                      .in(given(random_quantized(i8, {5, 3}, 43))).in(given(scalar_f32(0.02f))).in(given(zero_point(i8, 1)))
+                      .in(given(random_quantized(i8, {5, 2}, 44))).in(given(scalar_f32(0.01f))).in(given(zero_point(i8, -1))));
+  cases.push_back(KernelCase("MatMulIntegerToFloat", 1, "per-column b, bias").in_domain(kMs)
+                      .in(given(random_quantized(u8, {2, 3, 5}, 45))).in(given(random_quantized(i8, {5, 4}, 46)))
+                      .in(given(scalar_f32(0.02f))).in(given(floats_1d({0.01f, 0.02f, 0.03f, 0.04f})))
+                      .in(given(zero_point(u8, 120))).in(given(zero_points(i8, {0, 1, 2, 3}))).in(random_in({4})));
+  cases.push_back(KernelCase("MatMulIntegerToFloat", 1, "no zero points, no bias").in_domain(kMs)
+                      .in(given(random_quantized(i8, {3, 5}, 47))).in(given(random_quantized(i8, {5, 2}, 48)))
+                      .in(given(scalar_f32(0.02f))).in(given(scalar_f32(0.1f))));
+  cases.push_back(KernelCase("DynamicQuantizeMatMul", 1, "s8 B per column, bias").in_domain(kMs)
+                      .in(random_in({2, 3, 5}, -2.f, 3.f)).in(given(random_quantized(i8, {5, 4}, 49)))
+                      .in(given(floats_1d({0.01f, 0.02f, 0.03f, 0.04f}))).in(given(zero_points(i8, {0, 0, 0, 0})))
+                      .in(random_in({4})));
+  return cases;
+}
+
+}  // namespace
+
+KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
+KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul", integer_product_cases)
+KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
+             "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)
