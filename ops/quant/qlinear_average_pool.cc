@@ -22,13 +22,10 @@ Shape qlinear_pool_spatial(const QLinearAveragePoolParams& p, const Shape& x) {
 }
 
 std::vector<ValueInfo> infer_qlinear_average_pool(const QLinearAveragePoolParams& p, const std::vector<ValueInfo>& in) {
-  require_quantized(in, 0, "X");
+  check_quantized_pool_inputs(in);
   const DType t = in[0].dtype;
-  check_scale_zero_point(in, 1, 2, "x_scale", "x_zero_point", t, {});
-  check_scale_zero_point(in, 3, 4, "y_scale", "y_zero_point", t, {});
   const ValueInfo& x = in[0];
   if (!x.rank_known) return {ValueInfo::unknown(t)};
-  require(x.rank() >= 3, "X must have a batch, a channel and at least one spatial axis, got shape ", to_string(x.shape));
   const Shape out = resolve_pool_geometry(p.window, qlinear_pool_spatial(p, x.shape)).output_spatial();
   Shape y{x.shape[0]};
   if (!p.channels_last) y.push_back(x.shape[1]);

@@ -18,13 +18,10 @@ QLinearGlobalAveragePoolParams parse_qlinear_global_average_pool(const Node& nod
 
 std::vector<ValueInfo> infer_qlinear_global_average_pool(const QLinearGlobalAveragePoolParams& p,
                                                          const std::vector<ValueInfo>& in) {
-  require_quantized(in, 0, "X");
+  check_quantized_pool_inputs(in);
   const DType t = in[0].dtype;
-  check_scale_zero_point(in, 1, 2, "x_scale", "x_zero_point", t, {});
-  check_scale_zero_point(in, 3, 4, "y_scale", "y_zero_point", t, {});
   const ValueInfo& x = in[0];
   if (!x.rank_known) return {ValueInfo::unknown(t)};
-  require(x.rank() >= 3, "X must have a batch, a channel and at least one spatial axis, got shape ", to_string(x.shape));
   Shape y(x.shape.size(), 1);
   y[0] = x.shape[0];
   const size_t c = p.channels_last ? x.shape.size() - 1 : 1;

@@ -90,6 +90,16 @@ void require_quantized(const std::vector<ValueInfo>& in, size_t i, const char* n
           "; expected int8 or uint8");
 }
 
+void check_quantized_pool_inputs(const std::vector<ValueInfo>& in) {
+  require_quantized(in, 0, "X");
+  const DType t = in[0].dtype;
+  check_scale_zero_point(in, 1, 2, "x_scale", "x_zero_point", t, {});
+  check_scale_zero_point(in, 3, 4, "y_scale", "y_zero_point", t, {});
+  const ValueInfo& x = in[0];
+  require(!x.rank_known || x.rank() >= 3, "X must have a batch, a channel and at least one spatial axis, got shape ",
+          to_string(x.shape));
+}
+
 DType type_or(const std::vector<ValueInfo>& in, size_t i, DType fallback) {
   return present(in, i) ? in[i].dtype : fallback;
 }

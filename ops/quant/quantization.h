@@ -83,6 +83,11 @@ void check_scale_zero_point(const std::vector<ValueInfo>& in, size_t scale, size
 // Throws unless input i is int8 or uint8, naming it.
 void require_quantized(const std::vector<ValueInfo>& in, size_t i, const char* name);
 
+// infer's checks of a quantized pool's inputs (QLinearAveragePool, QLinearGlobalAveragePool): X (input 0) int8
+// or uint8, x_scale/x_zero_point (1, 2) and y_scale/y_zero_point (3, 4) per tensor, of X's type; X of rank 3 or
+// more when its rank is known.
+void check_quantized_pool_inputs(const std::vector<ValueInfo>& in);
+
 // Input i's element type if present, else `fallback`.
 DType type_or(const std::vector<ValueInfo>& in, size_t i, DType fallback);
 
