@@ -45,6 +45,9 @@ struct KernelIO {
   std::vector<const Tensor*> in;
   std::vector<Tensor*> out;
   RunContext* context = nullptr;
+
+  // Input i, or nullptr when the node omits it (optional inputs past the last one given).
+  const Tensor* optional_in(size_t i) const { return i < in.size() ? in[i] : nullptr; }
 };
 
 // A kernel ready to run for one node and one set of input shapes. `run` gets tensors of exactly the shapes it

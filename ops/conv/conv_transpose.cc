@@ -11,12 +11,6 @@ bool known(int64_t d) { return d >= 0; }
 
 }  // namespace
 
-Shape ConvTransposeGeometry::output_shape() const {
-  Shape s{N, M};
-  s.insert(s.end(), out.begin(), out.end());
-  return s;
-}
-
 ConvTransposeParams parse_conv_transpose(const Node& node) {
   require_inputs(node, 2, 3);
   require_outputs(node, 1, 1);

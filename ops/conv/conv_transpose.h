@@ -26,17 +26,10 @@ struct ConvTransposeParams : OpParams, ConvWindow {
   std::vector<int64_t> output_shape;                            // spatial sizes (k values, or N, C and k)
 };
 
-struct ConvTransposeGeometry {
-  int64_t N = 0, C = 0, M = 0, group = 1;
-  int64_t C_per_group = 0, M_per_group = 0;  // kUnknownDim while unknown
-  bool has_bias = false;
-  // Per spatial dim. pad_end is what the formula above gives: it may be negative (output_padding, or an
-  // output_shape larger than the natural size, adds cells at the end that only the bias reaches).
-  std::vector<int64_t> in, kernel, stride, dilation, pad_begin, pad_end, out;
-
-  size_t spatial_rank() const { return in.size(); }
-  Shape output_shape() const;  // [N, M, out...]
-};
+// ConvTranspose's geometry has Conv's fields (in: X's spatial sizes, out: Y's). pad_end is what the formula
+// above gives: it may be negative (output_padding, or an output_shape larger than the natural size, adds cells at
+// the end that only the bias reaches).
+using ConvTransposeGeometry = ConvGeometry;
 
 ConvTransposeParams parse_conv_transpose(const Node& node);
 ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams& p, const std::vector<ValueInfo>& in);

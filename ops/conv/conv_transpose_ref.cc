@@ -18,7 +18,7 @@ class ConvTransposeRef : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const float* x = io.in[0]->data<float>();
     const float* w = io.in[1]->data<float>();
-    const Tensor* B = io.in.size() > 2 ? io.in[2] : nullptr;
+    const Tensor* B = io.optional_in(2);
     const float* b = B ? B->data<float>() : nullptr;
     float* y = io.out[0]->data<float>();
     const auto [ID, IH, IW] = w_.in;

@@ -21,8 +21,8 @@ void clip_ref(const ClipParams& p, const KernelIO& io) {
     lo = T(p.min);
     hi = T(p.max);
   } else {
-    if (io.in.size() > 1 && io.in[1] && io.in[1]->numel()) lo = io.in[1]->data<T>()[0];
-    if (io.in.size() > 2 && io.in[2] && io.in[2]->numel()) hi = io.in[2]->data<T>()[0];
+    if (io.optional_in(1) && io.in[1]->numel()) lo = io.in[1]->data<T>()[0];
+    if (io.optional_in(2) && io.in[2]->numel()) hi = io.in[2]->data<T>()[0];
   }
   const T* x = io.in[0]->data<T>();
   T* y = io.out[0]->data<T>();

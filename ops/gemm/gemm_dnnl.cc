@@ -115,7 +115,7 @@ class GemmDnnl : public DnnlPrimitiveKernel {
   }
 
   void run(const KernelIO& io) const override {
-    const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
+    const Tensor* C = io.optional_in(2);
     if (C) {
       const float* c = C->data<float>();
       float* y = io.out[0]->data<float>();

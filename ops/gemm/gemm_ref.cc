@@ -17,7 +17,7 @@ class GemmRef : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const Tensor& A = *io.in[0];
     const Tensor& B = *io.in[1];
-    const Tensor* C = io.in.size() > 2 ? io.in[2] : nullptr;
+    const Tensor* C = io.optional_in(2);
     const int64_t M = g_.M, N = g_.N, K = g_.K;
     // Transposes are views: A' (i, k) and B' (k, j) over the row-major stored matrices.
     const MatrixView a = p_->trans_a ? MatrixView{A.data<float>(), 1, M} : MatrixView{A.data<float>(), K, 1};

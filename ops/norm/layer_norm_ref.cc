@@ -25,7 +25,7 @@ void layer_norm_ref(const LayerNormParams& p, const KernelIO& io) {
     inv[size_t(r)] = 1 / std::sqrt(var + double(p.epsilon));
   }
   const Tensor& S = *io.in[1];
-  const Tensor* B = io.in.size() > 2 ? io.in[2] : nullptr;
+  const Tensor* B = io.optional_in(2);
   const float* s = S.data<float>();
   const float* b = B ? B->data<float>() : nullptr;
   float* y = io.out[0]->data<float>();

@@ -1,22 +1,21 @@
 // ConvInteger: parse and shape inference.
 #include "ops/quant/conv_integer.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
-ConvParams parse_quantized_conv_window(const Node& node) {
-  node.attrs.allow_only({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+ConvParams parse_quantized_conv_window(const Node& node, size_t min_inputs, size_t max_inputs) {
+  check_node(node, min_inputs, max_inputs, {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
   ConvParams p;
   static_cast<ConvWindow&>(p) = parse_conv_window(node);
   return p;
 }
 
 ConvIntegerParams parse_conv_integer(const Node& node) {
-  require_inputs(node, 2, 4);
-  require_outputs(node, 1, 1);
   ConvIntegerParams p;
-  p.conv = parse_quantized_conv_window(node);
+  p.conv = parse_quantized_conv_window(node, 2, 4);
   return p;
 }
 

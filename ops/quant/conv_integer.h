@@ -13,8 +13,9 @@ struct ConvIntegerParams : OpParams {
   ConvParams conv;
 };
 
-// Conv's attributes, read and validated as Conv reads them (parse_conv_window).
-ConvParams parse_quantized_conv_window(const Node& node);
+// Checks a quantized convolution's input count and one output, then reads Conv's attributes and validates them
+// as Conv does (parse_conv_window).
+ConvParams parse_quantized_conv_window(const Node& node, size_t min_inputs, size_t max_inputs);
 
 ConvIntegerParams parse_conv_integer(const Node& node);
 std::vector<ValueInfo> infer_conv_integer(const ConvIntegerParams& p, const std::vector<ValueInfo>& in);

@@ -7,8 +7,8 @@ namespace cnnx {
 void conv_integer_ref(const ConvIntegerParams& p, const KernelIO& io) {
   const Tensor& X = *io.in[0];
   const Tensor& W = *io.in[1];
-  const Tensor* xz = io.in.size() > 2 ? io.in[2] : nullptr;
-  const Tensor* wz = io.in.size() > 3 ? io.in[3] : nullptr;
+  const Tensor* xz = io.optional_in(2);
+  const Tensor* wz = io.optional_in(3);
   const ConvGeometry g = resolve_conv_geometry(p.conv, {ValueInfo::of(X.dtype(), X.shape()), ValueInfo::of(W.dtype(), W.shape())});
   std::vector<int64_t> w_zp{0};
   if (wz) {

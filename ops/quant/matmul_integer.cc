@@ -1,15 +1,14 @@
 // MatMulInteger: parse and shape inference.
 #include "ops/quant/matmul_integer.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/gemm/matmul.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 NoParams parse_matmul_integer(const Node& node) {
-  require_inputs(node, 2, 4);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 2, 4, {});
   return {};
 }
 

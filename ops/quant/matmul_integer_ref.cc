@@ -9,8 +9,8 @@ void matmul_integer_ref(const NoParams&, const KernelIO& io) {
   const Tensor& B = *io.in[1];
   const MatMulGeometry g = matmul_geometry_of(A, B);
   const std::vector<int64_t> acc =
-      integer_matmul(A, B, g, zero_points_of(io.in.size() > 2 ? io.in[2] : nullptr, g.M, "a_zero_point"),
-                     zero_points_of(io.in.size() > 3 ? io.in[3] : nullptr, g.N, "b_zero_point"));
+      integer_matmul(A, B, g, zero_points_of(io.optional_in(2), g.M, "a_zero_point"),
+                     zero_points_of(io.optional_in(3), g.N, "b_zero_point"));
   int32_t* y = io.out[0]->data<int32_t>();
   for (size_t i = 0; i < acc.size(); ++i) y[i] = int32_t(uint32_t(uint64_t(acc[i])));
 }

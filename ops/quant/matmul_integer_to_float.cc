@@ -1,22 +1,19 @@
 // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul: parse and shape inference.
 #include "ops/quant/matmul_integer_to_float.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/gemm/matmul.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 MatMulIntegerToFloatParams parse_matmul_integer_to_float(const Node& node) {
-  require_inputs(node, 4, 7);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 4, 7, {});
   return {};
 }
 
 MatMulIntegerToFloatParams parse_dynamic_quantize_matmul(const Node& node) {
-  require_inputs(node, 3, 5);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 3, 5, {});
   MatMulIntegerToFloatParams p;
   p.dynamic = true;
   return p;

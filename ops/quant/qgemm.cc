@@ -4,14 +4,13 @@
 #include <cmath>
 
 #include "ops/common/broadcast.h"
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 QGemmParams parse_qgemm(const Node& node) {
-  require_inputs(node, 6, 9);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"alpha", "transA", "transB"});
+  check_node(node, 6, 9, {"alpha", "transA", "transB"});
   QGemmParams p;
   p.alpha = double(node.attrs.get_float("alpha", 1.f));
   require(std::isfinite(p.alpha), "attribute 'alpha' must be finite, got ", p.alpha);

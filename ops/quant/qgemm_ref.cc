@@ -7,20 +7,19 @@
 namespace cnnx {
 
 void qgemm_ref(const QGemmParams& p, const KernelIO& io) {
-  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
   const Tensor& A = *io.in[0];
   const Tensor& B = *io.in[3];
-  const QuantParams aq = read_quant_params(*io.in[1], in(2), "a_scale");
-  const QuantParams bq = read_quant_params(*io.in[4], in(5), "b_scale");
+  const QuantParams aq = read_quant_params(io, 1, "a_scale");
+  const QuantParams bq = read_quant_params(io, 4, "b_scale");
   const int64_t M = A.dim(p.trans_a ? 1 : 0), K = A.dim(p.trans_a ? 0 : 1), N = B.dim(p.trans_b ? 0 : 1);
   require(!bq.per_axis() || int64_t(bq.scale.size()) == N, "b_scale has ", bq.scale.size(), " values; B' has ", N,
           " columns");
-  const Tensor* C = in(6);
+  const Tensor* C = io.optional_in(6);
   const std::vector<int64_t> c_strides = C ? broadcast_strides(C->shape(), {M, N}) : std::vector<int64_t>{0, 0};
   Tensor& Y = *io.out[0];
-  const Tensor* y_scale = in(7);
+  const Tensor* y_scale = io.optional_in(7);
   QuantParams yq;
-  if (y_scale) yq = read_quant_params(*y_scale, in(8), "y_scale");
+  if (y_scale) yq = read_quant_params(*y_scale, io.optional_in(8), "y_scale");
   const int64_t za = aq.zero_point_at(0);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {

@@ -3,21 +3,18 @@
 
 #include <cmath>
 
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 QLinearActivationParams parse_qlinear_sigmoid(const Node& node) {
-  require_inputs(node, 4, 5);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 4, 5, {});
   return {};
 }
 
 QLinearActivationParams parse_qlinear_leaky_relu(const Node& node) {
-  require_inputs(node, 4, 5);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"alpha"});
+  check_node(node, 4, 5, {"alpha"});
   QLinearActivationParams p;
   p.leaky_relu = true;
   p.alpha = double(node.attrs.get_float("alpha", 0.01f));

@@ -1,14 +1,13 @@
 // com.microsoft QLinearAveragePool: parse and shape inference.
 #include "ops/quant/qlinear_average_pool.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 QLinearAveragePoolParams parse_qlinear_average_pool(const Node& node) {
-  require_inputs(node, 4, 5);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"auto_pad", "ceil_mode", "channels_last", "count_include_pad", "kernel_shape", "pads",
+  check_node(node, 4, 5, {"auto_pad", "ceil_mode", "channels_last", "count_include_pad", "kernel_shape", "pads",
                          "strides"});
   QLinearAveragePoolParams p;
   p.window = parse_pool_window(node.attrs);

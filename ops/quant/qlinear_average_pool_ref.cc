@@ -19,12 +19,9 @@ bool next_index(std::vector<int64_t>& index, const Shape& dims) {
 }  // namespace
 
 void qlinear_average_pool_ref(const QLinearAveragePoolParams& p, const KernelIO& io) {
-  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
-  const Tensor& X = *io.in[0];
-  const QuantParams xq = read_quant_params(*io.in[1], in(2), "x_scale");
-  const QuantParams yq = read_quant_params(*io.in[3], in(4), "y_scale");
-  Tensor& Y = *io.out[0];
-  const QuantRange range = quant_range(Y.dtype());
+  const QuantizedUnaryIO qio = read_quantized_unary(io, "x_scale", "y_scale");
+  const Tensor& X = qio.X;
+  Tensor& Y = qio.Y;
   const Shape in_sp = qlinear_pool_spatial(p, X.shape());
   const PoolGeometry g = resolve_pool_geometry(p.window, in_sp);
   const Shape out_sp = g.output_spatial();
@@ -33,8 +30,8 @@ void qlinear_average_pool_ref(const QLinearAveragePoolParams& p, const KernelIO&
   const int64_t in_cells = numel_range(in_sp, 0, k), out_cells = numel_range(out_sp, 0, k);
   if (out_cells == 0 || N * C == 0) return;
   const std::vector<int64_t> in_strides = strides_of(in_sp);
-  const double ratio = xq.scale_at(0) / yq.scale_at(0);
-  const int64_t zx = xq.zero_point_at(0);
+  const double ratio = qio.x_scale / qio.y_scale;
+  const int64_t zx = qio.x_zero_point;
   // The element of (n, c, spatial cell s) in X's or Y's order.
   auto at = [&](int64_t n, int64_t c, int64_t s, int64_t cells) {
     return p.channels_last ? (n * cells + s) * C + c : (n * C + c) * cells + s;
@@ -60,7 +57,7 @@ void qlinear_average_pool_ref(const QLinearAveragePoolParams& p, const KernelIO&
           for (size_t d = 0; d < k; ++d) cell += (first[d] + j[d] * step[d]) * in_strides[d];
           sum += X.int_at(at(n, c, cell, in_cells)) - zx;
         } while (next_index(j, count));
-        store_quantized(Y, at(n, c, out_cell, out_cells), double(sum) * multiplier, yq.zero_point_at(0), range);
+        store_quantized(Y, at(n, c, out_cell, out_cells), double(sum) * multiplier, qio.y_zero_point, qio.range);
       }
     ++out_cell;
   } while (next_index(o, out_sp));

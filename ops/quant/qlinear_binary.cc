@@ -2,6 +2,7 @@
 #include "ops/quant/qlinear_binary.h"
 
 #include "ops/common/broadcast.h"
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
@@ -9,9 +10,7 @@ namespace cnnx {
 namespace {
 
 QLinearBinaryParams parse_qlinear_binary(const Node& node, bool multiply) {
-  require_inputs(node, 7, 8);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 7, 8, {});
   QLinearBinaryParams p;
   p.multiply = multiply;
   return p;

@@ -6,12 +6,11 @@
 namespace cnnx {
 
 void qlinear_binary_ref(const QLinearBinaryParams& p, const KernelIO& io) {
-  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
   const Tensor& A = *io.in[0];
   const Tensor& B = *io.in[3];
-  const QuantParams aq = read_quant_params(*io.in[1], in(2), "A_scale");
-  const QuantParams bq = read_quant_params(*io.in[4], in(5), "B_scale");
-  const QuantParams cq = read_quant_params(*io.in[6], in(7), "C_scale");
+  const QuantParams aq = read_quant_params(io, 1, "A_scale");
+  const QuantParams bq = read_quant_params(io, 4, "B_scale");
+  const QuantParams cq = read_quant_params(io, 6, "C_scale");
   Tensor& C = *io.out[0];
   const QuantRange range = quant_range(C.dtype());
   const int64_t za = aq.zero_point_at(0), zb = bq.zero_point_at(0), zc = cq.zero_point_at(0);

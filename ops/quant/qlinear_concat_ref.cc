@@ -5,7 +5,7 @@
 namespace cnnx {
 
 void qlinear_concat_ref(const QLinearConcatParams& p, const KernelIO& io) {
-  const QuantParams yq = read_quant_params(*io.in[0], io.in[1], "Y_scale");
+  const QuantParams yq = read_quant_params(io, 0, "Y_scale");
   Tensor& Y = *io.out[0];
   const QuantRange range = quant_range(Y.dtype());
   const Shape& ys = Y.shape();
@@ -14,7 +14,7 @@ void qlinear_concat_ref(const QLinearConcatParams& p, const KernelIO& io) {
   int64_t begin = 0;  // where the current input's block starts in each output block
   for (size_t i = 2; i < io.in.size(); i += 3) {
     const Tensor& X = *io.in[i];
-    const QuantParams xq = read_quant_params(*io.in[i + 1], i + 2 < io.in.size() ? io.in[i + 2] : nullptr, "X_scale");
+    const QuantParams xq = read_quant_params(io, i + 1, "X_scale");
     const int64_t block = numel_range(X.shape(), size_t(axis), X.shape().size());
     const double sx = xq.scale_at(0), sy = yq.scale_at(0);
     const int64_t zx = xq.zero_point_at(0);

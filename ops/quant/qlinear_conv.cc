@@ -6,10 +6,8 @@
 namespace cnnx {
 
 QLinearConvParams parse_qlinear_conv(const Node& node) {
-  require_inputs(node, 8, 9);
-  require_outputs(node, 1, 1);
   QLinearConvParams p;
-  p.conv = parse_quantized_conv_window(node);
+  p.conv = parse_quantized_conv_window(node, 8, 9);
   return p;
 }
 

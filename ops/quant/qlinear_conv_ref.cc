@@ -7,16 +7,15 @@
 namespace cnnx {
 
 void qlinear_conv_ref(const QLinearConvParams& p, const KernelIO& io) {
-  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
   const Tensor& X = *io.in[0];
   const Tensor& W = *io.in[3];
   const ConvGeometry g = resolve_conv_geometry(p.conv, {ValueInfo::of(X.dtype(), X.shape()), ValueInfo::of(W.dtype(), W.shape())});
-  const QuantParams xq = read_quant_params(*io.in[1], in(2), "x_scale");
-  const QuantParams wq = read_quant_params(*io.in[4], in(5), "w_scale");
-  const QuantParams yq = read_quant_params(*io.in[6], in(7), "y_scale");
+  const QuantParams xq = read_quant_params(io, 1, "x_scale");
+  const QuantParams wq = read_quant_params(io, 4, "w_scale");
+  const QuantParams yq = read_quant_params(io, 6, "y_scale");
   require(!wq.per_axis() || int64_t(wq.scale.size()) == g.M, "w_scale has ", wq.scale.size(), " values; W has ", g.M,
           " output channels");
-  const Tensor* B = in(8);
+  const Tensor* B = io.optional_in(8);
   require(!B || B->numel() == g.M, "B has ", B ? B->numel() : 0, " values; W has ", g.M, " output channels");
   const std::vector<int64_t> acc = integer_conv(X, W, g, xq.zero_point_at(0), wq.zero_point);
   Tensor& Y = *io.out[0];

@@ -1,14 +1,13 @@
 // com.microsoft QLinearGlobalAveragePool: parse and shape inference.
 #include "ops/quant/qlinear_global_average_pool.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 QLinearGlobalAveragePoolParams parse_qlinear_global_average_pool(const Node& node) {
-  require_inputs(node, 4, 5);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"channels_last"});
+  check_node(node, 4, 5, {"channels_last"});
   const int64_t channels_last = node.attrs.get_int("channels_last", 0);
   require(channels_last == 0 || channels_last == 1, "attribute 'channels_last' must be 0 or 1, got ", channels_last);
   QLinearGlobalAveragePoolParams p;

@@ -1,15 +1,14 @@
 // QLinearMatMul: parse and shape inference.
 #include "ops/quant/qlinear_matmul.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/gemm/matmul.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 NoParams parse_qlinear_matmul(const Node& node) {
-  require_inputs(node, 8, 8);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 8, 8, {});
   return {};
 }
 

@@ -7,13 +7,12 @@
 namespace cnnx {
 
 void qlinear_matmul_ref(const NoParams&, const KernelIO& io) {
-  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
   const Tensor& A = *io.in[0];
   const Tensor& B = *io.in[3];
   const MatMulGeometry g = matmul_geometry_of(A, B);
-  const QuantParams aq = read_quant_params(*io.in[1], in(2), "a_scale");
-  const QuantParams bq = read_quant_params(*io.in[4], in(5), "b_scale");
-  const QuantParams yq = read_quant_params(*io.in[6], in(7), "y_scale");
+  const QuantParams aq = read_quant_params(io, 1, "a_scale");
+  const QuantParams bq = read_quant_params(io, 4, "b_scale");
+  const QuantParams yq = read_quant_params(io, 6, "y_scale");
   require(!bq.per_axis() || int64_t(bq.scale.size()) == g.N, "b_scale has ", bq.scale.size(), " values; b has ", g.N,
           " columns");
   const std::vector<int64_t> acc = integer_matmul(A, B, g, aq.zero_point, bq.zero_point);

@@ -1,14 +1,13 @@
 // com.microsoft QLinearSoftmax: parse and shape inference.
 #include "ops/quant/qlinear_softmax.h"
 
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 QLinearSoftmaxParams parse_qlinear_softmax(const Node& node) {
-  require_inputs(node, 4, 5);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({"axis", "opset"});
+  check_node(node, 4, 5, {"axis", "opset"});
   QLinearSoftmaxParams p;
   p.axis = node.attrs.get_int("axis", -1);
   const int64_t opset = node.attrs.require_int("opset");

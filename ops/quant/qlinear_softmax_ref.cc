@@ -8,12 +8,9 @@
 namespace cnnx {
 
 void qlinear_softmax_ref(const QLinearSoftmaxParams& p, const KernelIO& io) {
-  auto in = [&](size_t i) { return i < io.in.size() ? io.in[i] : nullptr; };
-  const Tensor& X = *io.in[0];
-  const QuantParams xq = read_quant_params(*io.in[1], in(2), "X_scale");
-  const QuantParams yq = read_quant_params(*io.in[3], in(4), "y_scale");
-  Tensor& Y = *io.out[0];
-  const QuantRange range = quant_range(Y.dtype());
+  const QuantizedUnaryIO qio = read_quantized_unary(io, "X_scale", "y_scale");
+  const Tensor& X = qio.X;
+  Tensor& Y = qio.Y;
   const Shape& s = X.shape();
   const size_t axis = size_t(normalize_axis(p.axis, int64_t(s.size()), "attribute 'axis'"));
   // Rows of `len` elements `inner` apart: opset 13+ one axis; before, every axis from `axis` on (inner 1).
@@ -25,15 +22,15 @@ void qlinear_softmax_ref(const QLinearSoftmaxParams& p, const KernelIO& io) {
     for (int64_t i = 0; i < inner; ++i) {
       const int64_t base = o * len * inner + i;
       // The zero point cancels (softmax is unchanged by a shift of its inputs); so does the row's max.
-      int64_t top = range.lo;
+      int64_t top = qio.range.lo;
       for (int64_t j = 0; j < len; ++j) top = std::max(top, X.int_at(base + j * inner));
       double sum = 0;
       for (int64_t j = 0; j < len; ++j) {
-        e[size_t(j)] = std::exp(double(X.int_at(base + j * inner) - top) * xq.scale_at(0));
+        e[size_t(j)] = std::exp(double(X.int_at(base + j * inner) - top) * qio.x_scale);
         sum += e[size_t(j)];
       }
       for (int64_t j = 0; j < len; ++j)
-        store_quantized(Y, base + j * inner, e[size_t(j)] / sum / yq.scale_at(0), yq.zero_point_at(0), range);
+        store_quantized(Y, base + j * inner, e[size_t(j)] / sum / qio.y_scale, qio.y_zero_point, qio.range);
     }
 }
 

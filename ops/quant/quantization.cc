@@ -40,6 +40,16 @@ QuantParams read_quant_params(const Tensor& scale, const Tensor* zero_point, con
   return q;
 }
 
+QuantParams read_quant_params(const KernelIO& io, size_t scale, const std::string& what) {
+  return read_quant_params(*io.in[scale], io.optional_in(scale + 1), what);
+}
+
+QuantizedUnaryIO read_quantized_unary(const KernelIO& io, const char* x_scale, const char* y_scale) {
+  const QuantParams x = read_quant_params(io, 1, x_scale), y = read_quant_params(io, 3, y_scale);
+  Tensor& Y = *io.out[0];
+  return {*io.in[0], Y, x.scale_at(0), y.scale_at(0), x.zero_point_at(0), y.zero_point_at(0), quant_range(Y.dtype())};
+}
+
 namespace {
 
 bool known(int64_t d) { return d >= 0; }

@@ -66,6 +66,20 @@ struct QuantParams {
 // Reads scale (float32) and zero point (any integer type, nullptr: 0). Throws naming `what` (the input's
 // role: "x_scale") when a scale is not finite and positive or the two lengths differ.
 QuantParams read_quant_params(const Tensor& scale, const Tensor* zero_point, const std::string& what);
+// The same for a kernel's input `scale` and the zero point after it (which the node may omit).
+QuantParams read_quant_params(const KernelIO& io, size_t scale, const std::string& what);
+
+// What a quantized op with one quantized input and one quantized output reads (QLinearSigmoid, QLinearLeakyRelu,
+// QLinearSoftmax, the quantized pools): inputs X, x_scale, x_zero_point, y_scale, y_zero_point, scales and zero
+// points per tensor; `x_scale` and `y_scale` name the scales in messages.
+struct QuantizedUnaryIO {
+  const Tensor& X;
+  Tensor& Y;
+  double x_scale, y_scale;
+  int64_t x_zero_point, y_zero_point;
+  QuantRange range;  // Y's
+};
+QuantizedUnaryIO read_quantized_unary(const KernelIO& io, const char* x_scale, const char* y_scale);
 
 // How a scale and zero point may be shaped: one value (a scalar or a 1-D tensor of one element), or also a 1-D
 // tensor of `axis_len` values (per-axis; axis_len may be kUnknownDim at load time).

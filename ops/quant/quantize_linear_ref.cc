@@ -8,7 +8,7 @@ namespace cnnx {
 
 void quantize_linear_ref(const LinearQuantParams& p, const KernelIO& io) {
   const Tensor& X = *io.in[0];
-  const QuantParams q = read_quant_params(*io.in[1], io.in.size() > 2 ? io.in[2] : nullptr, "y_scale");
+  const QuantParams q = read_quant_params(io, 1, "y_scale");
   const AxisWalk walk = axis_walk(X.shape(), p.axis, int64_t(q.scale.size()));
   Tensor& Y = *io.out[0];
   const QuantRange range = quant_range(Y.dtype());
@@ -30,7 +30,7 @@ void quantize_linear_ref(const LinearQuantParams& p, const KernelIO& io) {
 
 void dequantize_linear_ref(const LinearQuantParams& p, const KernelIO& io) {
   const Tensor& X = *io.in[0];
-  const QuantParams q = read_quant_params(*io.in[1], io.in.size() > 2 ? io.in[2] : nullptr, "x_scale");
+  const QuantParams q = read_quant_params(io, 1, "x_scale");
   const AxisWalk walk = axis_walk(X.shape(), p.axis, int64_t(q.scale.size()));
   float* y = io.out[0]->data<float>();
   for (int64_t i = 0; i < X.numel(); ++i) {

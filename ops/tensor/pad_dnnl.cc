@@ -23,7 +23,7 @@ class PadDnnl : public CompiledKernel {
 
   void run(const KernelIO& io) const override {
     // constant_value (input 2, opset 11+) is read at run time; absent, the attribute's value (0 from 11).
-    const float value = io.in.size() > 2 && io.in[2] ? io.in[2]->data<float>()[0] : value_;
+    const float value = io.optional_in(2) ? io.in[2]->data<float>()[0] : value_;
     Tensor& y = *io.out[0];
     std::fill(y.data<float>(), y.data<float>() + y.numel(), value);
     copy_.run(io.context, dnnl_wrap(src_md_, *io.in[0]), DnnlMemoryArg(inner_md_, y.raw()));

@@ -13,10 +13,10 @@ void slice_ref(const SliceParams& p, const KernelIO& io) {
   SliceGeometry g;
   if (p.from_inputs) {
     auto arg = [&](size_t i, const char* what) {
-      return ints_of(i < io.in.size() ? io.in[i] : nullptr, what);
+      return ints_of(io.optional_in(i), what);
     };
     const std::vector<int64_t> axes = arg(3, "axes"), steps = arg(4, "steps");
-    const bool has_axes = io.in.size() > 3 && io.in[3], has_steps = io.in.size() > 4 && io.in[4];
+    const bool has_axes = io.optional_in(3), has_steps = io.optional_in(4);
     g = resolve_slice(x.shape(), arg(1, "starts"), arg(2, "ends"), has_axes ? &axes : nullptr,
                       has_steps ? &steps : nullptr);
   } else {

@@ -12,7 +12,7 @@ void split_ref(const SplitParams& p, const KernelIO& io) {
   const size_t axis = size_t(normalize_axis(p.axis, x.rank(), "axis"));
   std::vector<int64_t> given;
   const std::vector<int64_t>* sizes_arg = p.has_split ? &p.split : nullptr;
-  if (p.split_from_input && io.in.size() > 1 && io.in[1]) {
+  if (p.split_from_input && io.optional_in(1)) {
     given = ints_of(io.in[1], "split");
     sizes_arg = &given;
   }

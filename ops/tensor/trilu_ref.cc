@@ -12,7 +12,7 @@ void trilu_ref(const TriluParams& p, const KernelIO& io) {
   Tensor& y = *io.out[0];
   if (y.shape() != x.shape() || y.dtype() != x.dtype()) fail("output does not match the input");
   int64_t k = 0;
-  if (io.in.size() > 1 && io.in[1]) {
+  if (io.optional_in(1)) {
     require(io.in[1]->numel() == 1, "k must be a scalar");
     k = io.in[1]->int_at(0);
   }

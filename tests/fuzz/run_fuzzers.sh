@@ -6,8 +6,11 @@
 #
 # Environment: CNNX_FUZZ_BUILD_DIR (default build-fuzz), CNNX_NODE_TESTS (ONNX node test data, generated into
 # the build dir when unset), CNNX_FUZZ_TARGETS (default "fuzz_load_plan fuzz_run_model"), CNNX_FUZZ_JOBS
-# (build parallelism, default 2). The corpus each run grows is kept in BUILD/fuzz/corpus/<target> and reused
-# by the next run; findings go to BUILD/fuzz/artifacts/ (reproduce one with `BUILD/<target> FILE`).
+# (build parallelism, default 2), CNNX_FUZZ_TESTS (a ctest regex: also build the targets CNNX_FUZZ_TEST_TARGETS
+# in this build, an ASan + UBSan one, and run the tests it matches before fuzzing; .ci/run does, so that its
+# sanitizer tests and its fuzzers share one build). The corpus each run grows is kept in
+# BUILD/fuzz/corpus/<target> and reused by the next run; findings go to BUILD/fuzz/artifacts/ (reproduce one
+# with `BUILD/<target> FILE`).
 # Exits 1 when a target found a crash, a sanitizer report, a leak, a timeout or an out-of-memory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,10 +21,12 @@ work=$build/fuzz
 
 # oneDNN runs on gcc's OpenMP runtime; clang links the same one (-fopenmp=libgomp) rather than its libomp.
 gomp=$(g++ -print-file-name=libgomp.so)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCNNX_FUZZ=ON \
-      -DCNNX_BUILD_TESTS=OFF -DOpenMP_CXX_FLAGS=-fopenmp=libgomp -DOpenMP_CXX_LIB_NAMES=gomp \
+tests=${CNNX_FUZZ_TESTS:-}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DCNNX_FUZZ=ON \
+      -DCNNX_BUILD_TESTS=$([ -n "$tests" ] && echo ON || echo OFF) -DOpenMP_CXX_FLAGS=-fopenmp=libgomp -DOpenMP_CXX_LIB_NAMES=gomp \
       -DOpenMP_gomp_LIBRARY="$gomp" > "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
-cmake --build "$build" -j"${CNNX_FUZZ_JOBS:-2}" --target $targets
+cmake --build "$build" -j"${CNNX_FUZZ_JOBS:-2}" --target $targets ${tests:+${CNNX_FUZZ_TEST_TARGETS:-}}
+[ -z "$tests" ] || ctest --test-dir "$build" --output-on-failure -j2 -R "$tests"
 
 nodes=${CNNX_NODE_TESTS:-$work/node_tests}
 [ -n "${CNNX_NODE_TESTS:-}" ] || /usr/bin/python3 tests/node/generate_node_tests.py "$nodes"

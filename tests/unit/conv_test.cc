@@ -10,13 +10,6 @@ using namespace cnnx::testing;
 
 namespace {
 
-// Deterministic, sign-mixed, non-integer values so that wrong taps show up.
-Tensor pattern(Shape shape, float scale) {
-  Tensor t(DType::f32, shape);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float(std::sin(0.7 * double(i) + 0.3));
-  return t;
-}
-
 // The textbook definition, written independently of the kernel: for every output and every tap, read the
 // input at o * stride - pad_begin + j * dilation when it is inside, else 0. Spatial dims are padded to 3.
 struct Geometry3 {
@@ -127,7 +120,7 @@ TEST_CASE("Conv matches the textbook definition for every geometry") {
     if (!c.strides.empty()) a.set("strides", ints(c.strides));
     if (!c.dilations.empty()) a.set("dilations", ints(c.dilations));
     if (!c.pads.empty()) a.set("pads", ints(c.pads));
-    const Tensor x = pattern(c.x, 1.f), w = pattern(c.w, 0.5f), b = pattern({c.w[0]}, 2.f);
+    const Tensor x = wave_tensor(c.x, 1.f), w = wave_tensor(c.w, 0.5f), b = wave_tensor({c.w[0]}, 2.f);
     std::vector<Tensor> inputs{x, w};
     if (c.bias) inputs.push_back(b);
     const Tensor y = run_op("Conv", a, inputs)[0];
@@ -193,13 +186,31 @@ TEST_CASE("Conv infers with unknown dims at load time") {
   CHECK(out2[0].shape == Shape{1, 4, 5, 5});
 }
 
+namespace {
+
+// A convolution the op must refuse: inputs X, W (and B unless b is empty) of these shapes, with these attributes.
+struct Refusal {
+  std::string what;
+  Shape x, w, b;
+  std::vector<std::pair<const char*, Attribute>> attrs;
+};
+
+void check_refusals(const char* op, const std::vector<Refusal>& cases) {
+  for (const Refusal& c : cases) {
+    CAPTURE(op);
+    CAPTURE(c.what);
+    Attributes a;
+    for (const auto& [name, value] : c.attrs) a.set(name, value);
+    std::vector<Tensor> inputs{make_tensor(c.x), make_tensor(c.w)};
+    if (!c.b.empty()) inputs.push_back(make_tensor(c.b));
+    CHECK_THROWS_AS(run_op(op, a, inputs), Error);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("Conv refuses bad attributes and shapes with an error") {
-  struct Case {
-    std::string what;
-    Shape x, w, b;  // b empty: no bias
-    std::vector<std::pair<const char*, Attribute>> attrs;
-  };
-  const Case cases[] = {
+  const std::vector<Refusal> cases = {
       {"zero stride", {1, 1, 5, 5}, {1, 1, 3, 3}, {}, {{"strides", ints({1, 0})}}},
       {"negative stride", {1, 1, 5, 5}, {1, 1, 3, 3}, {}, {{"strides", ints({-1, 1})}}},
       {"zero dilation", {1, 1, 5, 5}, {1, 1, 3, 3}, {}, {{"dilations", ints({0, 1})}}},
@@ -230,25 +241,13 @@ TEST_CASE("Conv refuses bad attributes and shapes with an error") {
       {"W rank differs from X", {1, 1, 5, 5}, {1, 1, 3}, {}, {}},
       {"unknown attribute", {1, 1, 5, 5}, {1, 1, 3, 3}, {}, {{"padding", ints({1, 1, 1, 1})}}},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.what);
-    Attributes a;
-    for (const auto& [name, value] : c.attrs) a.set(name, value);
-    std::vector<Tensor> inputs{make_tensor(c.x), make_tensor(c.w)};
-    if (!c.b.empty()) inputs.push_back(make_tensor(c.b));
-    CHECK_THROWS_AS(run_op("Conv", a, inputs), Error);
-  }
+  check_refusals("Conv", cases);
   // Element types other than float32.
   CHECK_THROWS_AS(run_op("Conv", {}, {make_int_tensor({1, 1, 2}, {1, 2}), make_tensor({1, 1, 1})}), Error);
 }
 
 TEST_CASE("ConvTranspose refuses bad attributes and shapes with an error") {
-  struct Case {
-    std::string what;
-    Shape x, w, b;  // W [C, M/group, K...]; b empty: no bias
-    std::vector<std::pair<const char*, Attribute>> attrs;
-  };
-  const Case cases[] = {
+  const std::vector<Refusal> cases = {  // W [C, M/group, K...]
       {"zero stride", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"strides", ints({1, 0})}}},
       {"zero dilation", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"dilations", ints({0, 1})}}},
       {"negative pads", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"pads", ints({0, -1, 0, 0})}}},
@@ -276,14 +275,7 @@ TEST_CASE("ConvTranspose refuses bad attributes and shapes with an error") {
       {"W rank differs from X", {1, 1, 3, 3}, {1, 1, 3}, {}, {}},
       {"unknown attribute", {1, 1, 3, 3}, {1, 1, 3, 3}, {}, {{"adjs", ints({1, 1})}}},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.what);
-    Attributes a;
-    for (const auto& [name, value] : c.attrs) a.set(name, value);
-    std::vector<Tensor> inputs{make_tensor(c.x), make_tensor(c.w)};
-    if (!c.b.empty()) inputs.push_back(make_tensor(c.b));
-    CHECK_THROWS_AS(run_op("ConvTranspose", a, inputs), Error);
-  }
+  check_refusals("ConvTranspose", cases);
   CHECK_THROWS_AS(run_op("ConvTranspose", {}, {make_int_tensor({1, 1, 2}, {1, 2}), make_tensor({1, 1, 1})}), Error);
 }
 
@@ -372,7 +364,7 @@ TEST_CASE("ConvTranspose matches its definition for every geometry, on both kern
       if (!c.pads.empty()) a.set("pads", ints(c.pads));
       if (!c.output_padding.empty()) a.set("output_padding", ints(c.output_padding));
       if (!c.output_shape.empty()) a.set("output_shape", ints(c.output_shape));
-      const Tensor x = pattern(c.x, 1.f), w = pattern(c.w, 0.5f), b = pattern({c.w[1] * c.group}, 2.f);
+      const Tensor x = wave_tensor(c.x, 1.f), w = wave_tensor(c.w, 0.5f), b = wave_tensor({c.w[1] * c.group}, 2.f);
       std::vector<Tensor> inputs{x, w};
       if (c.bias) inputs.push_back(b);
       const Tensor y = run_op("ConvTranspose", a, inputs, 11, 1, kernel)[0];

@@ -10,13 +10,6 @@ using namespace cnnx::testing;
 
 namespace {
 
-// Deterministic, sign-mixed, non-integer values.
-Tensor pattern(Shape shape, float scale) {
-  Tensor t(DType::f32, shape);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float(std::cos(1.3 * double(i) + 0.2));
-  return t;
-}
-
 std::vector<Tensor> gemm(const Attributes& a, std::vector<Tensor> inputs, int opset = 13) {
   return run_op("Gemm", a, inputs, opset);
 }
@@ -60,9 +53,9 @@ TEST_CASE("Gemm computes alpha * A' B' + beta * C with C broadcast to [M, N]") {
     a.set("alpha", float_attr(c.alpha));
     a.set("beta", float_attr(c.beta));
     if (c.opset < 7) a.set("broadcast", int_attr(c.c != Shape{c.M, c.N}));
-    const Tensor A = pattern(c.trans_a ? Shape{c.K, c.M} : Shape{c.M, c.K}, 1.f);
-    const Tensor B = pattern(c.trans_b ? Shape{c.N, c.K} : Shape{c.K, c.N}, 0.7f);
-    const Tensor C = pattern(c.c, 3.f);
+    const Tensor A = wave_tensor(c.trans_a ? Shape{c.K, c.M} : Shape{c.M, c.K}, 1.f, 1.3, 0.2);
+    const Tensor B = wave_tensor(c.trans_b ? Shape{c.N, c.K} : Shape{c.K, c.N}, 0.7f, 1.3, 0.2);
+    const Tensor C = wave_tensor(c.c, 3.f, 1.3, 0.2);
     std::vector<Tensor> inputs{A, B};
     if (c.has_c) inputs.push_back(C);
     const Tensor y = gemm(a, inputs, c.opset)[0];
@@ -150,7 +143,7 @@ TEST_CASE("MatMul follows numpy: 1-D promotion and batch broadcasting") {
   for (const Case& c : cases) {
     CAPTURE(to_string(c.a));
     CAPTURE(to_string(c.b));
-    const Tensor A = pattern(c.a, 1.f), B = pattern(c.b, 0.5f);
+    const Tensor A = wave_tensor(c.a, 1.f, 1.3, 0.2), B = wave_tensor(c.b, 0.5f, 1.3, 0.2);
     const Tensor y = run_op("MatMul", {}, {A, B})[0];
     REQUIRE(y.shape() == c.want);
     // Promote to >= 2-D and pad batch dims to the output's batch rank; dims of 1 repeat.

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -191,6 +192,13 @@ inline Tensor random_tensor(Shape shape, uint32_t seed, float lo = -1.f, float h
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> dist(lo, hi);
   for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = dist(gen);
+  return t;
+}
+
+// Deterministic, sign-mixed, non-integer values scale * sin(freq * i + phase), so that a wrong tap or index shows.
+inline Tensor wave_tensor(Shape shape, float scale, double freq = 0.7, double phase = 0.3) {
+  Tensor t(DType::f32, std::move(shape));
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float(std::sin(freq * double(i) + phase));
   return t;
 }
 
