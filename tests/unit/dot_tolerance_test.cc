@@ -65,7 +65,8 @@ TEST_CASE("sum-of-products tolerance: the magnitude is sqrt(K + 2) (sum |w x| + 
   const Tensor mag = magnitudes_of("Conv", c.attrs, c.inputs(), 11);
   const int64_t O = c.S - 2;
   REQUIRE(mag.shape() == Shape{1, c.M, O, O});
-  for (const auto& [m, y, xx] : {std::array<int64_t, 3>{0, 0, 0}, {7, 5, 13}, {31, 13, 6}}) {  // (m, y, x)
+  for (const std::array<int64_t, 3>& at : {std::array<int64_t, 3>{0, 0, 0}, {7, 5, 13}, {31, 13, 6}}) {
+    const int64_t m = at[0], y = at[1], xx = at[2];  // clang's C++17 cannot capture a structured binding
     CAPTURE(m);
     CAPTURE(y);
     CAPTURE(xx);

@@ -478,12 +478,12 @@ inline void check_kernel_cases(const std::vector<KernelCase>& cases) {
     for (const std::string& k : check_kernel_case(c)) ran[c.key()].insert(k);
     if (builtin_ops().has(c.domain, c.op)) defs[c.key()] = &builtin_ops().find(c.domain, c.op, c.opset);
   }
-  for (const auto& [key, def] : defs)
-    for (const KernelDef& k : def->kernels) {
-      const std::string op = key, kernel = k.name;
+  for (const auto& entry : defs)  // (not a structured binding: clang's C++17 cannot capture one in CHECK's lambda)
+    for (const KernelDef& k : entry.second->kernels) {
+      const std::string op = entry.first, kernel = k.name;
       CAPTURE(op);
       CAPTURE(kernel);
-      CHECK_MESSAGE(ran[key].count(kernel), "no case runs kernel ", kernel, " of ", key);
+      CHECK_MESSAGE(ran[op].count(kernel), "no case runs kernel ", kernel, " of ", op);
     }
 }
 

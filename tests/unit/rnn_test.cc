@@ -87,7 +87,9 @@ TEST_CASE("RNN follows the ONNX equation in both directions, with sequence_lens"
 
 TEST_CASE("layout 1 is layout 0 with the batch and sequence dims swapped, for every op") {
   const int64_t T = 3, N = 2, I = 4, H = 3;
-  for (auto [op, G] : {std::pair<const char*, int64_t>{"LSTM", 4}, {"GRU", 3}, {"RNN", 1}}) {
+  for (const std::pair<const char*, int64_t>& row : {std::pair<const char*, int64_t>{"LSTM", 4}, {"GRU", 3}, {"RNN", 1}}) {
+    const char* op = row.first;  // clang's C++17 cannot capture a structured binding
+    const int64_t G = row.second;
     CAPTURE(op);
     const Tensor X = random_tensor({T, N, I}, 5), W = random_tensor({2, G * H, I}, 6), R = random_tensor({2, G * H, H}, 7),
                  B = random_tensor({2, 2 * G * H}, 8), h0 = random_tensor({2, N, H}, 9);
