@@ -152,6 +152,19 @@ CNNX_RESIZE_CLONES void weighted_step_any(Step step, const T* g, double wr, cons
   }
 }
 
+// weighted_step for K column taps: unrolled for 1-4 (K a template argument), weighted_step_any beyond.
+template <class T, bool Full>
+inline void weighted_step_k(Step step, const T* g, double wr, const double* cw, const uint64_t* keep, int K, int64_t W, T* y,
+                     double* acc, double* s) {
+  switch (K) {
+    case 1: weighted_step<T, 1, Full>(step, g, wr, cw, keep, W, y, acc); break;
+    case 2: weighted_step<T, 2, Full>(step, g, wr, cw, keep, W, y, acc); break;
+    case 3: weighted_step<T, 3, Full>(step, g, wr, cw, keep, W, y, acc); break;
+    case 4: weighted_step<T, 4, Full>(step, g, wr, cw, keep, W, y, acc); break;
+    default: weighted_step_any(step, g, wr, cw, keep, K, W, y, acc, s);
+  }
+}
+
 // The cells of column taps, gathered from one input row: g[j * W + o] = x[ci[j * W + o]].
 template <class T>
 void gather(const T* x, const int32_t* ci, int64_t n, T* g) {
@@ -247,23 +260,8 @@ class ResizeNative : public CompiledKernel {
       const T* g = p.columns_kept ? xr : scratch.gathered(xr, p.col_index.data());
       const double wr = rt[r].weight;
       double* acc = scratch.acc.data();
-      if (p.full) {
-        switch (p.K) {
-          case 1: weighted_step<T, 1, true>(step, g, wr, cw, keep, W, y, acc); break;
-          case 2: weighted_step<T, 2, true>(step, g, wr, cw, keep, W, y, acc); break;
-          case 3: weighted_step<T, 3, true>(step, g, wr, cw, keep, W, y, acc); break;
-          case 4: weighted_step<T, 4, true>(step, g, wr, cw, keep, W, y, acc); break;
-          default: weighted_step_any(step, g, wr, cw, keep, p.K, W, y, acc, scratch.s.data());
-        }
-      } else {
-        switch (p.K) {
-          case 1: weighted_step<T, 1, false>(step, g, wr, cw, keep, W, y, acc); break;
-          case 2: weighted_step<T, 2, false>(step, g, wr, cw, keep, W, y, acc); break;
-          case 3: weighted_step<T, 3, false>(step, g, wr, cw, keep, W, y, acc); break;
-          case 4: weighted_step<T, 4, false>(step, g, wr, cw, keep, W, y, acc); break;
-          default: weighted_step_any(step, g, wr, cw, keep, p.K, W, y, acc, scratch.s.data());
-        }
-      }
+      if (p.full) weighted_step_k<T, true>(step, g, wr, cw, keep, p.K, W, y, acc, scratch.s.data());
+      else weighted_step_k<T, false>(step, g, wr, cw, keep, p.K, W, y, acc, scratch.s.data());
     }
   }
 
