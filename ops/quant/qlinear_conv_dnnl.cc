@@ -28,6 +28,7 @@
 #include "ops/quant/qlinear_conv.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "dnnl/primitive_kernel.h"
@@ -65,6 +66,43 @@ tag channels_last(size_t rank) { return rank == 3 ? tag::nwc : rank == 4 ? tag::
 tag plain_weights(size_t rank, bool grouped) {
   if (grouped) return rank == 3 ? tag::goiw : rank == 4 ? tag::goihw : tag::goidhw;
   return rank == 3 ? tag::oiw : rank == 4 ? tag::oihw : tag::oidhw;
+}
+
+// Tiles of this many cells along the spatial axes: the transposes below read and write whole cache lines.
+constexpr int64_t kTile = 64;
+
+// x [N, C, S] (uint8 bytes; `flip` 0x80 turns s8 into u8 + 128) -> src [N, S, C * copies], each group of Cg
+// channels written `copies` times side by side, split over the team.
+void to_channels_last_copies(const uint8_t* x, uint8_t* src, int64_t N, int64_t C, int64_t Cg, int64_t S,
+                             uint8_t flip, int64_t copies) {
+  const int64_t IC = C * copies, tiles = (S + kTile - 1) / kTile;
+#pragma omp parallel for schedule(static)
+  for (int64_t nt = 0; nt < N * tiles; ++nt) {
+    const int64_t n = nt / tiles, s0 = nt % tiles * kTile, s1 = std::min(S, s0 + kTile);
+    for (int64_t c = 0; c < C; ++c) {
+      const uint8_t* from = x + (n * C + c) * S;
+      const int64_t at = (c / Cg) * Cg * copies + c % Cg;
+      for (int64_t k = 0; k < copies; ++k) {
+        uint8_t* to = src + n * S * IC + at + k * Cg;
+        for (int64_t s = s0; s < s1; ++s) to[s * IC] = uint8_t(from[s] ^ flip);
+      }
+    }
+  }
+}
+
+// dst [N, S, M] -> y [N, M, S], split over the team.
+template <class T>
+void from_channels_last(const T* dst, T* y, int64_t N, int64_t M, int64_t S) {
+  const int64_t tiles = (S + kTile - 1) / kTile;
+#pragma omp parallel for schedule(static)
+  for (int64_t nt = 0; nt < N * tiles; ++nt) {
+    const int64_t n = nt / tiles, s0 = nt % tiles * kTile, s1 = std::min(S, s0 + kTile);
+    for (int64_t m = 0; m < M; ++m) {
+      const T* from = dst + n * S * M + m;
+      T* to = y + (n * M + m) * S;
+      for (int64_t s = s0; s < s1; ++s) to[s] = from[s * M];
+    }
+  }
 }
 
 class Int8ConvDnnl : public CompiledKernel {
@@ -127,35 +165,17 @@ class Int8ConvDnnl : public CompiledKernel {
     const DnnlWorkspace space(io.context, src_bytes + dst_md_.get_size());
     uint8_t* src = reinterpret_cast<uint8_t*>(space.data());
     char* dst = space.data() + src_bytes;
-    // NCHW x -> channels-last u8, each group's channels `copies_` times over.
-    const uint8_t* x = static_cast<const uint8_t*>(io.in[0]->raw());
-    const uint8_t flip = c_.x_signed ? 0x80 : 0;  // s8 + 128 as u8
-    const int64_t IC = C * copies_;
-#pragma omp parallel for schedule(static)
-    for (int64_t ns = 0; ns < N * S; ++ns) {
-      const int64_t n = ns / S, s = ns % S;
-      uint8_t* row = src + ns * IC;
-      for (int64_t c = 0; c < C; ++c) {
-        const uint8_t v = uint8_t(x[(n * C + c) * S + s] ^ flip);
-        const int64_t at = (c / Cg) * Cg * copies_ + c % Cg;
-        for (int64_t k = 0; k < copies_; ++k) row[at + k * Cg] = v;
-      }
-    }
+    // NCHW x -> channels-last u8, each group's channels `copies_` times over (s8 x + 128).
+    to_channels_last_copies(static_cast<const uint8_t*>(io.in[0]->raw()), src, N, C, Cg, S, c_.x_signed ? 0x80 : 0,
+                            copies_);
     DnnlArgs args{{DNNL_ARG_SRC, DnnlMemoryArg(src_md_, src)},
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_DST, DnnlMemoryArg(dst_md_, dst)}};
     if (bias_.defined()) args.insert({DNNL_ARG_BIAS, dnnl_wrap(bias_md_, bias_)});
     conv_.execute(io.context, args);
     // channels-last dst -> NCHW y.
-    const size_t e = dtype_size(io.out[0]->dtype());
-    char* y = static_cast<char*>(io.out[0]->raw());
-#pragma omp parallel for schedule(static)
-    for (int64_t nm = 0; nm < N * M; ++nm) {
-      const int64_t n = nm / M, m = nm % M;
-      char* plane = y + size_t(nm * OS) * e;
-      const char* from = dst + size_t((n * OS * M + m)) * e;
-      for (int64_t s = 0; s < OS; ++s) std::memcpy(plane + size_t(s) * e, from + size_t(s * M) * e, e);
-    }
+    if (c_.y_type == dt::s32) from_channels_last(reinterpret_cast<const int32_t*>(dst), io.out[0]->data<int32_t>(), N, M, OS);
+    else from_channels_last(reinterpret_cast<const uint8_t*>(dst), static_cast<uint8_t*>(io.out[0]->raw()), N, M, OS);
   }
 
  private:

@@ -46,7 +46,7 @@ GraphBuilder qdq_conv(const QdqConv& s) {
       .initializer("x_scale", scalar_f32(kXScale)).initializer("x_zp", zero_point(DType::u8, 128))
       .initializer("w", random_quantized(DType::i8, {M, 8, 3, 3}, 81))
       .initializer("w_scale", floats_1d(w_scale)).initializer("w_zp", zero_points(DType::i8, std::vector<int64_t>(M, 0)))
-      .initializer("b", random_quantized(DType::i32, {M}, 82)).initializer("b_scale", floats_1d(b_scale))
+      .initializer("b", typed_tensor(DType::i32, {M}, {1500, -700, 300, -2000, 0, 950})).initializer("b_scale", floats_1d(b_scale))
       .initializer("y_scale", scalar_f32(kYScale)).initializer("y_zp", zero_point(s.y_type, y_zp))
       .initializer("lo", make_tensor({}, {0.f})).initializer("hi", make_tensor({}, {6.f}))
       .node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x")
@@ -55,8 +55,11 @@ GraphBuilder qdq_conv(const QdqConv& s) {
       .node("DequantizeLinear", {"b", "b_scale"}, {"bf"}, "dq_b", axis0)
       .node("Conv", {"xf", "wf", "bf"}, {"c"}, "conv", pads);
   std::string last = "c";
-  if (s.tail == Tail::relu) b.node("Relu", {"c"}, {"r"}, "relu"), last = "r";
-  if (s.tail == Tail::clip) b.node("Clip", {"c", "lo", "hi"}, {"r"}, "relu6"), last = "r";
+  if (s.tail != Tail::none) {
+    if (s.tail == Tail::relu) b.node("Relu", {"c"}, {"r"}, "relu");
+    else b.node("Clip", {"c", "lo", "hi"}, {"r"}, "relu6");
+    last = "r";
+  }
   b.node("QuantizeLinear", {last, "y_scale", "y_zp"}, {"yq"}, "q_y")
       .node("DequantizeLinear", {"yq", "y_scale", "y_zp"}, {"y"}, "dq_y")
       .output("y");

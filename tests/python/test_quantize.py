@@ -1,7 +1,8 @@
 """cnnx.quantize and `python3 -m cnnx quantize` on the bundled shapes classifier: a standard QDQ model (opset >= 13,
 onnx's checker passes, every Conv reads DequantizeLinears of uint8 activations, int8 weights and int32 biases at
 x_scale * w_scale), which cnnx runs with every Conv folded into an int8 convolution (`cnnx inspect`: fold-qdq,
-no near miss), keeping the float model's top-1 class on every bundled sample; --reduce-range keeps |w| <= 63."""
+no near miss), keeping the float model's top-1 class on every bundled sample; `cnnx quantize --reduce-range`
+(the program, which runs the same Python) keeps |w| <= 63."""
 import json
 import subprocess
 import sys
@@ -47,9 +48,9 @@ def test_quantize_keeps_top1_and_folds_every_conv(tmp_path, shapes_model, shapes
     assert "left alone" not in inspect.split("fold-qdq", 1)[1].split("\n", 2)[1], inspect
 
 
-def test_quantize_command_reduce_range(tmp_path, shapes_model, source_dir):
+def test_quantize_command_reduce_range(tmp_path, shapes_model, source_dir, cnnx_tool):
     out = str(tmp_path / "shapes.int8.onnx")
-    r = subprocess.run([sys.executable, "-m", "cnnx", "quantize", shapes_model, "--calibrate",
+    r = subprocess.run([cnnx_tool, "quantize", shapes_model, "--calibrate",
                         str(source_dir / "models/shapes/samples"), "--out", out, "--reduce-range", "--json"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
