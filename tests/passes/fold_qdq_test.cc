@@ -130,8 +130,9 @@ TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution
         CAPTURE(o);
         CAPTURE(equal);
         CAPTURE(off_by_one);
-        CHECK(worse == 0);
-        CHECK(off_by_one * 100 <= got[o].numel());  // near ties only: here at most 1% of the elements
+        CHECK(worse == 0);  // off by one only near ties, whose share the rule does not bound: shown with -s
+        MESSAGE(c.what << ", " << backend_name(backend) << ", output " << o << ": " << equal << " equal, " << off_by_one
+                       << " one step off");
       }
     }
   }
