@@ -1,8 +1,10 @@
 // oneDNN int8 convolution for QLinearConv, FusedQLinearConv and ConvInteger: u8 src, s8 weights, s32 bias,
 // per-output-channel output scales x_scale * w_scale[m] / y_scale, src and dst zero points and the
 // FusedQLinearConv clamp as an eltwise clip post-op, dst u8/s8 (or s32 for ConvInteger). Scales, zero points,
-// weights and bias must be constants (a quantized model's are); W - w_zero_point must fit int8 (oneDNN 2.6
-// has no weights zero point), and is what the kernel keeps as its s8 weights.
+// weights and bias must be constants (a quantized model's are), but for ConvInteger's x_zero_point, which
+// dynamic quantization computes (DynamicQuantizeLinear -> ConvInteger): oneDNN reads it at run time. W -
+// w_zero_point must fit int8 (oneDNN 2.6 has no weights zero point), and is what the kernel keeps as its s8
+// weights.
 //
 // Exactness of the integer sums. oneDNN's int8 kernels on CPUs without VNNI (AVX2; AVX-512 before Cascade
 // Lake) multiply u8 by s8 with vpmaddubsw, which adds each pair of products into a saturating 16-bit sum:
@@ -54,6 +56,7 @@ struct Int8Conv {
   ConvGeometry g;
   bool x_signed = false;
   int32_t x_zp = 0;                // in x's own type
+  bool x_zp_at_run = false;        // ConvInteger after DynamicQuantizeLinear: x_zero_point (input 2) computed
   std::vector<int32_t> w;          // W - w_zero_point[m], ONNX's [M, C/G, K...] order
   std::vector<float> scales;       // per output channel; empty: none (ConvInteger)
   std::vector<int32_t> bias;       // empty: none
@@ -132,7 +135,8 @@ class Int8ConvDnnl : public CompiledKernel {
     }
     // src is handed over as u8: an s8 x and its zero point shifted by 128.
     const int32_t src_zp = c_.x_zp + (c_.x_signed ? 128 : 0);
-    if (src_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {src_zp});
+    if (c_.x_zp_at_run) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    else if (src_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {src_zp});
     if (c_.y_zp != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {c_.y_zp});
     const QuantRange range = quant_range(c_.y_type == dt::u8 ? DType::u8 : c_.y_type == dt::s8 ? DType::i8 : DType::i32);
     if (c_.y_min > range.lo || c_.y_max < range.hi) {
@@ -153,7 +157,7 @@ class Int8ConvDnnl : public CompiledKernel {
     }
   }
 
-  bool reads_input_at_run(size_t input) const override { return input == 0; }
+  bool reads_input_at_run(size_t input) const override { return input == 0 || (input == 2 && c_.x_zp_at_run); }
 
   void run(const KernelIO& io) const override {
     const ConvGeometry& g = c_.g;
@@ -172,6 +176,11 @@ class Int8ConvDnnl : public CompiledKernel {
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_DST, DnnlMemoryArg(dst_md_, dst)}};
     if (bias_.defined()) args.insert({DNNL_ARG_BIAS, dnnl_wrap(bias_md_, bias_)});
+    int32_t src_zp = 0;
+    if (c_.x_zp_at_run) {
+      src_zp = int32_t(io.in[2]->int_at(0)) + (c_.x_signed ? 128 : 0);
+      args.insert({DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, DnnlMemoryArg(zp_md_, &src_zp)});
+    }
     conv_.execute(io.context, args);
     // channels-last dst -> NCHW y.
     if (c_.y_type == dt::s32) from_channels_last(reinterpret_cast<const int32_t*>(dst), io.out[0]->data<int32_t>(), N, M, OS);
@@ -206,6 +215,7 @@ class Int8ConvDnnl : public CompiledKernel {
   convolution_forward::primitive_desc pd_;
   DnnlPrimitive conv_;
   memory::desc src_md_, dst_md_, bias_md_;
+  const memory::desc zp_md_{{1}, dt::s32, tag::x};
   OwnedMemory weights_;
   Tensor bias_;
 };
@@ -266,13 +276,16 @@ Compiled compile_qlinear_conv(const QLinearConvParams& p, const KernelArgs& a) {
 }
 
 Compiled compile_conv_integer(const ConvIntegerParams& p, const KernelArgs& a) {
+  // x_zero_point may be computed (DynamicQuantizeLinear's): oneDNN then reads it at run time.
   for (size_t i = 1; i < a.in.size(); ++i)
-    if (a.in[i].dtype != DType::undefined && !a.in[i].constant) return Compiled::decline(kNeedsConstants);
+    if (i != 2 && a.in[i].dtype != DType::undefined && !a.in[i].constant)
+      return Compiled::decline("needs constant weights and weight zero points");
   if (a.in[0].rank() < 3 || a.in[0].rank() > 5) return Compiled::decline("oneDNN convolves 1 to 3 spatial axes");
   Int8Conv c;
   c.g = resolve_conv_geometry(p.conv, {a.in[0], a.in[1]});
   c.x_signed = a.in[0].dtype == DType::i8;
   if (const Tensor* z = constant_in(a, 2)) c.x_zp = int32_t(z->int_at(0));
+  else c.x_zp_at_run = a.in.size() > 2 && a.in[2].dtype != DType::undefined;
   const std::string why = read_weights(*a.in[1].constant, constant_in(a, 3), c);
   if (!why.empty()) return Compiled::decline(why);
   // oneDNN converts the s32 sums to float32 before storing them: exact only below 2^24.

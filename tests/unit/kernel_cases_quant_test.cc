@@ -76,6 +76,9 @@ std::vector<KernelCase> integer_product_cases() {
   cases.push_back(KernelCase("ConvInteger", 10, "constant depthwise, 7-bit W, 1-D")
                       .attr("group", int_attr(6)).in(given(random_quantized(u8, {1, 6, 11}, 64)))
                       .in(given(typed_tensor(i8, {6, 1, 3}, {-64, 63, 5, 1, 2, 3, -1, 0, 64, 9, 8, 7, -5, -6, -7, 10, 20, 30})).constant()));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant W, x_zero_point computed (DynamicQuantizeLinear's)")
+                      .in(given(random_quantized(u8, {1, 8, 5, 5}, 75)))
+                      .in(given(random_quantized(i8, {4, 8, 3, 3}, 76)).constant()).in(given(zero_point(u8, 131))));
   cases.push_back(KernelCase("ConvInteger", 10, "constant W - w_zero_point beyond int8")
                       .in(given(random_quantized(u8, {1, 2, 4, 4}, 65)))
                       .in(given(random_quantized(u8, {2, 2, 3, 3}, 66)).constant()).in(given(zero_point(u8, 0)).constant())
