@@ -6,9 +6,10 @@
 // exact: ops/quant/qlinear_conv.h), which runs as one oneDNN int8 convolution (ops/quant/qlinear_conv_dnnl.cc)
 // and keeps the tensors between such nodes int8. Conditions, each reported as a near miss when a Conv reading a
 // DequantizeLinear fails it: x int8/uint8 with one constant scale and zero point; W constant int8/uint8 with
-// constant scales per tensor or per output channel (axis 0); B absent or a DequantizeLinear of a constant int32
+// constant scales per tensor or per output channel (axis 0); B absent, or a DequantizeLinear of a constant int32
 // with zero point 0 and scale x_scale * w_scale[m] (as quantizers write it, to float32's rounding of that
-// product: within 2^-20 relative); the Conv's output (and the Relu's or Clip's, whose bounds are constants) read
+// product: within 2^-20 relative), or a float32 constant (PyTorch's QAT exports) that x_scale * w_scale[m]
+// quantizes to within 2^-8 of an output step (rounded to int32 there); the Conv's output (and the Relu's or Clip's, whose bounds are constants) read
 // only by the next node; the QuantizeLinear per tensor with constant scale and zero point.
 //
 // What changes: the QDQ graph computes y = Q(conv(DQ(x), DQ(W)) + DQ(B)) in float32, the folded node the exact
@@ -119,7 +120,9 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
     const float sx = constant_in(g, *dx, 1)->data<float>()[0];
     const bool has_bias = conv.inputs.size() > 2 && conv.inputs[2] >= 0;
     const Node* db = has_bias ? dequantize_of(g, conv.inputs[2]) : nullptr;
-    if (has_bias) {
+    const Tensor* float_bias = has_bias && !db ? g.value(conv.inputs[2]).info.constant.get() : nullptr;
+    if (float_bias && (float_bias->dtype() != DType::f32 || float_bias->numel() != M)) float_bias = nullptr;
+    if (has_bias && !float_bias) {
       const std::string why = check_bias(g, db, sx, *sw, M);
       if (!why.empty()) {
         decline(why);
@@ -140,6 +143,26 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
       continue;
     }
     const Node& q = *next;
+    // A float32 bias (PyTorch's QAT exports): int32 at x_scale * w_scale[m], off by at most half that step,
+    // taken when that is at most 2^-8 of an output step (so it adds at most that to the one-step rule).
+    int bias = has_bias && !float_bias ? db->inputs[0] : -1;
+    if (float_bias) {
+      const double sy = constant_in(g, q, 1)->data<float>()[0];
+      Tensor b(DType::i32, {M});
+      std::string why;
+      for (int64_t m = 0; m < M && why.empty(); ++m) {
+        const double step = double(sx) * double(sw->data<float>()[sw->numel() > 1 ? m : 0]);
+        const double v = double(float_bias->data<float>()[m]) / step;
+        if (!(std::fabs(v) < 2147483647.0)) why = "B does not fit int32 at scale x_scale * w_scale";
+        else if (step / 2 > std::ldexp(sy, -8)) why = "B is float32 and x_scale * w_scale is too coarse for it";
+        else b.data<int32_t>()[m] = int32_t(round_half_even(v));
+      }
+      if (!why.empty()) {
+        decline(why);
+        continue;
+      }
+      bias = add_value(g, conv.name + "_quantized_bias", ValueInfo::of(b));
+    }
     const DType y_type = g.value(q.outputs[0]).info.dtype;
     const QuantRange range = quant_range(y_type);
     Attributes attrs = conv.attrs;
@@ -158,7 +181,7 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
     const std::vector<int> inputs{dx->inputs[0], dx->inputs[1], zero_point_or_new(g, *dx, x_type, conv.name + "_x_zero_point"),
                                   dw->inputs[0], dw->inputs[1], zero_point_or_new(g, *dw, w->dtype(), conv.name + "_w_zero_point"),
                                   q.inputs[1], zero_point_or_new(g, q, y_type, conv.name + "_y_zero_point"),
-                                  has_bias ? db->inputs[0] : -1};
+                                  bias};
     const std::vector<int> outputs = q.outputs;
     // The folded node takes the QuantizeLinear's place (every input is computed before it); the Conv, the
     // activation and the DequantizeLinears no other node reads are left without readers and removed.

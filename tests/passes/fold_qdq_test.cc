@@ -28,6 +28,7 @@ struct QdqConv {
   float bias_scale_factor = 1;  // != 1: B's scale is not x_scale * w_scale (a near miss)
   bool conv_output_read_twice = false;
   DType y_type = DType::u8;
+  bool float_bias = false;  // B a float32 constant (PyTorch QAT's export), not a DequantizeLinear
 };
 
 GraphBuilder qdq_conv(const QdqConv& s) {
@@ -53,7 +54,8 @@ GraphBuilder qdq_conv(const QdqConv& s) {
       .node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xf"}, "dq_x")
       .node("DequantizeLinear", {"w", "w_scale", "w_zp"}, {"wf"}, "dq_w", axis0)
       .node("DequantizeLinear", {"b", "b_scale"}, {"bf"}, "dq_b", axis0)
-      .node("Conv", {"xf", "wf", "bf"}, {"c"}, "conv", pads);
+      .initializer("b_float", floats_1d({0.3f, -0.2f, 0.05f, 0.f, 0.11f, -0.4f}))
+      .node("Conv", {"xf", "wf", s.float_bias ? "b_float" : "bf"}, {"c"}, "conv", pads);
   std::string last = "c";
   if (s.tail != Tail::none) {
     if (s.tail == Tail::relu) b.node("Relu", {"c"}, {"r"}, "relu");
@@ -80,6 +82,7 @@ TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution
       {"no activation", {}, "QLinearConv"},
       {"Relu", {Tail::relu}, "FusedQLinearConv"},
       {"Clip(0, 6), int8 y", {Tail::clip, 1, false, DType::i8}, "FusedQLinearConv"},
+      {"float32 B", {Tail::relu, 1, false, DType::u8, true}, "FusedQLinearConv"},
       {"B at another scale", {Tail::none, 2}, ""},
       {"Conv output also a graph output", {Tail::relu, 1, true}, ""},
   };
