@@ -15,7 +15,8 @@
 // VNNI and some |W - w_zero_point| > 64 it splits every weight w into a = floor(w / 2) and b = w - a (both in
 // [-64, 64], same sign) over a doubled copy of each group's input channels: conv(x, w) = conv([x, x], [a, b]),
 // every pair of products within 16 bits whatever pairs oneDNN forms. That costs twice the multiply-adds;
-// weights within 7 bits (`cnnx quantize --reduce-range`) run at full speed.
+// weights within 7 bits (`cnnx quantize --reduce-range`) run at full speed, and so do depthwise convolutions,
+// whose pairs (along the input channels of a group) hold one product.
 //
 // After the sums oneDNN works in float32: acc + bias converted (exact below 2^24), times the float32 scale,
 // rounded half to even (cvtps2dq), plus the dst zero point, saturated. Against QLinearConv's reference (one
@@ -245,7 +246,9 @@ int64_t max_abs(const std::vector<int32_t>& v) {
 }
 
 Compiled compile_int8(Int8Conv c, const KernelArgs& a) {
-  const bool split = !cpu_has_vnni() && max_abs(c.w) > 64;
+  // One input channel per group (depthwise): oneDNN pairs products along the input channels (its int8
+  // weights are blocked by 4 of them), so each pair is one product and a zero of the padding.
+  const bool split = !cpu_has_vnni() && max_abs(c.w) > 64 && c.g.C_per_group > 1;
   return compile_or_refuse([&]() -> Compiled { return std::make_unique<Int8ConvDnnl>(std::move(c), split, a.context); });
 }
 

@@ -73,6 +73,10 @@ std::vector<KernelCase> integer_product_cases() {
                       .in(given(random_quantized(i8, {1, 8, 9, 9}, 62)))
                       .in(given(random_quantized(u8, {6, 4, 3, 3}, 63)).constant())
                       .in(given(zero_point(i8, -7)).constant()).in(given(zero_points(u8, {128, 128, 128, 128, 128, 128})).constant()));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant depthwise, full-range s8 W, 3x3, pads")
+                      .attr("group", int_attr(16)).attr("pads", ints({1, 1, 1, 1}))
+                      .in(given(random_quantized(u8, {2, 16, 9, 9}, 77)))
+                      .in(given(random_quantized(i8, {16, 1, 3, 3}, 78)).constant()));
   cases.push_back(KernelCase("ConvInteger", 10, "constant depthwise, 7-bit W, 1-D")
                       .attr("group", int_attr(6)).in(given(random_quantized(u8, {1, 6, 11}, 64)))
                       .in(given(typed_tensor(i8, {6, 1, 3}, {-64, 63, 5, 1, 2, 3, -1, 0, 64, 9, 8, 7, -5, -6, -7, 10, 20, 30})).constant()));
