@@ -36,10 +36,10 @@ std::vector<KernelCase> quantize_cases() {
   cases.push_back(KernelCase("QuantizeLinear", 13, "no zero point: uint8").in(random_in({7}, -3.f, 3.f))
                       .in(given(scalar_f32(0.1f))));
   cases.push_back(KernelCase("QuantizeLinear", 10, "int32 x").in(given(random_quantized(DType::i32, {6}, 4)))
-                      .in(given(scalar_f32(4096.f))).in(given(zero_point(DType::i8, -3))))
+                      .in(given(scalar_f32(4096.f))).in(given(zero_point(DType::i8, -3)))
                       .declines("native", "not float32"));
   cases.push_back(KernelCase("DequantizeLinear", 13, "int32, no zero point")
-                      .in(given(random_quantized(DType::i32, {5}, 3))).in(given(scalar_f32(1e-3f))))
+                      .in(given(random_quantized(DType::i32, {5}, 3))).in(given(scalar_f32(1e-3f)))
                       .declines("native", "not int8 or uint8"));
   cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "mixed signs").outputs(3).in(random_in({3, 4}, -3.f, 2.f)));
   cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "all zero").outputs(3).in(given(make_tensor({4}, {0, 0, 0, 0}))));
@@ -51,15 +51,15 @@ std::vector<KernelCase> integer_product_cases() {
   const DType u8 = DType::u8, i8 = DType::i8;
   cases.push_back(KernelCase("ConvInteger", 10, "u8 x, u8 w, pads").attr("pads", ints({1, 1, 1, 1}))
                       .in(given(random_quantized(u8, {1, 3, 5, 5}, 4))).in(given(random_quantized(u8, {4, 3, 3, 3}, 5)))
-                      .in(given(zero_point(u8, 128))).in(given(zero_point(u8, 120))))
+                      .in(given(zero_point(u8, 128))).in(given(zero_point(u8, 120)))
                       .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("ConvInteger", 10, "s8 x, per-channel w zero points, groups, strides")
                       .attr("group", int_attr(2)).attr("strides", ints({2, 2}))
                       .in(given(random_quantized(i8, {2, 4, 6, 6}, 6))).in(given(random_quantized(i8, {4, 2, 3, 3}, 7)))
-                      .in(given(zero_point(i8, -3))).in(given(zero_points(i8, {0, 1, -1, 2}))))
+                      .in(given(zero_point(i8, -3))).in(given(zero_points(i8, {0, 1, -1, 2})))
                       .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("ConvInteger", 10, "no zero points, 1-D").in(given(random_quantized(u8, {1, 2, 9}, 8)))
-                      .in(given(random_quantized(i8, {3, 2, 4}, 9))))
+                      .in(given(random_quantized(i8, {3, 2, 4}, 9)))
                       .declines("dnnl", "needs constant"));
   // The oneDNN int8 kernel (ops/quant/qlinear_conv_dnnl.cc): constant weights, scales and zero points. x and W
   // span their whole ranges, so on a CPU without VNNI (AVX2) pairs of u8 * s8 products leave 16 bits unless the
@@ -124,13 +124,13 @@ std::vector<KernelCase> integer_product_cases() {
                       .in(given(random_quantized(u8, {1, 3, 5, 5}, 16))).in(given(scalar_f32(0.02f)))
                       .in(given(zero_point(u8, 128))).in(given(random_quantized(u8, {4, 3, 3, 3}, 17)))
                       .in(given(scalar_f32(0.01f))).in(given(zero_point(u8, 127))).in(given(scalar_f32(0.5f)))
-                      .in(given(zero_point(u8, 100))).in(given(random_quantized(DType::i32, {4}, 18))))
+                      .in(given(zero_point(u8, 100))).in(given(random_quantized(DType::i32, {4}, 18)))
                       .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("QLinearConv", 10, "u8 x, s8 w per channel, s8 y, groups")
                       .attr("group", int_attr(2)).in(given(random_quantized(u8, {1, 4, 4, 4}, 19)))
                       .in(given(scalar_f32(0.03f))).in(given(zero_point(u8, 10)))
                       .in(given(random_quantized(i8, {2, 2, 3, 3}, 20))).in(given(floats_1d({0.01f, 0.002f})))
-                      .in(given(zero_points(i8, {0, 0}))).in(given(scalar_f32(0.2f))).in(given(zero_point(i8, -5))))
+                      .in(given(zero_points(i8, {0, 0}))).in(given(scalar_f32(0.2f))).in(given(zero_point(i8, -5)))
                       .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("QLinearMatMul", 10, "u8, 2-D").in(given(random_quantized(u8, {3, 4}, 21)))
                       .in(given(floats_1d({0.0066f}))).in(given(zero_points(u8, {113})))
