@@ -35,6 +35,6 @@ void register_quant_ops(OpRegistry& r);    // ops/quant: QuantizeLinear, Dequant
                                            // com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid,
                                            // QLinearLeakyRelu, QLinearGlobalAveragePool, QLinearAveragePool,
                                            // QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat,
-                                           // DynamicQuantizeMatMul
+                                           // DynamicQuantizeMatMul; cnnx.internal FusedQLinearConv
 
 }  // namespace cnnx

@@ -22,6 +22,8 @@ const std::vector<GraphPass>& graph_lowerings() {
 const std::vector<GraphPass>& graph_passes() {
   static const std::vector<GraphPass> passes = {
       {"drop-identity", "removes Identity, inference-mode Dropout and all-zero Pad", drop_identity},
+      {"fold-qdq", "DequantizeLinear(x), DequantizeLinear(W) -> Conv [-> Relu/Clip] -> QuantizeLinear as one QLinearConv (oneDNN int8; the Relu/Clip a clamp of y)",
+       fold_qdq},
       {"elementwise-before-transpose", "Mul/Add/Sub/Div of a constant, Relu or Clip after a Transpose run before it (tf2onnx's ops written in NHWC between Transposes)",
        elementwise_before_transpose},  // before cancel-transposes, which then meets the Transposes side by side
       {"cancel-transposes", "Transpose pairs that undo each other removed, others merged into one Transpose, identity Transposes dropped (tf2onnx's NHWC round trips)",

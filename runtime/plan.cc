@@ -107,8 +107,12 @@ int64_t plain_bytes(const ValueInfo& v) {
   return checked_mul(checked_numel(v.shape), int64_t(dtype_size(v.dtype)), "value size");
 }
 
+// True for a node folded to constants that stays in the graph until the passes have seen it: a
+// DequantizeLinear of constant int8 weights or bias, which fold-qdq reads to run the Conv after it in int8.
+bool kept_for_passes(const Node& node) { return node.domain.empty() && node.op_type == "DequantizeLinear"; }
+
 // Step 1: concrete shapes for every value of the plan's graph; nodes whose outputs are all constant are
-// folded away (their outputs keep their data).
+// folded away (their outputs keep their data), but for those kept_for_passes.
 void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_tensor_bytes) {
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) g.values[size_t(g.inputs[i])].info = inputs[i];
@@ -133,9 +137,24 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
       folded = folded && out[i].constant;
       g.values[size_t(node.outputs[i])].info = out[i];
     }
+    if (!folded || kept_for_passes(node)) kept.push_back(std::move(node));
+  }
+  g.nodes = std::move(kept);
+}
+
+// Step 2b: the folded nodes kept for the passes go (their outputs keep their data).
+void drop_folded(Graph& g) {
+  std::vector<Node> kept;
+  for (Node& node : g.nodes) {
+    bool folded = true;
+    for (int id : node.outputs) folded = folded && (id < 0 || g.values[size_t(id)].info.constant);
     if (!folded) kept.push_back(std::move(node));
   }
   g.nodes = std::move(kept);
+  for (Value& v : g.values) v.producer = -1;
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (int id : g.nodes[n].outputs)
+      if (id >= 0) g.values[size_t(id)].producer = int(n);
 }
 
 // Where a Concat joining along `axis` can be joined in place (its inputs written straight into its output's
@@ -429,6 +448,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
 
   infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
   plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
+  drop_folded(g);
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
   PreparedWeightBatch weights;  // their constant weights reordered together, below

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
       cnnx::tools::add_check_command(app),
       cnnx::tools::add_bench_command(app),
       cnnx::tools::add_pool_command(app),
+      cnnx::tools::add_quantize_command(app),
   };
   try {
     app.parse(argc, argv);

@@ -23,6 +23,7 @@ Command add_inspect_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_pool_command(CLI::App& app);
+Command add_quantize_command(CLI::App& app);
 
 // What every command that loads a model is given: the model file (its first positional argument), the backend
 // and the graph passes and kernels to plan without. A command's options derive from it; the add_* functions

@@ -11,6 +11,18 @@ QLinearConvParams parse_qlinear_conv(const Node& node) {
   return p;
 }
 
+QLinearConvParams parse_fused_qlinear_conv(const Node& node) {
+  require_inputs(node, 8, 9);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", "y_min", "y_max"});
+  QLinearConvParams p;
+  static_cast<ConvWindow&>(p.conv) = parse_conv_window(node);
+  p.y_min = node.attrs.get_int("y_min", p.y_min);
+  p.y_max = node.attrs.get_int("y_max", p.y_max);
+  require(p.y_min <= p.y_max, "y_min ", p.y_min, " exceeds y_max ", p.y_max);
+  return p;
+}
+
 std::vector<ValueInfo> infer_qlinear_conv(const QLinearConvParams& p, const std::vector<ValueInfo>& in) {
   require_quantized(in, 0, "x");
   require_quantized(in, 3, "w");
@@ -26,6 +38,9 @@ std::vector<ValueInfo> infer_qlinear_conv(const QLinearConvParams& p, const std:
     require(!b.rank_known || (b.rank() == 1 && (b.shape[0] < 0 || g.M < 0 || b.shape[0] == g.M)),
             "B (input 8) must be 1-D with one value per output channel (", g.M, "), got shape ", to_string(b.shape));
   }
+  const QuantRange r = quant_range(y);
+  require(p.y_min <= r.hi && p.y_max >= r.lo, "y_min ", p.y_min,
+          " and y_max ", p.y_max, " leave no value of y's type ", dtype_name(y));
   return {ValueInfo::of(y, g.output_shape())};
 }
 

@@ -17,6 +17,8 @@
 // engine's rounding error of a half step. Hence the tolerance: one quantization step (kOneQuantStep).
 #pragma once
 
+#include <limits>
+
 #include "ops/quant/conv_integer.h"
 
 namespace cnnx {
@@ -27,7 +29,19 @@ constexpr Tolerance kOneQuantStep{1, 0};
 
 struct QLinearConvParams : OpParams {
   ConvParams conv;
+  // FusedQLinearConv only: y clamped to [y_min, y_max] after saturation (a Relu or Clip the fold-qdq pass
+  // took: Q(relu(v)) = max(Q(v), y_zero_point) and Q(clip(v, a, b)) = clamp(Q(v), Q(a), Q(b)) because Q is
+  // monotone, so the clamp is exact). QLinearConv: y's whole range.
+  int64_t y_min = std::numeric_limits<int64_t>::min(), y_max = std::numeric_limits<int64_t>::max();
 };
+
+// cnnx.internal FusedQLinearConv: QLinearConv's inputs and attributes plus ints `y_min` and `y_max` (in y's
+// type's range, y_min <= y_max), made by the fold-qdq pass (passes/fold_qdq.cc) from DQ -> Conv -> Relu/Clip -> Q.
+QLinearConvParams parse_fused_qlinear_conv(const Node& node);
+
+// The oneDNN int8 kernel (ops/quant/qlinear_conv_dnnl.cc), shared by QLinearConv, FusedQLinearConv and ConvInteger.
+Kernel<QLinearConvParams> qlinear_conv_dnnl_kernel();
+Kernel<ConvIntegerParams> conv_integer_dnnl_kernel();
 
 QLinearConvParams parse_qlinear_conv(const Node& node);
 std::vector<ValueInfo> infer_qlinear_conv(const QLinearConvParams& p, const std::vector<ValueInfo>& in);

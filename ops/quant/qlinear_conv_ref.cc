@@ -1,5 +1,7 @@
 // QLinearConv: the reference kernel (exact integer sums, ops/quant/integer_conv.h, then one double
 // multiplication and one rounding per output).
+#include <algorithm>
+
 #include "ops/quant/integer_conv.h"
 #include "ops/quant/qlinear_conv.h"
 #include "ops/quant/quantization.h"
@@ -19,7 +21,9 @@ void qlinear_conv_ref(const QLinearConvParams& p, const KernelIO& io) {
   require(!B || B->numel() == g.M, "B has ", B ? B->numel() : 0, " values; W has ", g.M, " output channels");
   const std::vector<int64_t> acc = integer_conv(X, W, g, xq.zero_point_at(0), wq.zero_point);
   Tensor& Y = *io.out[0];
-  const QuantRange range = quant_range(Y.dtype());
+  QuantRange range = quant_range(Y.dtype());
+  // FusedQLinearConv's clamp: saturating to the narrower range is clamping after saturation.
+  range = {std::max(range.lo, p.y_min), std::min(range.hi, p.y_max)};
   const int64_t plane = int64_t(acc.size()) / std::max<int64_t>(1, g.N * g.M);
   for (int64_t i = 0; i < int64_t(acc.size()); ++i) {
     const int64_t m = (i / plane) % g.M;

@@ -33,6 +33,10 @@ LinearQuantParams parse_dequantize_linear(const Node& node);
 std::vector<ValueInfo> infer_quantize_linear(const LinearQuantParams& p, const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_dequantize_linear(const LinearQuantParams& p, const std::vector<ValueInfo>& in);
 void quantize_linear_ref(const LinearQuantParams& p, const KernelIO& io);
+// The same arithmetic vectorized and split over the team (ops/quant/quantize_linear_native.cc): float32 x, and
+// int8/uint8 x for DequantizeLinear; int32 x declines.
+Kernel<LinearQuantParams> quantize_linear_native_kernel();
+Kernel<LinearQuantParams> dequantize_linear_native_kernel();
 void dequantize_linear_ref(const LinearQuantParams& p, const KernelIO& io);
 
 // For x of `shape` and a scale of `scale_count` values: the stride of axis `axis` (the product of the dims

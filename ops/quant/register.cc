@@ -16,21 +16,25 @@
 
 namespace cnnx {
 
-// Reference kernels only, exact to the ONNX spec; int8 kernels that run quantized graphs fast come with the
-// passes that fold Q/DQ patterns into them (issue 33).
+// Reference kernels exact to the ONNX spec; oneDNN int8 kernels for the convolutions (QLinearConv, ConvInteger,
+// and FusedQLinearConv, which passes/fold_qdq.cc makes from QDQ models).
 void register_quant_ops(OpRegistry& r) {
   r.add(OpSpec<LinearQuantParams>{"QuantizeLinear", 10, parse_quantize_linear, infer_quantize_linear, kExact,
-                                  {ref_kernel<LinearQuantParams>(quantize_linear_ref)}});
+                                  {quantize_linear_native_kernel(), ref_kernel<LinearQuantParams>(quantize_linear_ref)}});
   r.add(OpSpec<LinearQuantParams>{"DequantizeLinear", 10, parse_dequantize_linear, infer_dequantize_linear, kExact,
-                                  {ref_kernel<LinearQuantParams>(dequantize_linear_ref)}});
+                                  {dequantize_linear_native_kernel(), ref_kernel<LinearQuantParams>(dequantize_linear_ref)}});
   r.add(OpSpec<NoParams>{"DynamicQuantizeLinear", 11, parse_dynamic_quantize_linear, infer_dynamic_quantize_linear,
                          kExact, {ref_kernel<NoParams>(dynamic_quantize_linear_ref)}});
   r.add(OpSpec<ConvIntegerParams>{"ConvInteger", 10, parse_conv_integer, infer_conv_integer, kExact,
-                                  {ref_kernel<ConvIntegerParams>(conv_integer_ref)}});
+                                  {conv_integer_dnnl_kernel(), ref_kernel<ConvIntegerParams>(conv_integer_ref)}});
   r.add(OpSpec<NoParams>{"MatMulInteger", 10, parse_matmul_integer, infer_matmul_integer, kExact,
                          {ref_kernel<NoParams>(matmul_integer_ref)}});
   r.add(OpSpec<QLinearConvParams>{"QLinearConv", 10, parse_qlinear_conv, infer_qlinear_conv, kOneQuantStep,
-                                  {ref_kernel<QLinearConvParams>(qlinear_conv_ref)}});
+                                  {qlinear_conv_dnnl_kernel(), ref_kernel<QLinearConvParams>(qlinear_conv_ref)}});
+  // What the fold-qdq pass makes of DQ -> Conv [-> Relu/Clip] -> Q (passes/fold_qdq.cc).
+  r.add(OpSpec<QLinearConvParams>{"FusedQLinearConv", 1, parse_fused_qlinear_conv, infer_qlinear_conv, kOneQuantStep,
+                                  {qlinear_conv_dnnl_kernel(), ref_kernel<QLinearConvParams>(qlinear_conv_ref)},
+                                  kInternalDomain});
   r.add(OpSpec<NoParams>{"QLinearMatMul", 10, parse_qlinear_matmul, infer_qlinear_matmul, kOneQuantStep,
                          {ref_kernel<NoParams>(qlinear_matmul_ref)}});
 

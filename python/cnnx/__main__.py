@@ -1,5 +1,9 @@
 """python3 -m cnnx classify MODEL DIR_OR_FILES... --out FILE.jsonl [--scheduler tcp://HOST:PORT] [--workers N]
                            [--batch N] [--top K]
+python3 -m cnnx quantize MODEL --calibrate DIR_OR_IMAGES... --out OUT.onnx [--per-channel] [--method minmax]
+                         [--reduce-range] [--exclude NODE...] [--threads N] [--json]
+
+quantize writes a QDQ model calibrated on the images and prints its accuracy report (cnnx.quantize).
 
 Classifies every image under the folders (and the files) given on a Dask cluster (cnnx.dask) and writes one
 JSON line per file to FILE, as `cnnx run MODEL DIR --jsonl FILE` does. --scheduler uses a running cluster
@@ -29,7 +33,20 @@ def parse_args(argv):
     c.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     c.add_argument("--batch", type=int, default=16, help="images per task (default 16)")
     c.add_argument("--top", type=int, default=5, help="classes per image (default 5)")
+    q = sub.add_parser("quantize", help="a QDQ int8 model calibrated on images, and its accuracy report")
+    q.add_argument("model", help="float32 ONNX classifier (opset 13 or later)")
+    q.add_argument("--calibrate", required=True, nargs="+", metavar="DIR_OR_IMAGE", help="calibration images")
+    q.add_argument("--out", required=True, help="the QDQ model to write")
+    q.add_argument("--per-channel", action="store_true", help="weights scaled per output channel")
+    q.add_argument("--method", default="minmax", choices=["minmax"], help="activation ranges (default minmax)")
+    q.add_argument("--reduce-range", action="store_true",
+                   help="7-bit weights (|w| <= 63): exact single-pass int8 on CPUs without VNNI")
+    q.add_argument("--exclude", nargs="*", default=[], metavar="NODE", help="Conv nodes to leave in float32")
+    q.add_argument("--threads", type=int, default=0, help="threads per run (default: all)")
+    q.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
+    if args.command == "quantize":
+        return args
     if (args.workers is not None and args.workers < 1) or args.batch < 1 or args.top < 1:
         p.error("--workers, --batch and --top must be at least 1")
     if args.scheduler and args.workers is not None:
@@ -58,8 +75,30 @@ def classify(args, out):
           file=sys.stderr)
 
 
+def quantize(args):
+    report = cnnx.quantize(args.model, args.calibrate, args.out, per_channel=args.per_channel,
+                           method=args.method, reduce_range=args.reduce_range, exclude=args.exclude,
+                           threads=args.threads)
+    if args.json:
+        print(json.dumps(report))
+        return
+    print(f"wrote {args.out}: {len(report['layers'])} Convs in int8; {report['images_calibration']} calibration "
+          f"images, {report['images_held_back']} held back")
+    print(f"top-1 agreement with float32: {report['top1_agreement']:.3f}; top-5 overlap {report['top5_overlap']:.3f}")
+    print("lowest per-layer SQNR (dB):")
+    for r in report["layers"][:10]:
+        print(f"  {r['sqnr_db']:7.2f}  {r['node']}")
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "quantize":
+        try:
+            quantize(args)
+        except (cnnx.Error, OSError) as e:
+            print(f"cnnx: error: {e}", file=sys.stderr)
+            return 1
+        return 0
     try:
         out = open(args.out, "w")  # before the work: a path that cannot be written fails at once
     except OSError as e:

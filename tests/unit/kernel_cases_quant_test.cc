@@ -1,7 +1,9 @@
 // Kernel cases of the quantized family (ops/quant): QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
-// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul and the com.microsoft QLinear ops. Each op has only its
-// reference kernel today, so a case checks that it runs (and again with NaN, infinities, -0 and denormals
-// planted in its random float inputs); tests/unit/quant_test.cc checks values against ONNX's formulas.
+// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, cnnx.internal FusedQLinearConv and the com.microsoft
+// QLinear ops. The convolutions' oneDNN int8 kernel runs against the reference on the constant cases, and
+// QuantizeLinear's and DequantizeLinear's native kernels on theirs; the other ops have only their reference
+// kernel, so a case checks that it runs (and again with NaN, infinities, -0 and denormals planted in its random
+// float inputs); tests/unit/quant_test.cc checks values against ONNX's formulas.
 #include <doctest/doctest.h>
 
 #include "tests/unit/kernel_cases.h"
@@ -34,9 +36,11 @@ std::vector<KernelCase> quantize_cases() {
   cases.push_back(KernelCase("QuantizeLinear", 13, "no zero point: uint8").in(random_in({7}, -3.f, 3.f))
                       .in(given(scalar_f32(0.1f))));
   cases.push_back(KernelCase("QuantizeLinear", 10, "int32 x").in(given(random_quantized(DType::i32, {6}, 4)))
-                      .in(given(scalar_f32(4096.f))).in(given(zero_point(DType::i8, -3))));
+                      .in(given(scalar_f32(4096.f))).in(given(zero_point(DType::i8, -3)))
+                      .declines("native", "not float32"));
   cases.push_back(KernelCase("DequantizeLinear", 13, "int32, no zero point")
-                      .in(given(random_quantized(DType::i32, {5}, 3))).in(given(scalar_f32(1e-3f))));
+                      .in(given(random_quantized(DType::i32, {5}, 3))).in(given(scalar_f32(1e-3f)))
+                      .declines("native", "not int8 or uint8"));
   cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "mixed signs").outputs(3).in(random_in({3, 4}, -3.f, 2.f)));
   cases.push_back(KernelCase("DynamicQuantizeLinear", 11, "all zero").outputs(3).in(given(make_tensor({4}, {0, 0, 0, 0}))));
   return cases;
@@ -47,13 +51,67 @@ std::vector<KernelCase> integer_product_cases() {
   const DType u8 = DType::u8, i8 = DType::i8;
   cases.push_back(KernelCase("ConvInteger", 10, "u8 x, u8 w, pads").attr("pads", ints({1, 1, 1, 1}))
                       .in(given(random_quantized(u8, {1, 3, 5, 5}, 4))).in(given(random_quantized(u8, {4, 3, 3, 3}, 5)))
-                      .in(given(zero_point(u8, 128))).in(given(zero_point(u8, 120))));
+                      .in(given(zero_point(u8, 128))).in(given(zero_point(u8, 120)))
+                      .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("ConvInteger", 10, "s8 x, per-channel w zero points, groups, strides")
                       .attr("group", int_attr(2)).attr("strides", ints({2, 2}))
                       .in(given(random_quantized(i8, {2, 4, 6, 6}, 6))).in(given(random_quantized(i8, {4, 2, 3, 3}, 7)))
-                      .in(given(zero_point(i8, -3))).in(given(zero_points(i8, {0, 1, -1, 2}))));
+                      .in(given(zero_point(i8, -3))).in(given(zero_points(i8, {0, 1, -1, 2})))
+                      .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("ConvInteger", 10, "no zero points, 1-D").in(given(random_quantized(u8, {1, 2, 9}, 8)))
-                      .in(given(random_quantized(i8, {3, 2, 4}, 9))));
+                      .in(given(random_quantized(i8, {3, 2, 4}, 9)))
+                      .declines("dnnl", "needs constant"));
+  // The oneDNN int8 kernel (ops/quant/qlinear_conv_dnnl.cc): constant weights, scales and zero points. x and W
+  // span their whole ranges, so on a CPU without VNNI (AVX2) pairs of u8 * s8 products leave 16 bits unless the
+  // kernel splits the weights: ConvInteger is exact (kExact), so any saturation fails these cases.
+  cases.push_back(KernelCase("ConvInteger", 10, "constant full-range s8 W, u8 x, pads").attr("pads", ints({1, 1, 1, 1}))
+                      .in(given(random_quantized(u8, {2, 16, 7, 7}, 60)))
+                      .in(given(random_quantized(i8, {8, 16, 3, 3}, 61)).constant())
+                      .in(given(zero_point(u8, 3)).constant()));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant full-range u8 W - 128, s8 x, groups, strides, dilations")
+                      .attr("group", int_attr(2)).attr("strides", ints({2, 1})).attr("dilations", ints({1, 2}))
+                      .in(given(random_quantized(i8, {1, 8, 9, 9}, 62)))
+                      .in(given(random_quantized(u8, {6, 4, 3, 3}, 63)).constant())
+                      .in(given(zero_point(i8, -7)).constant()).in(given(zero_points(u8, {128, 128, 128, 128, 128, 128})).constant()));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant depthwise, full-range s8 W, 3x3, pads")
+                      .attr("group", int_attr(16)).attr("pads", ints({1, 1, 1, 1}))
+                      .in(given(random_quantized(u8, {2, 16, 9, 9}, 77)))
+                      .in(given(random_quantized(i8, {16, 1, 3, 3}, 78)).constant()));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant depthwise, 7-bit W, 1-D")
+                      .attr("group", int_attr(6)).in(given(random_quantized(u8, {1, 6, 11}, 64)))
+                      .in(given(typed_tensor(i8, {6, 1, 3}, {-64, 63, 5, 1, 2, 3, -1, 0, 64, 9, 8, 7, -5, -6, -7, 10, 20, 30})).constant()));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant W, x_zero_point computed (DynamicQuantizeLinear's)")
+                      .in(given(random_quantized(u8, {1, 8, 5, 5}, 75)))
+                      .in(given(random_quantized(i8, {4, 8, 3, 3}, 76)).constant()).in(given(zero_point(u8, 131))));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant W - w_zero_point beyond int8")
+                      .in(given(random_quantized(u8, {1, 2, 4, 4}, 65)))
+                      .in(given(random_quantized(u8, {2, 2, 3, 3}, 66)).constant()).in(given(zero_point(u8, 0)).constant())
+                      .in(given(zero_point(u8, 10)).constant())
+                      .declines("dnnl", "leaves int8's range"));
+  cases.push_back(KernelCase("ConvInteger", 10, "constant, sums may pass 2^24")
+                      .in(given(random_quantized(u8, {1, 128, 3, 3}, 67)))
+                      .in(given(random_quantized(i8, {2, 128, 3, 3}, 68)).constant())
+                      .declines("dnnl", "2^24"));
+  cases.push_back(KernelCase("QLinearConv", 10, "constant: u8 x, full-range s8 W per channel, bias, pads, u8 y")
+                      .attr("pads", ints({1, 1, 1, 1}))
+                      .in(given(random_quantized(u8, {2, 16, 6, 6}, 69))).in(given(scalar_f32(0.02f)).constant())
+                      .in(given(zero_point(u8, 120)).constant()).in(given(random_quantized(i8, {8, 16, 3, 3}, 70)).constant())
+                      .in(given(floats_1d({0.01f, 0.002f, 0.003f, 0.004f, 0.005f, 0.006f, 0.007f, 0.008f})).constant())
+                      .in(given(zero_points(i8, {0, 0, 0, 0, 0, 0, 0, 0})).constant()).in(given(scalar_f32(3.f)).constant())
+                      .in(given(zero_point(u8, 100)).constant()).in(given(random_quantized(DType::i32, {8}, 71)).constant()));
+  cases.push_back(KernelCase("QLinearConv", 10, "constant: s8 x, 7-bit W, s8 y, groups, strides")
+                      .attr("group", int_attr(2)).attr("strides", ints({2, 2}))
+                      .in(given(random_quantized(i8, {1, 4, 7, 7}, 72))).in(given(scalar_f32(0.03f)).constant())
+                      .in(given(zero_point(i8, -4)).constant())
+                      .in(given(typed_tensor(i8, {2, 2, 2, 2}, {-64, 64, 3, -3, 10, 20, -30, 40, 1, 2, 3, 4, -5, -6, 7, 8})).constant())
+                      .in(given(scalar_f32(0.01f)).constant()).in(given(zero_point(i8, 0)).constant())
+                      .in(given(scalar_f32(0.05f)).constant()).in(given(zero_point(i8, 5)).constant()));
+  cases.push_back(KernelCase("FusedQLinearConv", 1, "constant, clamped to [y_zero_point, 200] (Relu, and Clip's top)")
+                      .in_domain(kInternalDomain).attr("y_min", int_attr(100)).attr("y_max", int_attr(200))
+                      .in(given(random_quantized(u8, {1, 8, 5, 5}, 73))).in(given(scalar_f32(0.02f)).constant())
+                      .in(given(zero_point(u8, 128)).constant()).in(given(random_quantized(i8, {4, 8, 1, 1}, 74)).constant())
+                      .in(given(scalar_f32(0.01f)).constant()).in(given(zero_point(i8, 0)).constant())
+                      .in(given(scalar_f32(0.04f)).constant()).in(given(zero_point(u8, 100)).constant()));
   cases.push_back(KernelCase("MatMulInteger", 10, "2-D, per-column b zero points")
                       .in(given(random_quantized(u8, {3, 5}, 10))).in(given(random_quantized(i8, {5, 4}, 11)))
                       .in(given(zero_point(u8, 12))).in(given(zero_points(i8, {0, 1, 2, 3}))));
@@ -66,12 +124,14 @@ std::vector<KernelCase> integer_product_cases() {
                       .in(given(random_quantized(u8, {1, 3, 5, 5}, 16))).in(given(scalar_f32(0.02f)))
                       .in(given(zero_point(u8, 128))).in(given(random_quantized(u8, {4, 3, 3, 3}, 17)))
                       .in(given(scalar_f32(0.01f))).in(given(zero_point(u8, 127))).in(given(scalar_f32(0.5f)))
-                      .in(given(zero_point(u8, 100))).in(given(random_quantized(DType::i32, {4}, 18))));
+                      .in(given(zero_point(u8, 100))).in(given(random_quantized(DType::i32, {4}, 18)))
+                      .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("QLinearConv", 10, "u8 x, s8 w per channel, s8 y, groups")
                       .attr("group", int_attr(2)).in(given(random_quantized(u8, {1, 4, 4, 4}, 19)))
                       .in(given(scalar_f32(0.03f))).in(given(zero_point(u8, 10)))
                       .in(given(random_quantized(i8, {2, 2, 3, 3}, 20))).in(given(floats_1d({0.01f, 0.002f})))
-                      .in(given(zero_points(i8, {0, 0}))).in(given(scalar_f32(0.2f))).in(given(zero_point(i8, -5))));
+                      .in(given(zero_points(i8, {0, 0}))).in(given(scalar_f32(0.2f))).in(given(zero_point(i8, -5)))
+                      .declines("dnnl", "needs constant"));
   cases.push_back(KernelCase("QLinearMatMul", 10, "u8, 2-D").in(given(random_quantized(u8, {3, 4}, 21)))
                       .in(given(floats_1d({0.0066f}))).in(given(zero_points(u8, {113})))
                       .in(given(random_quantized(u8, {4, 2}, 22))).in(given(floats_1d({0.00705f})))
@@ -155,6 +215,6 @@ std::vector<KernelCase> microsoft_cases() {
 }  // namespace
 
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
-KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul", integer_product_cases)
+KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, FusedQLinearConv", integer_product_cases)
 KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
              "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)

@@ -1,0 +1,92 @@
+// QuantizeLinear (float32 x) and DequantizeLinear (int8/uint8 x): native kernels, the reference's arithmetic
+// as loops the compiler vectorizes, over runs of elements that share a scale (the whole tensor, or one index of
+// the axis), split over the team. In a QDQ model they run between the int8 convolutions (a residual Add, a
+// pooling left in float), where the reference's per-element lookups cost more than the convolutions.
+//
+// Exact as the reference: QuantizeLinear divides in float32 and rounds with nearbyint, which ties to even in
+// the default floating-point environment cnnx runs in; the rounded value plus the zero point is exact below
+// 2^24 and saturates beyond; NaN gives the zero point, infinities saturate. DequantizeLinear is one float32
+// multiplication of an exact integer. int32 x (divided in double by the reference) runs the reference.
+#include <cmath>
+
+#include "ops/quant/quantization.h"
+#include "ops/quant/quantize_linear.h"
+
+namespace cnnx {
+
+namespace {
+
+// Runs f(begin, count, axis index) over the tensor's runs of one scale, in parallel.
+template <class F>
+void for_each_run(const Shape& shape, int64_t axis, int64_t scale_count, F f) {
+  const int64_t n = checked_numel(shape);
+  const AxisWalk walk = scale_count > 1 ? axis_walk(shape, axis, scale_count) : AxisWalk{n, 1};
+  const int64_t run = std::max<int64_t>(1, walk.inner);
+  constexpr int64_t kChunk = 16384;  // elements per task within a run
+  const int64_t chunks_per_run = (run + kChunk - 1) / kChunk, runs = n / run;
+#pragma omp parallel for schedule(static)
+  for (int64_t t = 0; t < runs * chunks_per_run; ++t) {
+    const int64_t r = t / chunks_per_run, begin = (t % chunks_per_run) * kChunk;
+    f(r * run + begin, std::min(kChunk, run - begin), walk.index_of(r * run));
+  }
+}
+
+template <class Q>
+void quantize_run(const float* x, Q* y, int64_t count, float scale, float zp, float lo, float hi) {
+  for (int64_t i = 0; i < count; ++i) {
+    const float v = std::nearbyint(x[i] / scale) + zp;
+    y[i] = Q(v != v ? zp : v < lo ? lo : v > hi ? hi : v);
+  }
+}
+
+template <class Q>
+void dequantize_run(const Q* x, float* y, int64_t count, float scale, float zp) {
+  for (int64_t i = 0; i < count; ++i) y[i] = (float(x[i]) - zp) * scale;
+}
+
+class QuantizeNative final : public CompiledKernel {
+ public:
+  QuantizeNative(const LinearQuantParams& p, bool dequantize) : p_(p), dequantize_(dequantize) {}
+
+  void run(const KernelIO& io) const override {
+    const Tensor& X = *io.in[0];
+    const QuantParams q = read_quant_params(*io.in[1], io.in.size() > 2 ? io.in[2] : nullptr,
+                                            dequantize_ ? "x_scale" : "y_scale");
+    Tensor& Y = *io.out[0];
+    const DType t = dequantize_ ? X.dtype() : Y.dtype();
+    const QuantRange range = quant_range(t);
+    for_each_run(X.shape(), p_.axis, int64_t(q.scale.size()), [&](int64_t begin, int64_t count, int64_t a) {
+      const float scale = float(q.scale_at(a)), zp = float(q.zero_point_at(a));
+      if (dequantize_) {
+        if (t == DType::u8) dequantize_run(X.data<uint8_t>() + begin, Y.data<float>() + begin, count, scale, zp);
+        else dequantize_run(X.data<int8_t>() + begin, Y.data<float>() + begin, count, scale, zp);
+      } else if (t == DType::u8) {
+        quantize_run(X.data<float>() + begin, Y.data<uint8_t>() + begin, count, scale, zp, float(range.lo), float(range.hi));
+      } else {
+        quantize_run(X.data<float>() + begin, Y.data<int8_t>() + begin, count, scale, zp, float(range.lo), float(range.hi));
+      }
+    });
+  }
+
+ private:
+  LinearQuantParams p_;
+  bool dequantize_;
+};
+
+}  // namespace
+
+Kernel<LinearQuantParams> quantize_linear_native_kernel() {
+  return {"native", [](const std::shared_ptr<const LinearQuantParams>& p, const KernelArgs& a) -> Compiled {
+            if (a.in[0].dtype != DType::f32) return Compiled::decline("x is not float32 (int32 x: the reference divides in double)");
+            return std::make_unique<QuantizeNative>(*p, false);
+          }};
+}
+
+Kernel<LinearQuantParams> dequantize_linear_native_kernel() {
+  return {"native", [](const std::shared_ptr<const LinearQuantParams>& p, const KernelArgs& a) -> Compiled {
+            if (!is_quantized_type(a.in[0].dtype)) return Compiled::decline("x is not int8 or uint8");
+            return std::make_unique<QuantizeNative>(*p, true);
+          }};
+}
+
+}  // namespace cnnx

@@ -1,0 +1,194 @@
+// Pass "fold-qdq": a QDQ model's convolution,
+//
+//   DequantizeLinear(x) , DequantizeLinear(W) [, DequantizeLinear(B int32)] -> Conv [-> Relu | Clip] -> QuantizeLinear
+//
+// becomes one QLinearConv (no activation) or cnnx.internal FusedQLinearConv (the Relu or Clip as a clamp of y,
+// exact: ops/quant/qlinear_conv.h), which runs as one oneDNN int8 convolution (ops/quant/qlinear_conv_dnnl.cc)
+// and keeps the tensors between such nodes int8. Conditions, each reported as a near miss when a Conv reading a
+// DequantizeLinear fails it: x int8/uint8 with one constant scale and zero point; W constant int8/uint8 with
+// constant scales per tensor or per output channel (axis 0); B absent, or a DequantizeLinear of a constant int32
+// with zero point 0 and scale x_scale * w_scale[m] (as quantizers write it, to float32's rounding of that
+// product: within 2^-20 relative), or a float32 constant (PyTorch's QAT exports) that x_scale * w_scale[m]
+// quantizes to within 2^-8 of an output step (rounded to int32 there); the Conv's output (and the Relu's or Clip's, whose bounds are constants) read
+// only by the next node; the QuantizeLinear per tensor with constant scale and zero point.
+//
+// What changes: the QDQ graph computes y = Q(conv(DQ(x), DQ(W)) + DQ(B)) in float32, the folded node the exact
+// integer sum times x_scale * w_scale[m] / y_scale. Both round the same real value v / y_scale; they differ by
+// at most one step (and only near a rounding tie) when the float32 path's error is below one step: |v_f32 - v|
+// <= gamma_K * sum |terms| < y_scale, where gamma_K ~ K * 2^-24 at worst (sqrt(K) * 2^-24 typically) and sum
+// |terms| <= K * max|x - x_zp| * max|W - w_zp| * x_scale * w_scale: a quantizer's choice of y_scale keeps that
+// orders of magnitude below one step. The folded node's op tolerance is that one step (kOneQuantStep).
+//
+// DequantizeLinear nodes of constants are kept unfolded until the passes ran (runtime/plan.cc) so that this
+// pass sees them; what it leaves is folded after the passes.
+#include <cmath>
+#include <cstring>
+
+#include "ops/quant/quantize_linear.h"
+#include "ops/quant/quantization.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
+
+namespace cnnx {
+
+namespace {
+
+const Node* dequantize_of(const Graph& g, int value) {
+  const Node* n = value >= 0 ? producer_of(g, value) : nullptr;
+  return n && is_op(*n, "DequantizeLinear") ? n : nullptr;
+}
+
+// Input i's constant data, or nullptr when it is absent or computed.
+const Tensor* constant_in(const Graph& g, const Node& n, size_t i) {
+  return i < n.inputs.size() && n.inputs[i] >= 0 ? g.value(n.inputs[i]).info.constant.get() : nullptr;
+}
+
+// A DequantizeLinear's or QuantizeLinear's scale (input 1) and zero point (input 2): constants, `count` values
+// or one (count 1: one).
+bool constant_quant(const Graph& g, const Node& n, int64_t count) {
+  const Tensor* s = constant_in(g, n, 1);
+  if (!s || (s->numel() != 1 && s->numel() != count)) return false;
+  if (n.inputs.size() > 2 && n.inputs[2] >= 0) {
+    const Tensor* z = constant_in(g, n, 2);
+    if (!z || z->numel() != s->numel()) return false;
+  }
+  return true;
+}
+
+// The zero-point input of `n` (a Q or DQ), or a new constant 0 of `type` when it is omitted.
+int zero_point_or_new(Graph& g, const Node& n, DType type, const std::string& base) {
+  if (n.inputs.size() > 2 && n.inputs[2] >= 0) return n.inputs[2];
+  Tensor zero(type, {});
+  std::memset(zero.raw(), 0, dtype_size(type));
+  return add_value(g, base, ValueInfo::of(zero));
+}
+
+// QuantizeLinear of one float as the Q node computes it: float32 division, rounded half to even, plus the
+// zero point, saturated to `range`.
+int64_t quantize_one(float r, float scale, int64_t zp, QuantRange range) {
+  const float v = r / scale;
+  if (std::isinf(v)) return v > 0 ? range.hi : range.lo;
+  return saturate_plus(round_half_even(double(v)), zp, range.lo, range.hi);
+}
+
+// "" when B (a DequantizeLinear of int32) is at scale x_scale * w_scale[m] with zero point 0, else why not.
+std::string check_bias(const Graph& g, const Node* db, float sx, const Tensor& sw, int64_t M) {
+  if (!db) return "B is not a DequantizeLinear of an int32 constant";
+  const Tensor* b = constant_in(g, *db, 0);
+  if (!b || b->dtype() != DType::i32 || b->numel() != M || !constant_quant(g, *db, M))
+    return "B is not a DequantizeLinear of an int32 constant with constant scales";
+  if (const Tensor* z = constant_in(g, *db, 2))
+    for (int64_t i = 0; i < z->numel(); ++i)
+      if (z->int_at(i) != 0) return "B's zero point is not 0";
+  const Tensor& sb = *constant_in(g, *db, 1);
+  for (int64_t m = 0; m < M; ++m) {
+    const double want = double(sx) * double(sw.data<float>()[sw.numel() > 1 ? m : 0]);
+    const double got = sb.data<float>()[sb.numel() > 1 ? m : 0];
+    if (std::fabs(got - want) > std::ldexp(want, -20)) return "B's scale is not x_scale * w_scale";
+  }
+  return "";
+}
+
+}  // namespace
+
+void fold_qdq(Graph& g, PassDeclines& declines) {
+  const auto consumers = consumers_of(g);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& conv = g.nodes[n];
+    if (!is_op(conv, "Conv")) continue;
+    const Node* dx = dequantize_of(g, conv.inputs[0]);
+    if (!dx) continue;
+    const auto decline = [&](const std::string& why) { declines.add(conv, why + ": runs DQ -> float Conv -> Q"); };
+    const DType x_type = g.value(dx->inputs[0]).info.dtype;  // a copy: add_value below may move the values
+    if (!is_quantized_type(x_type) || !constant_quant(g, *dx, 1)) {
+      decline("x is not int8/uint8 with one constant scale and zero point");
+      continue;
+    }
+    const Node* dw = dequantize_of(g, conv.inputs[1]);
+    const Tensor* w = dw ? constant_in(g, *dw, 0) : nullptr;
+    if (!w || !is_quantized_type(w->dtype()) || w->shape().size() < 3) {
+      decline("W is not a DequantizeLinear of int8/uint8 constant weights");
+      continue;
+    }
+    const int64_t M = w->shape()[0];
+    const auto& dw_params = params_as<LinearQuantParams>(*dw->params, dw->op_type);
+    const Tensor* sw = constant_in(g, *dw, 1);
+    if (!constant_quant(g, *dw, M) || (sw->numel() > 1 && dw_params.axis != 0 && dw_params.axis != -int64_t(w->shape().size()))) {
+      decline("W's scales are not constants per tensor or per output channel (axis 0)");
+      continue;
+    }
+    const float sx = constant_in(g, *dx, 1)->data<float>()[0];
+    const bool has_bias = conv.inputs.size() > 2 && conv.inputs[2] >= 0;
+    const Node* db = has_bias ? dequantize_of(g, conv.inputs[2]) : nullptr;
+    const Tensor* float_bias = has_bias && !db ? g.value(conv.inputs[2]).info.constant.get() : nullptr;
+    if (float_bias && (float_bias->dtype() != DType::f32 || float_bias->numel() != M)) float_bias = nullptr;
+    if (has_bias && !float_bias) {
+      const std::string why = check_bias(g, db, sx, *sw, M);
+      if (!why.empty()) {
+        decline(why);
+        continue;
+      }
+    }
+    // Conv [-> Relu | Clip] -> QuantizeLinear, each value read only by the next node.
+    const Node* next = sole_reader(g, consumers, conv.outputs[0]);
+    const Node* act = nullptr;
+    ActivationArgs bounds;
+    if (next && (is_op(*next, "Relu") || is_op(*next, "Clip")) && fusable_activation(g, *next, bounds)) {
+      act = next;
+      next = sole_reader(g, consumers, act->outputs[0]);
+    }
+    if (!next || !is_op(*next, "QuantizeLinear") || next->inputs[0] != (act ? act->outputs[0] : conv.outputs[0]) ||
+        !constant_quant(g, *next, 1)) {
+      decline("its output is not read by one QuantizeLinear (constant scale and zero point per tensor), through at most a Relu or Clip");
+      continue;
+    }
+    const Node& q = *next;
+    // A float32 bias (PyTorch's QAT exports): int32 at x_scale * w_scale[m], off by at most half that step,
+    // taken when that is at most 2^-8 of an output step (so it adds at most that to the one-step rule).
+    int bias = has_bias && !float_bias ? db->inputs[0] : -1;
+    if (float_bias) {
+      const double sy = constant_in(g, q, 1)->data<float>()[0];
+      Tensor b(DType::i32, {M});
+      std::string why;
+      for (int64_t m = 0; m < M && why.empty(); ++m) {
+        const double step = double(sx) * double(sw->data<float>()[sw->numel() > 1 ? m : 0]);
+        const double v = double(float_bias->data<float>()[m]) / step;
+        if (!(std::fabs(v) < 2147483647.0)) why = "B does not fit int32 at scale x_scale * w_scale";
+        else if (step / 2 > std::ldexp(sy, -8)) why = "B is float32 and x_scale * w_scale is too coarse for it";
+        else b.data<int32_t>()[m] = int32_t(round_half_even(v));
+      }
+      if (!why.empty()) {
+        decline(why);
+        continue;
+      }
+      bias = add_value(g, conv.name + "_quantized_bias", ValueInfo::of(b));
+    }
+    const DType y_type = g.value(q.outputs[0]).info.dtype;
+    const QuantRange range = quant_range(y_type);
+    Attributes attrs = conv.attrs;
+    std::string note = "DequantizeLinear, Conv";
+    if (act) {
+      const float sy = constant_in(g, q, 1)->data<float>()[0];
+      const Tensor* zq = constant_in(g, q, 2);
+      const int64_t zp = zq ? zq->int_at(0) : 0;
+      const bool relu = is_op(*act, "Relu");
+      attrs.set("y_min", int_attr(relu ? zp : quantize_one(bounds.alpha, sy, zp, range)));
+      attrs.set("y_max", int_attr(relu ? range.hi : quantize_one(bounds.beta, sy, zp, range)));
+      note += ", " + act->op_type;
+    }
+    note += ", QuantizeLinear from '" + dx->name + "' '" + dw->name + "' '" + conv.name + "'" +
+            (act ? " '" + act->name + "'" : "") + " '" + q.name + "'";
+    const std::vector<int> inputs{dx->inputs[0], dx->inputs[1], zero_point_or_new(g, *dx, x_type, conv.name + "_x_zero_point"),
+                                  dw->inputs[0], dw->inputs[1], zero_point_or_new(g, *dw, w->dtype(), conv.name + "_w_zero_point"),
+                                  q.inputs[1], zero_point_or_new(g, q, y_type, conv.name + "_y_zero_point"),
+                                  bias};
+    const std::vector<int> outputs = q.outputs;
+    // The folded node takes the QuantizeLinear's place (every input is computed before it); the Conv, the
+    // activation and the DequantizeLinears no other node reads are left without readers and removed.
+    Node& at = g.nodes[size_t(&q - g.nodes.data())];
+    at = act ? make_node(g, conv.name, kInternalDomain, "FusedQLinearConv", inputs, outputs, attrs, note)
+             : make_node(g, conv.name, "", "QLinearConv", inputs, outputs, attrs, note, 10);
+  }
+}
+
+}  // namespace cnnx

@@ -1,0 +1,142 @@
+// The fold-qdq pass (passes/fold_qdq.cc): DQ(x), DQ(W), DQ(B) -> Conv [-> Relu | Clip] -> Q becomes one
+// QLinearConv / FusedQLinearConv running oneDNN's int8 kernel; near misses stay float and say why. Either way
+// the outputs are the pass-free reference plan's (the QDQ graph in float32) within one quantization step per
+// element: both round the same real value, the float32 path with an error far below a step here (K = 72 terms
+// of at most 2 * 1.92 each, sum |terms| < 300, times K * 2^-24 is 1.3e-3 against a step of 0.1: the pass's
+// derivation), so they differ only near rounding ties.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "passes/pass.h"
+#include "runtime/plan.h"
+#include "tests/unit/built_graph.h"
+#include "tests/unit/quant_tensors.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+constexpr float kXScale = 0.02f, kYScale = 0.1f;
+constexpr int64_t M = 6;
+
+enum class Tail { none, relu, clip };
+
+struct QdqConv {
+  Tail tail = Tail::none;
+  float bias_scale_factor = 1;  // != 1: B's scale is not x_scale * w_scale (a near miss)
+  bool conv_output_read_twice = false;
+  DType y_type = DType::u8;
+  bool float_bias = false;  // B a float32 constant (PyTorch QAT's export), not a DequantizeLinear
+};
+
+GraphBuilder qdq_conv(const QdqConv& s) {
+  GraphBuilder b(13);
+  std::vector<float> w_scale, b_scale;
+  for (int64_t m = 0; m < M; ++m) {
+    w_scale.push_back(0.004f + 0.002f * float(m));
+    b_scale.push_back(kXScale * w_scale.back() * s.bias_scale_factor);
+  }
+  Attributes axis0;
+  axis0.set("axis", int_attr(0));
+  Attributes pads;
+  pads.set("pads", ints_attr({1, 1, 1, 1}));
+  const int64_t y_zp = s.y_type == DType::u8 ? 128 : 0;
+  b.input("x", {1, 8, 6, 6})
+      .initializer("x_scale", scalar_f32(kXScale)).initializer("x_zp", zero_point(DType::u8, 128))
+      .initializer("w", random_quantized(DType::i8, {M, 8, 3, 3}, 81))
+      .initializer("w_scale", floats_1d(w_scale)).initializer("w_zp", zero_points(DType::i8, std::vector<int64_t>(M, 0)))
+      .initializer("b", typed_tensor(DType::i32, {M}, {1500, -700, 300, -2000, 0, 950})).initializer("b_scale", floats_1d(b_scale))
+      .initializer("y_scale", scalar_f32(kYScale)).initializer("y_zp", zero_point(s.y_type, y_zp))
+      .initializer("lo", make_tensor({}, {0.f})).initializer("hi", make_tensor({}, {6.f}))
+      .node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x")
+      .node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xf"}, "dq_x")
+      .node("DequantizeLinear", {"w", "w_scale", "w_zp"}, {"wf"}, "dq_w", axis0)
+      .node("DequantizeLinear", {"b", "b_scale"}, {"bf"}, "dq_b", axis0)
+      .initializer("b_float", floats_1d({0.3f, -0.2f, 0.05f, 0.f, 0.11f, -0.4f}))
+      .node("Conv", {"xf", "wf", s.float_bias ? "b_float" : "bf"}, {"c"}, "conv", pads);
+  std::string last = "c";
+  if (s.tail != Tail::none) {
+    if (s.tail == Tail::relu) b.node("Relu", {"c"}, {"r"}, "relu");
+    else b.node("Clip", {"c", "lo", "hi"}, {"r"}, "relu6");
+    last = "r";
+  }
+  b.node("QuantizeLinear", {last, "y_scale", "y_zp"}, {"yq"}, "q_y")
+      .node("DequantizeLinear", {"yq", "y_scale", "y_zp"}, {"y"}, "dq_y")
+      .output("y");
+  if (s.conv_output_read_twice) b.output("c");
+  return b;
+}
+
+struct Case {
+  std::string what;
+  QdqConv spec;
+  std::string op;  // the folded node's op, "" when left alone
+};
+
+}  // namespace
+
+TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution; near misses stay float") {
+  const std::vector<Case> cases = {
+      {"no activation", {}, "QLinearConv"},
+      {"Relu", {Tail::relu}, "FusedQLinearConv"},
+      {"Clip(0, 6), int8 y", {Tail::clip, 1, false, DType::i8}, "FusedQLinearConv"},
+      {"float32 B", {Tail::relu, 1, false, DType::u8, true}, "FusedQLinearConv"},
+      {"B at another scale", {Tail::none, 2}, ""},
+      {"Conv output also a graph output", {Tail::relu, 1, true}, ""},
+  };
+  for (const Case& c : cases) {
+    GraphBuilder gb = qdq_conv(c.spec);
+    const auto [graph, infos, inputs] = build(gb, 9);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      std::string ops, kernel;
+      for (const PlanStep& s : plan->steps()) {
+        if (s.node < 0) continue;
+        const Node& n = plan->graph().nodes[size_t(s.node)];
+        ops += (ops.empty() ? "" : ",") + n.op_type;
+        if (n.op_type == c.op) kernel = s.kernel;
+      }
+      CAPTURE(ops);
+      std::string summary, declined;
+      for (const PassReport& r : plan->pass_reports())
+        if (r.pass == "fold-qdq") {
+          summary = r.summary();
+          for (const std::string& d : r.declined) declined += d + "\n";
+        }
+      CAPTURE(summary);
+      CAPTURE(declined);
+      if (c.op.empty()) {
+        CHECK(summary == "no match");
+        CHECK(declined.find("Conv 'conv': ") != std::string::npos);
+        CHECK(ops.find("QLinearConv") == std::string::npos);
+      } else {
+        CHECK(summary.rfind("1 " + c.op + " from ", 0) == 0);
+        CHECK(declined.empty());
+        CHECK(("," + ops + ",").find(",Conv,") == std::string::npos);
+        CHECK(kernel == (backend == Backend::dnnl ? "dnnl" : "ref"));
+      }
+      const std::vector<Tensor> got = plan->run(inputs);
+      REQUIRE(got.size() == want.size());
+      for (size_t o = 0; o < got.size(); ++o) {
+        int64_t equal = 0, off_by_one = 0, worse = 0;
+        for (int64_t i = 0; i < got[o].numel(); ++i) {
+          const double steps = std::fabs(double(got[o].data<float>()[i]) - double(want[o].data<float>()[i])) / kYScale;
+          if (steps < 1e-3) ++equal;  // float32 Conv outputs (a near miss's graph output) round alike
+          else if (steps <= 1 + 1e-5) ++off_by_one;
+          else ++worse;
+        }
+        CAPTURE(o);
+        CAPTURE(equal);
+        CAPTURE(off_by_one);
+        CHECK(worse == 0);  // off by one only near ties, whose share the rule does not bound: shown with -s
+        MESSAGE(c.what << ", " << backend_name(backend) << ", output " << o << ": " << equal << " equal, " << off_by_one
+                       << " one step off");
+      }
+    }
+  }
+}

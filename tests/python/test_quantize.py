@@ -1,0 +1,67 @@
+"""cnnx.quantize and `python3 -m cnnx quantize` on the bundled shapes classifier: a standard QDQ model (opset >= 13,
+onnx's checker passes, every Conv reads DequantizeLinears of uint8 activations, int8 weights and int32 biases at
+x_scale * w_scale), which cnnx runs with every Conv folded into an int8 convolution (`cnnx inspect`: fold-qdq,
+no near miss), keeping the float model's top-1 class on every bundled sample; `cnnx quantize --reduce-range`
+(the program, which runs the same Python) keeps |w| <= 63."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+import cnnx
+
+
+def _quantized_convs(path):
+    m = onnx.load(path)
+    onnx.checker.check_model(m)
+    assert max(o.version for o in m.opset_import if o.domain in ("", "ai.onnx")) >= 13
+    producers = {o: n for n in m.graph.node for o in n.output}
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    convs = [n for n in m.graph.node if n.op_type == "Conv"]
+    for c in convs:
+        dq = [producers.get(i) for i in c.input]
+        assert all(d is not None and d.op_type == "DequantizeLinear" for d in dq), c.name
+        assert inits[dq[1].input[0]].dtype == np.int8 and inits[dq[2].input[0]].dtype == np.int32, c.name
+        bias_scale, x_scale, w_scale = (inits[dq[k].input[1]] for k in (2, 0, 1))
+        np.testing.assert_allclose(bias_scale, np.float32(x_scale) * w_scale, rtol=1e-7)
+    return m, inits, producers, convs
+
+
+def test_quantize_keeps_top1_and_folds_every_conv(tmp_path, shapes_model, shapes_samples, cnnx_tool):
+    out = str(tmp_path / "shapes.int8.onnx")
+    report = cnnx.quantize(shapes_model, shapes_samples, out, per_channel=True)
+    print(json.dumps(report, indent=1))
+    _, _, _, convs = _quantized_convs(out)
+    assert len(convs) == 4 and len(report["layers"]) == 4
+    assert report["top1_agreement"] == 1.0
+    assert all(np.isfinite(r["sqnr_db"]) for r in report["layers"])
+    f, q = cnnx.Model(shapes_model), cnnx.Model(out)
+    for path in shapes_samples:
+        x = cnnx.preprocess(f, [path])
+        assert np.argmax(f(x)) == np.argmax(q(x)), path
+    inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
+    line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
+    assert "4 " in line and "QLinearConv" in line, line
+    assert "left alone" not in inspect.split("fold-qdq", 1)[1].split("\n", 2)[1], inspect
+
+
+def test_quantize_command_reduce_range(tmp_path, shapes_model, source_dir, cnnx_tool):
+    out = str(tmp_path / "shapes.int8.onnx")
+    r = subprocess.run([cnnx_tool, "quantize", shapes_model, "--calibrate",
+                        str(source_dir / "models/shapes/samples"), "--out", out, "--reduce-range", "--json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["top1_agreement"] == 1.0
+    _, inits, producers, convs = _quantized_convs(out)
+    for c in convs:
+        assert np.abs(inits[producers[c.input[1]].input[0]].astype(np.int32)).max() <= 63, c.name
+
+
+def test_quantize_errors(tmp_path, shapes_model):
+    r = subprocess.run([sys.executable, "-m", "cnnx", "quantize", shapes_model, "--calibrate", str(tmp_path),
+                        "--out", str(tmp_path / "x.onnx")], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.startswith("cnnx: error: ") and "calibration" in r.stderr, r.stderr
