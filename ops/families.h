@@ -25,7 +25,7 @@ void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, 
 void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample
 void register_rnn_ops(OpRegistry& r);      // ops/rnn: LSTM, GRU, RNN (recurrent layers)
 void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shapes or make, select and move elements
-                                           // without arithmetic on them: Shape, Reshape, Flatten, Squeeze,
+                                           // without arithmetic on them: Shape, Size, Reshape, Flatten, Squeeze,
                                            // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Gather,
                                            // GatherElements, GatherND, ScatterND, Pad, Tile, DepthToSpace,
                                            // SpaceToDepth, Trilu, Cast, Constant, ConstantOfShape, Range,

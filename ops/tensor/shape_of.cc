@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 ShapeParams parse_shape_of(const Node& node) {
@@ -38,6 +40,19 @@ std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<Va
   const Shape dims = shape_of_dims(p, input(in, 0).shape);
   if (is_concrete(dims)) return {ValueInfo::of(dims_tensor(dims))};
   return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
+}
+
+NoParams parse_size(const Node& node) {
+  check_node(node, 1, 1, {});
+  return {};
+}
+
+std::vector<ValueInfo> infer_size(const NoParams&, const std::vector<ValueInfo>& in) {
+  const ValueInfo& x = input(in, 0);
+  if (!x.concrete()) return {ValueInfo::of(DType::i64, {})};
+  Tensor count(DType::i64, {});
+  *count.data<int64_t>() = checked_numel(x.shape);
+  return {ValueInfo::of(count)};
 }
 
 }  // namespace cnnx
