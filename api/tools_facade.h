@@ -85,6 +85,8 @@ struct StepReport {
   std::string name, op_type;     // the node's (op_type as planned: a Conv fused with its activation is a
                                  // FusedConv); op_type "" for a reorder
   std::string kernel;            // the chosen kernel's name ("reorder" for a reorder)
+  std::string implementation;    // what runs and why (CompiledKernel::implementation): "jit:avx2, src as it
+                                 // arrives, dst in its order"; "" when the kernel's name says it all
   std::vector<std::string> declined;  // "dnnl: <reason>" for every kernel tried before it
   std::vector<ValueReport> outputs;   // concrete, with their layouts (omitted optional outputs left out)
   bool view = false;             // nothing runs: its output already is its inputs' bytes
@@ -138,6 +140,15 @@ struct PreparedWeightTotals {
   int64_t made_bytes = 0, shared_bytes = 0;
 };
 PreparedWeightTotals prepared_weight_totals();
+
+// The instruction set oneDNN's kernels run with on this CPU ("avx512_core", "avx2", ...; ONEDNN_MAX_CPU_ISA
+// lowers it) and the channel block of its blocked layouts there (16 or 8): what layouts and fast paths are
+// chosen for.
+struct CpuReport {
+  std::string isa;
+  int64_t channel_block = 0;
+};
+CpuReport cpu_report();
 
 // Tensor files. (read_npy and write_npy are defined in engine/npy.cc.)
 Tensor read_npy(const std::string& path);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "dnnl/layouts.h"
 #include "dnnl/prepared_weights.h"
 #include "engine/graph_builder.h"
 #include "ops/builtin_ops.h"
@@ -100,6 +101,7 @@ std::vector<StepReport> PlanView::steps() const {
     StepReport r;
     r.reorder = step.node < 0;
     r.kernel = step.kernel;
+    if (step.exec) r.implementation = step.exec->implementation();
     r.declined = step.declined;
     r.view = step.view;
     r.one_thread = step.one_thread;
@@ -147,6 +149,8 @@ PreparedWeightTotals prepared_weight_totals() {
   const PreparedWeightCounts c = prepared_weight_counts();
   return {c.made, c.shared, c.kept, c.made_bytes, c.shared_bytes};
 }
+
+CpuReport cpu_report() { return {dnnl_cpu_isa(), cpu_channel_block()}; }
 
 Tensor read_tensor_proto_file(const std::string& path) { return import_tensor_file(path); }
 

@@ -31,12 +31,15 @@ std::string view_note(const StepReport& step) {
   return step.joined_in_place ? " (joined in place: inputs written into it)" : " (view: no copy)";
 }
 
-// The planned graph: one line per step (kernel, output shapes and layouts, what a pass made it from, why
-// faster kernels declined), then the arena.
+// The planned graph: the instruction set it was planned for, one line per step (kernel and <what runs in it
+// and why those layouts>, output shapes and layouts, what a pass made it from, why faster kernels declined),
+// then the arena.
 void print_plan(const PlanView& plan) {
   const std::vector<StepReport> steps = plan.steps();
   size_t reorders = 0;
-  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << "):\n";
+  const CpuReport cpu = cpu_report();
+  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << "; oneDNN runs "
+            << cpu.isa << " code here, channel blocks of " << cpu.channel_block << "):\n";
   for (const StepReport& step : steps) {
     std::string outs;
     for (const ValueReport& v : step.outputs)
@@ -48,7 +51,8 @@ void print_plan(const PlanView& plan) {
       continue;
     }
     std::cout << "  " << std::left << std::setw(28) << step.name << " " << std::setw(20) << step.op_type << " -> "
-              << outs << "  kernel " << step.kernel << view_note(step)
+              << outs << "  kernel " << step.kernel
+              << (step.implementation.empty() ? "" : " <" + step.implementation + ">") << view_note(step)
               << (step.one_thread && !step.view ? " (1 thread)" : "");
     if (!step.note.empty()) std::cout << "  {" << step.note << "}";
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";
