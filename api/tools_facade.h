@@ -85,8 +85,6 @@ struct StepReport {
   std::string name, op_type;     // the node's (op_type as planned: a Conv fused with its activation is a
                                  // FusedConv); op_type "" for a reorder
   std::string kernel;            // the chosen kernel's name ("reorder" for a reorder)
-  std::string implementation;    // what runs and why (CompiledKernel::implementation): "jit:avx2, src as it
-                                 // arrives, dst in its order"; "" when the kernel's name says it all
   std::vector<std::string> declined;  // "dnnl: <reason>" for every kernel tried before it
   std::vector<ValueReport> outputs;   // concrete, with their layouts (omitted optional outputs left out)
   bool view = false;             // nothing runs: its output already is its inputs' bytes

@@ -10,8 +10,7 @@ names, it carries (ONNX Runtime appends suffixes such as "_nchwc", and names som
 last output), and an activation, residual Add or BatchNormalization right after a convolution or product on
 that producer (both engines fuse those). Reorders (cnnx's, ORT's
 ReorderInput/ReorderOutput) are their own rows, as is anything that names no model node. Prints the ms by
-op on both sides, then the `top` rows with the largest cnnx - ORT difference, with cnnx's kernel and what
-ran in it (`cnnx inspect`'s <...>).
+op on both sides, then the `top` rows with the largest cnnx - ORT difference, with cnnx's kernel.
 """
 import json
 import re
@@ -81,8 +80,7 @@ def main():
         by_op["cnnx"][s["op"]] = by_op["cnnx"].get(s["op"], 0) + s["ms"]
         i = None if s["op"] == "(reorder)" else owner(s["name"], of)
         key = ("node", i) if i is not None else ("cnnx", s["op"] + " " + s["name"])
-        impl = s.get("implementation", "")
-        add(key, "cnnx", s["ms"], ops[i] if i is not None else s["op"], s["kernel"] + (f" <{impl}>" if impl else ""))
+        add(key, "cnnx", s["ms"], ops[i] if i is not None else s["op"], s["kernel"])
     for n in ort["nodes"]:
         by_op["ort"][n["op"]] = by_op["ort"].get(n["op"], 0) + n["ms"]
         i = None if n["op"] in ("ReorderInput", "ReorderOutput") else owner(n["name"], of)
@@ -100,7 +98,7 @@ def main():
         b = right[k] if k < len(right) else ("", None)
         print(f"| {a[0]} | {'' if a[1] is None else f'{a[1]:.3f}'} | | {b[0]} | {'' if b[1] is None else f'{b[1]:.3f}'} |")
     print(f"\nthe {top} nodes with the largest difference (cnnx - ORT):\n")
-    print("| node | op | cnnx ms | ORT ms | cnnx - ORT | cnnx kernel <what ran> |\n|---|---|---|---|---|---|")
+    print("| node | op | cnnx ms | ORT ms | cnnx - ORT | cnnx kernel |\n|---|---|---|---|---|---|")
     for key, r in sorted(rows.items(), key=lambda kv: -(kv[1]["cnnx"] - kv[1]["ort"]))[:top]:
         name = names[key[1]] if key[0] == "node" else f"({key[0]} only) {key[1]}"
         print(f"| {name} | {r['op']} | {r['cnnx']:.3f} | {r['ort']:.3f} | {r['cnnx'] - r['ort']:+.3f} | {r['what']} |")

@@ -1,5 +1,6 @@
 #include "dnnl/dnnl_runtime.h"
 
+#include "dnnl/cpu_blocks.h"
 #include "engine/error.h"
 #include "engine/hot_buffer.h"
 
@@ -105,11 +106,6 @@ Layout layout_of(const dnnl::memory::desc& md) {
   return Layout(std::make_shared<const DnnlLayout>(md));
 }
 
-Layout channel_blocked_layout(const Shape& shape, int64_t block) {
-  if (shape.size() < 3 || shape.size() > 5 || (block != 4 && block != 8 && block != 16)) return Layout();
-  return layout_of(channel_blocked_desc(shape, block));
-}
-
 Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& perm) {
   if (shape.empty() || shape.size() > DNNL_MAX_NDIMS) return Layout();
   Shape out;
@@ -164,21 +160,30 @@ const tag kChannelBlocked[3][3] = {{tag::aBc4b, tag::aBcd4b, tag::aBcde4b},
                                    {tag::aBc16b, tag::aBcd16b, tag::aBcde16b}};
 const int64_t kChannelBlocks[3] = {4, 8, 16};
 
+// nC[D][H]W<block>c of `shape` (rank 3 to 5, block 4, 8 or 16: checked by the callers).
+dnnl::memory::desc blocked_desc(const Shape& shape, int64_t block) {
+  const int64_t b = std::find(kChannelBlocks, kChannelBlocks + 3, block) - kChannelBlocks;
+  return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32,
+                            kChannelBlocked[b][shape.size() - 3]);
+}
+
 }  // namespace
 
-dnnl::memory::desc channel_blocked_desc(const Shape& shape, int64_t block) {
+dnnl::memory::desc channel_blocked_desc(const Shape& shape) {
   require(shape.size() >= 3 && shape.size() <= 5, "channel-blocked layouts need rank 3 to 5, got ", shape.size());
-  const int64_t* b = std::find(kChannelBlocks, kChannelBlocks + 3, block);
-  require(b != kChannelBlocks + 3, "channel blocks are of 4, 8 or 16 channels, not ", block);
-  return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32,
-                            kChannelBlocked[b - kChannelBlocks][shape.size() - 3]);
+  return blocked_desc(shape, 16);
 }
 
 int64_t channel_block(const Layout& l, const Shape& shape) {
   if (!has_inner_blocks(l) || shape.size() < 3 || shape.size() > 5) return 0;
   for (int64_t b : kChannelBlocks)
-    if (md_of(l) == channel_blocked_desc(shape, b)) return b;
+    if (md_of(l) == blocked_desc(shape, b)) return b;
   return 0;
+}
+
+Layout channel_blocked_layout(const Shape& shape, int64_t block) {
+  if (shape.size() < 3 || shape.size() > 5 || (block != 4 && block != 8 && block != 16)) return Layout();
+  return layout_of(blocked_desc(shape, block));
 }
 
 std::string dnnl_cpu_isa() {

@@ -118,10 +118,10 @@ struct SubmemoryView {
 SubmemoryView submemory_view(const Layout& layout, const Shape& shape, const dnnl::memory::dims& dims,
                              const dnnl::memory::dims& offsets);
 
-// The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims) in blocks of `block`
-// (4, 8 or 16) channels: nChw16c and its 3-D and 5-D kin by default. With N = 1 and a multiple of `block`
-// channels, a channel range starting at a multiple of `block` is a contiguous run of bytes in it, as in NCHW.
-dnnl::memory::desc channel_blocked_desc(const Shape& shape, int64_t block = 16);
+// The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims): nChw16c and its 3-D
+// and 5-D kin. With N = 1 and a multiple of 16 channels, a channel range starting at a multiple of 16 is a
+// contiguous run of bytes in it, as in plain NCHW.
+dnnl::memory::desc channel_blocked_desc(const Shape& shape);
 
 // For kernels that work in whichever layout input 0 arrives in (eltwise, BN, LRN, pooling, binary): the
 // descriptor to run on, the arriving blocked layout, or `plain_view` (the kernel's own view of plain data).

@@ -9,7 +9,6 @@
 // from DnnlPrimitiveKernel and overrides run(), calling execute() for the primitive.
 #pragma once
 
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -21,16 +20,12 @@ namespace cnnx {
 class DnnlPrimitive {
  public:
   DnnlPrimitive() = default;
-  explicit DnnlPrimitive(const dnnl::primitive_desc_base& pd)
-      : prim_(pd.get()), scratchpad_(pd.scratchpad_desc()), name_(pd.impl_info_str()) {}
+  explicit DnnlPrimitive(const dnnl::primitive_desc_base& pd) : prim_(pd.get()), scratchpad_(pd.scratchpad_desc()) {}
   void execute(RunContext* context, const DnnlArgs& args) const { dnnl_execute(context, prim_, scratchpad_, args); }
-  // oneDNN's name of the implementation: "jit:avx2", "brgconv:avx512_core", "gemm:jit", "ref:any", ...
-  const std::string& name() const { return name_; }
 
  private:
   dnnl::primitive prim_;
   dnnl::memory::desc scratchpad_;
-  std::string name_;
 };
 
 // Which of the node's tensors a primitive argument is: input or output `index`.
@@ -63,7 +58,6 @@ class DnnlPrimitiveKernel : public CompiledKernel {
     return layouts_.in.empty() && layouts_.out.empty() ? nullptr : &layouts_;
   }
   int in_place_input() const override { return in_place_; }
-  std::string implementation() const override { return prim_.name(); }
 
  protected:
   // Runs the primitive on the table's tensors of `io`, plus `more` arguments.

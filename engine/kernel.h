@@ -67,10 +67,6 @@ class CompiledKernel {
   // False for an input run() never reads: a constant the kernel copied at compile time (weights prepared in
   // its primitive's layout). The plan may then release that constant's bytes (engine/releasable_pages.h).
   virtual bool reads_input_at_run(size_t /*input*/) const { return true; }
-  // What runs, for `cnnx inspect` and profiles: the library's implementation (oneDNN's "jit_1x1:avx2",
-  // "gemm:jit" for its GEMM fallback, "ref:any" for its reference code) and, where the kernel chose a layout
-  // or a path for the CPU it runs on, which and why; "" when there is nothing more to say than its name.
-  virtual std::string implementation() const { return ""; }
 };
 
 inline const CompileContext kNoCompileContext{};

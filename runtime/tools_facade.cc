@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "dnnl/layouts.h"
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/prepared_weights.h"
 #include "engine/graph_builder.h"
 #include "ops/builtin_ops.h"
@@ -101,7 +101,6 @@ std::vector<StepReport> PlanView::steps() const {
     StepReport r;
     r.reorder = step.node < 0;
     r.kernel = step.kernel;
-    if (step.exec) r.implementation = step.exec->implementation();
     r.declined = step.declined;
     r.view = step.view;
     r.one_thread = step.one_thread;

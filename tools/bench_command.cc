@@ -51,7 +51,7 @@ double peak_rss_mb() {
 
 // Per-step times (the mean over `iters` runs; a median would need every sample), to see where a model's time
 // goes: a summary by op and the slowest steps on stderr, and every step in plan order as the returned JSON array
-// ({op, name, kernel, implementation, ms}; a reorder's name is the value it converts). `run_ms` gets the mean wall time of the
+// ({op, name, kernel, ms}; a reorder's name is the value it converts). `run_ms` gets the mean wall time of the
 // profiled runs, which the steps (timed inside them) add up to at most. The runs use the team the model decided
 // on for a whole run (the plan's).
 nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inputs, int iters, double& run_ms) {
@@ -73,7 +73,6 @@ nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inpu
     steps.push_back({{"op", op},
                      {"name", step.name},
                      {"kernel", step.kernel},
-                     {"implementation", step.implementation},
                      {"ms", ms}});
     by_op[op].first += ms;
     ++by_op[op].second;
@@ -92,9 +91,7 @@ nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inpu
   for (size_t i = 0; i < std::min<size_t>(10, order.size()); ++i) {
     const nlohmann::json& s = steps[order[i]];
     std::cerr << "  " << std::setw(9) << s["ms"].get<double>() << " ms  " << s["op"].get<std::string>() << " "
-              << s["name"].get<std::string>() << "  " << s["kernel"].get<std::string>();
-    const std::string impl = s["implementation"].get<std::string>();
-    std::cerr << (impl.empty() ? "" : " <" + impl + ">") << "\n";
+              << s["name"].get<std::string>() << "  " << s["kernel"].get<std::string>() << "\n";
   }
   return steps;
 }

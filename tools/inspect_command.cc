@@ -31,8 +31,8 @@ std::string view_note(const StepReport& step) {
   return step.joined_in_place ? " (joined in place: inputs written into it)" : " (view: no copy)";
 }
 
-// The planned graph: the instruction set it was planned for, one line per step (kernel and <what runs in it
-// and why those layouts>, output shapes and layouts, what a pass made it from, why faster kernels declined),
+// The planned graph: the instruction set oneDNN runs here (what layouts and fast paths were chosen for), one
+// line per step (kernel, output shapes and layouts, what a pass made it from, why faster kernels declined),
 // then the arena.
 void print_plan(const PlanView& plan) {
   const std::vector<StepReport> steps = plan.steps();
@@ -51,8 +51,7 @@ void print_plan(const PlanView& plan) {
       continue;
     }
     std::cout << "  " << std::left << std::setw(28) << step.name << " " << std::setw(20) << step.op_type << " -> "
-              << outs << "  kernel " << step.kernel
-              << (step.implementation.empty() ? "" : " <" + step.implementation + ">") << view_note(step)
+              << outs << "  kernel " << step.kernel << view_note(step)
               << (step.one_thread && !step.view ? " (1 thread)" : "");
     if (!step.note.empty()) std::cout << "  {" << step.note << "}";
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/primitive_kernel.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/conv/swish.h"
@@ -25,14 +26,12 @@ using namespace dnnl;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-// The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor, the layout
-// the plan is told dst has (the primitive's, but for first_layer's), and which layouts were taken and why
-// (`cnnx inspect`).
+// The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor, and the
+// layout the plan is told dst has (the primitive's, but for first_layer's).
 struct ConvDesc {
   memory::desc user_weights_md, user_bias_md;
   convolution_forward::primitive_desc pd;
   Layout dst_layout;
-  std::string why;
 };
 
 // The fusion as post-ops: sum first (dst holds the residual), then the activation, but for Swish: run() sweeps
@@ -90,22 +89,20 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const me
 }
 
 // A first layer: src arrives plain (NCHW, as images do), with at most 4 channels, and the convolution makes
-// as many as the CPU's channel block b (16 with AVX-512, 8 with AVX2). oneDNN's direct kernel reads NCHW
-// itself and writes nChw<b>c, which for b channels puts every element where channels-last does (N, H, W,
-// then the b channels): the plan is told dst is channels-last, the layout the next layers choose on AVX-512,
-// and the input needs no reorder (3-5% of a small network: 3x224x224 floats reordered in 36 us on one
-// thread, while this kernel is 7 us faster than channels-last's). Empty when oneDNN has no such kernel or
-// would run it with another instruction set than its own choice `own`.
+// as many as the channel block of the CPU's instruction set (cpu_channel_block(): 16 with AVX-512, 8 with
+// AVX2). oneDNN's direct kernel reads NCHW itself and writes nChw<b>c, which for b channels puts every
+// element where channels-last does (N, H, W, then the b channels): the plan is told dst is channels-last, the
+// layout the next layers choose on AVX-512, and the input needs no reorder (3-5% of a small network:
+// 3x224x224 floats reordered in 36 us on one thread, while this kernel is 7 us faster than channels-last's).
+// Empty when oneDNN has no such kernel or would run it with another instruction set than its own choice `own`.
 std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fusion, const ConvDesc& own) {
   const int64_t block = cpu_channel_block();
   if (g.C > 4 || g.M != block || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
   const memory::dims dst_dims = g.output_shape();
   try {
-    ConvDesc d = describe(g, fusion, plain_f32_desc(g.input_shape()), channel_blocked_desc(dst_dims, block));
+    ConvDesc d = describe(g, fusion, plain_f32_desc(g.input_shape()), md_of(channel_blocked_layout(dst_dims, block)));
     if (implementation_isa(d.pd) != implementation_isa(own.pd)) return std::nullopt;
     d.dst_layout = layout_of(memory::desc(dst_dims, dt::f32, tag::acdb));
-    d.why = "a first layer: plain src read as it is, dst in blocks of " + std::to_string(block) +
-            " channels (" + dnnl_cpu_isa() + "'s block), the bytes of channels-last";
     return d;
   } catch (const dnnl::error&) {
     return std::nullopt;
@@ -117,10 +114,10 @@ std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fus
 // pixel by pixel at the channel stride, a multiple of 2 KiB, so a row of pixels falls in one or two L1 sets
 // and evicts itself: ResNeXt's 32 groups of 16 over 512 channels run 1.6x slower than in nChw16c at 28x28, 5x
 // at 56x56 stride 2 (bench/README.md, "Grouped convolutions over 512 channels"). Other channel counts
-// (RegNet's 144-400) run level in both. Measured on AVX-512 only: on other CPUs the rule does not apply.
+// (RegNet's 144-400) run level in both. Measured with that kernel only: other instruction sets keep the rule off.
 bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& own) {
   return g.group > 1 && g.group != g.C && g.C % 512 == 0 && implementation_isa(own.pd).rfind("avx512", 0) == 0 &&
-         layout_of(own.pd.src_desc()) == layout_of(channel_blocked_desc(g.input_shape(), 16));
+         layout_of(own.pd.src_desc()) == channel_blocked_layout(g.input_shape(), 16);
 }
 
 // The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,
@@ -139,39 +136,23 @@ ConvDesc describe_offered(const ConvGeometry& g, const ConvFusion& fusion, const
   // Given a channels-last src and left to choose dst, oneDNN pairs it with a blocked dst it has no kernel for.
   const Layout dst_like_src = is_plain(src) || has_inner_blocks(src) ? Layout() : layout_of(same_order_desc(src, g.output_shape()));
   ConvDesc own = describe(g, fusion);
-  if (grouped_conv_aliases_channels_last(g, own)) {
-    own.why = "oneDNN's own layouts: a grouped convolution over a multiple of 512 channels, whose AVX-512 "
-              "channels-last kernel aliases in L1";
-    return own;
-  }
+  if (grouped_conv_aliases_channels_last(g, own)) return own;
   if (is_plain(src) && is_plain(wished_dst))
     if (std::optional<ConvDesc> d = first_layer(g, fusion, own)) return std::move(*d);
   const Layout src_like_wished_dst =
       is_plain(wished_dst) ? Layout() : layout_of(same_order_desc(wished_dst, g.input_shape()));
-  struct Try {
-    Layout src, dst;
-    std::string why;
-  };
-  const Try tries[] = {{src, is_plain(wished_dst) ? dst_like_src : wished_dst,
-                        is_plain(wished_dst) ? "src as it arrives, dst in its order" : "src as it arrives, dst as its readers wish"},
-                       {Layout(), wished_dst, "dst as its readers wish"},
-                       {src_like_wished_dst, wished_dst, "dst as its readers wish, src in its order"},
-                       {src, dst_like_src, "src as it arrives"}};
-  bool declined = false;  // an offer oneDNN would run with other code than its own choice
-  for (const Try& t : tries) {
-    if (is_plain(t.src) && is_plain(t.dst)) continue;
+  const std::pair<Layout, Layout> tries[] = {{src, is_plain(wished_dst) ? dst_like_src : wished_dst},
+                                             {Layout(), wished_dst},
+                                             {src_like_wished_dst, wished_dst},
+                                             {src, dst_like_src}};
+  for (const auto& [try_src, try_dst] : tries) {
+    if (is_plain(try_src) && is_plain(try_dst)) continue;
     try {
-      ConvDesc d = describe(g, fusion, md_of(t.src), md_of(t.dst));
-      if (implementation_isa(d.pd) == implementation_isa(own.pd)) {
-        d.why = t.why;
-        return d;
-      }
+      ConvDesc d = describe(g, fusion, md_of(try_src), md_of(try_dst));
+      if (implementation_isa(d.pd) == implementation_isa(own.pd)) return d;
     } catch (const dnnl::error&) {
     }
-    declined = true;
   }
-  own.why = declined ? "oneDNN's own layouts (the offered ones run other code than " + implementation_isa(own.pd) + ")"
-                     : "oneDNN's own layouts";
   return own;
 }
 
@@ -202,9 +183,6 @@ class ConvDnnl : public CompiledKernel {
   // The sum post-op adds what dst holds: dst may be the residual's own buffer.
   int in_place_input() const override { return residual_ ? 3 : -1; }
   bool reads_input_at_run(size_t input) const override { return input != 1 || !const_weights_.memory; }
-  std::string implementation() const override {
-    return conv_.name() + ", " + d_.why + (swish_ ? "; Swish after it (ops/conv/swish.h)" : "");
-  }
 
   void run(const KernelIO& io) const override {
     const Tensor& X = *io.in[0];

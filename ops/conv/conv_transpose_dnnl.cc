@@ -91,7 +91,6 @@ class ConvTransposeDnnl : public CompiledKernel {
   }
 
   bool reads_input_at_run(size_t input) const override { return input != 1 || !const_weights_.memory; }
-  std::string implementation() const override { return deconv_.name(); }
 
   void run(const KernelIO& io) const override {
     DnnlMemoryArg weights = const_weights_.memory;

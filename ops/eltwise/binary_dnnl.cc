@@ -204,7 +204,6 @@ class BinaryDnnl : public CompiledKernel {
   // src0 has dst's shape and layout, and oneDNN binary may write dst over it (not a u8 dst over f32, nor
   // when NaN is put back from src0).
   int in_place_input() const override { return ops_.bool_dst || restores_nan() ? -1 : ops_.swapped ? 1 : 0; }
-  std::string implementation() const override { return binary_.name(); }
 
   void run(const KernelIO& io) const override {
     const Tensor& src0 = *io.in[ops_.swapped ? 1 : 0];

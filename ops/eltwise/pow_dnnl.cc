@@ -21,7 +21,6 @@ class PowDnnl : public CompiledKernel {
   }
   // Elementwise over X's elements: dst may be X's buffer.
   int in_place_input() const override { return 0; }
-  std::string implementation() const override { return prim_.name(); }
   void run(const KernelIO& io) const override {
     prim_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(md_, *io.in[0])}, {DNNL_ARG_DST, dnnl_wrap(md_, *io.out[0])}});
   }

@@ -31,7 +31,6 @@ PReluDesc describe(const Shape& x, const Shape& slope) {
 class PReluDnnl : public CompiledKernel {
  public:
   explicit PReluDnnl(PReluDesc d) : d_(std::move(d)), prelu_(d_.pd) {}
-  std::string implementation() const override { return prelu_.name(); }
 
   void run(const KernelIO& io) const override {
     prelu_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},

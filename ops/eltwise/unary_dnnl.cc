@@ -49,12 +49,6 @@ class EltwiseDnnl : public CompiledKernel {
   const KernelLayouts* layouts() const override { return &layouts_; }
   // Elementwise: dst may be src's buffer (oneDNN eltwise runs in place), unless special inputs are mended.
   int in_place_input() const override { return mends_ ? -1 : 0; }
-  std::string implementation() const override {
-    if (relu_) return "relu keeping NaN (a vectorized loop)";
-    std::string names;
-    for (const DnnlPrimitive& s : steps_) names += (names.empty() ? "" : " + ") + s.name();
-    return names;
-  }
 
   void run(const KernelIO& io) const override {
     if (io.in[0]->numel() != io.out[0]->numel()) fail("input and output sizes differ");

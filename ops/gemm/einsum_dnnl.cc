@@ -145,7 +145,6 @@ class EinsumDnnl : public CompiledKernel {
       if (o->input == int(input) && o->prepared.buffer) return false;
     return true;
   }
-  std::string implementation() const override { return matmul_.name(); }
 
   void run(const KernelIO& io) const override {
     DnnlWorkspace copies(io.context, buffer_bytes_);  // the per-run copies

@@ -89,7 +89,6 @@ class GemmLayer : public CompiledKernel {
   }
 
   bool reads_input_at_run(size_t input) const override { return input == 0; }  // B and C copied in
-  std::string implementation() const override { return ip_.name(); }
 
   void run(const KernelIO& io) const override {
     ip_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},

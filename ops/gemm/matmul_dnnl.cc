@@ -93,7 +93,6 @@ class MatMulDnnl : public CompiledKernel {
   // The sum post-op adds what dst holds: dst may be the residual's own buffer.
   int in_place_input() const override { return residual_ ? 3 : -1; }
   bool reads_input_at_run(size_t input) const override { return input != 1 || !weights_.memory; }
-  std::string implementation() const override { return matmul_.name(); }
 
   void run(const KernelIO& io) const override {
     if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());

@@ -33,6 +33,7 @@
 #include <limits>
 #include <vector>
 
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/layouts.h"
 #include "ops/resize/resize_geometry.h"
 

@@ -78,7 +78,6 @@ std::string declines(const RnnParams& p, const KernelArgs& a) {
 
 class RecurrentDnnl : public CompiledKernel {
  public:
-  std::string implementation() const override { return prim_.name(); }
   void run(const KernelIO& io) const override {
     const Tensor* h0 = has_h0_ ? io.in[kRnnInitialH] : nullptr;
     const Tensor* c0 = has_c0_ ? io.in[kRnnInitialC] : nullptr;

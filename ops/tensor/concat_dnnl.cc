@@ -34,7 +34,6 @@ class ConcatDnnl : public CompiledKernel {
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
-  std::string implementation() const override { return concat_.name(); }
 
   void run(const KernelIO& io) const override {
     DnnlArgs args{{DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}};
