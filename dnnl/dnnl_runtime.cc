@@ -181,6 +181,8 @@ int64_t channel_block(const Layout& l, const Shape& shape) {
   return 0;
 }
 
+Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blocked_desc(shape)); }
+
 Layout channel_blocked_layout(const Shape& shape, int64_t block) {
   if (shape.size() < 3 || shape.size() > 5 || (block != 4 && block != 8 && block != 16)) return Layout();
   return layout_of(blocked_desc(shape, block));
