@@ -139,6 +139,15 @@ struct PreparedWeightTotals {
 };
 PreparedWeightTotals prepared_weight_totals();
 
+// The instruction set oneDNN's kernels run with on this CPU ("avx512_core", "avx2", ...; ONEDNN_MAX_CPU_ISA
+// lowers it) and the channel block of its blocked layouts there (16 or 8): what layouts and fast paths are
+// chosen for.
+struct CpuReport {
+  std::string isa;
+  int64_t channel_block = 0;
+};
+CpuReport cpu_report();
+
 // Tensor files. (read_npy and write_npy are defined in engine/npy.cc.)
 Tensor read_npy(const std::string& path);
 void write_npy(const std::string& path, const Tensor& t);

@@ -1,9 +1,11 @@
 // The machine's limits for float32 inference, measured, so a model's time can be set against them
 // (bench/zoo.sh; issue 18: compute-bound models at >= 90% of the FMA peak, memory-bound ones at >= 90% of the
-// read bandwidth). Prints one JSON object:
+// read bandwidth), and the int8 and bfloat16 peaks where the CPU has instructions for them. Prints one JSON
+// object:
 //
-//   {"isa": "avx512f", "threads": [1, 2], "fma_gflops": {"1": ..., "2": ...}, "read_gbps": {"1": ..., "2": ...},
-//    "buffer_mb": 1024, "reps": 5}
+//   {"isa": "avx2", "threads": [1, 2], "fma_gflops": {"1": ..., "2": ...}, "clock_ghz": ..., "fma_per_cycle": ...,
+//    "int8": {"via": "vpmaddubsw+vpmaddwd+vpaddd (avx2)", "gops": {"1": ..., "2": ...}},
+//    "bf16": {"declined": "..."}, "read_gbps": {"1": ..., "2": ...}, "buffer_mb": 1024, "reps": 5}
 //
 // fma_gflops: float32 FMAs (2 FLOP each) per second with every thread running an unrolled loop of
 // independent fused multiply-adds on registers (more accumulators than FMA latency x FMA ports on any x86
@@ -11,6 +13,16 @@
 // two constants: 16 of AVX-512's 32, 12 of AVX2's 16; with 16, AVX2 spilled to memory and measured 54 GFLOP/s
 // on a 2-core EPYC where 2 FMA ports x 8 lanes x 2 FLOP at ~3 GHz is ~190). AVX-512 where the CPU has it (on
 // cores that split a 512-bit FMA in two, as Zen 4 does, this is still their peak), else AVX2 + FMA.
+// clock_ghz: one thread's cycles per second, from a chain of dependent integer adds (1 cycle each on every x86
+// core since the P6); fma_per_cycle = fma_gflops at 1 thread / (clock_ghz x lanes x 2): the vector FMAs a core
+// retires per cycle, the known count to check the peak against (2 on Zen 1-4, Haswell and later Intel cores;
+// 1 on AVX-512 cores with one 512-bit FMA unit).
+// int8: multiply-adds of unsigned by signed bytes into int32 (2 ops each) per second, as int8 convolutions do
+// them: VNNI's vpdpbusd where the CPU has it (AVX512_VNNI on 512-bit registers, else AVX-VNNI on 256-bit),
+// else vpmaddubsw + vpmaddwd + vpaddd (AVX512BW, else AVX2); the same accumulator counts as the FMA loop.
+// bf16: bfloat16 pair dot products into float32 (vdpbf16ps, AVX512_BF16: 2 FLOP per multiply-add), or
+// "declined" with the reason where the CPU has no such instruction (bfloat16 then runs converted to float32,
+// at fma_gflops at best). AMX tiles are not measured.
 // read_gbps: bytes per second summed by all threads over one buffer far larger than the caches, each thread
 // its own contiguous part (first touched by that thread), 4 independent vector sums per thread.
 // Each figure is the best of `reps` repetitions: on a shared machine the best is the nearest to the limit.
@@ -96,6 +108,110 @@ __attribute__((target("avx2,fma"))) float fma_loop_avx2(int64_t iters) {
   return sum_lanes_avx2(s);
 }
 
+// Lane 0 of an int32 vector (_mm512_castsi512_si128: GCC 12 warns about its own header there).
+__attribute__((target("avx512f"))) int32_t first_lane_avx512(__m512i v) {
+  int32_t lanes[16];
+  _mm512_storeu_si512(lanes, v);
+  return lanes[0];
+}
+
+__attribute__((target("avx2"))) int32_t first_lane_avx2(__m256i v) {
+  int32_t lanes[8];
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes), v);
+  return lanes[0];
+}
+
+// int8 multiply-adds: every 32-bit lane of an accumulator adds the products of 4 unsigned bytes of `a` and 4
+// signed bytes of `b`. The accumulators only grow by wrapping: no value makes any instruction slower.
+__attribute__((target("avx512f,avx512vnni"))) int32_t int8_loop_avx512_vnni(int64_t iters) {
+  __m512i acc[kAvx512Accumulators];
+  for (__m512i& r : acc) r = _mm512_set1_epi32(1);
+  const __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-5);
+  for (int64_t i = 0; i < iters; ++i)
+    for (__m512i& r : acc) r = _mm512_dpbusd_epi32(r, a, b);
+  __m512i s = acc[0];
+  for (int k = 1; k < kAvx512Accumulators; ++k) s = _mm512_add_epi32(s, acc[k]);
+  return first_lane_avx512(s);
+}
+
+__attribute__((target("avx2,avxvnni"))) int32_t int8_loop_avx_vnni(int64_t iters) {
+  __m256i acc[kAvx2Accumulators];
+  for (__m256i& r : acc) r = _mm256_set1_epi32(1);
+  const __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-5);
+  for (int64_t i = 0; i < iters; ++i)
+    for (__m256i& r : acc) r = _mm256_dpbusd_avx_epi32(r, a, b);
+  __m256i s = acc[0];
+  for (int k = 1; k < kAvx2Accumulators; ++k) s = _mm256_add_epi32(s, acc[k]);
+  return first_lane_avx2(s);
+}
+
+// Without VNNI: u8 x s8 pairs summed into int16 (vpmaddubsw), int16 pairs into int32 (vpmaddwd by ones), added
+// (vpaddd). The unsigned operand is the accumulator itself: with two constants the compiler would hoist both
+// products out of the loop.
+__attribute__((target("avx512f,avx512bw"))) int32_t int8_loop_avx512bw(int64_t iters) {
+  __m512i acc[kAvx512Accumulators];
+  for (__m512i& r : acc) r = _mm512_set1_epi32(1);
+  const __m512i b = _mm512_set1_epi8(-5), ones = _mm512_set1_epi16(1);
+  for (int64_t i = 0; i < iters; ++i)
+    for (__m512i& r : acc) r = _mm512_add_epi32(r, _mm512_madd_epi16(_mm512_maddubs_epi16(r, b), ones));
+  __m512i s = acc[0];
+  for (int k = 1; k < kAvx512Accumulators; ++k) s = _mm512_add_epi32(s, acc[k]);
+  return first_lane_avx512(s);
+}
+
+__attribute__((target("avx2"))) int32_t int8_loop_avx2(int64_t iters) {
+  __m256i acc[kAvx2Accumulators];
+  for (__m256i& r : acc) r = _mm256_set1_epi32(1);
+  const __m256i b = _mm256_set1_epi8(-5), ones = _mm256_set1_epi16(1);
+  for (int64_t i = 0; i < iters; ++i)
+    for (__m256i& r : acc) r = _mm256_add_epi32(r, _mm256_madd_epi16(_mm256_maddubs_epi16(r, b), ones));
+  __m256i s = acc[0];
+  for (int k = 1; k < kAvx2Accumulators; ++k) s = _mm256_add_epi32(s, acc[k]);
+  return first_lane_avx2(s);
+}
+
+// bfloat16: each float32 lane adds the products of a pair of bfloat16s (vdpbf16ps): 1 + 2e-8 rounds back to 1,
+// so no value ever becomes denormal.
+__attribute__((target("avx512f,avx512bf16"))) float bf16_loop_avx512(int64_t iters) {
+  __m512 acc[kAvx512Accumulators];
+  for (__m512& r : acc) r = _mm512_set1_ps(1.f);
+  const __m512bh m = _mm512_cvtne2ps_pbh(_mm512_set1_ps(1e-4f), _mm512_set1_ps(1e-4f));
+  for (int64_t i = 0; i < iters; ++i)
+    for (__m512& r : acc) r = _mm512_dpbf16_ps(r, m, m);
+  __m512 s = acc[0];
+  for (int k = 1; k < kAvx512Accumulators; ++k) s = _mm512_add_ps(s, acc[k]);
+  return sum_lanes_avx512(s);
+}
+
+// The int8 loop this CPU runs best, its name, and the bytes one of its instruction groups multiplies.
+struct Int8Loop {
+  int32_t (*loop)(int64_t iters);
+  const char* via;
+  int bytes, accumulators;
+};
+Int8Loop int8_loop() {
+  if (__builtin_cpu_supports("avx512vnni"))
+    return {int8_loop_avx512_vnni, "vpdpbusd (avx512_vnni)", 64, kAvx512Accumulators};
+  if (__builtin_cpu_supports("avxvnni")) return {int8_loop_avx_vnni, "vpdpbusd (avx_vnni)", 32, kAvx2Accumulators};
+  if (__builtin_cpu_supports("avx512bw"))
+    return {int8_loop_avx512bw, "vpmaddubsw+vpmaddwd+vpaddd (avx512bw)", 64, kAvx512Accumulators};
+  return {int8_loop_avx2, "vpmaddubsw+vpmaddwd+vpaddd (avx2)", 32, kAvx2Accumulators};
+}
+
+// One thread's clock in GHz: a chain of dependent register adds, one cycle each, best of `reps`.
+double clock_ghz(int reps) {
+  constexpr int64_t kIters = 2'000'000;  // x 100 adds: 2e8 cycles, ~0.07 s at 3 GHz
+  double best = 0;
+  for (int rep = 0; rep < reps; ++rep) {
+    uint64_t x = 0;
+    const double s = timed_on_threads(1, [&](int) {
+      for (int64_t i = 0; i < kIters; ++i) asm volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+    });
+    best = std::max(best, double(kIters) * 100 / s / 1e9);
+  }
+  return best;
+}
+
 __attribute__((target("avx512f"))) float read_sum_avx512(const float* p, size_t n) {
   __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
   size_t i = 0;
@@ -161,6 +277,24 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
+// The best over `reps` of `work` units per thread per second, every one of `threads` threads running `body`.
+double best_rate(int threads, int reps, double work, const std::function<void(int)>& body) {
+  double best = 0;
+  for (int rep = 0; rep < reps; ++rep) best = std::max(best, double(threads) * work / timed_on_threads(threads, body));
+  return best;
+}
+
+// {"1": v1, "2": v2, ...} of `values` by thread count, each with `digits` decimals.
+std::string by_threads(const std::vector<int>& threads, const std::vector<double>& values, int digits) {
+  std::string json;
+  for (size_t i = 0; i < threads.size(); ++i) {
+    char num[64];
+    std::snprintf(num, sizeof num, "%.*f", digits, values[i]);
+    json += (json.empty() ? "\"" : ", \"") + std::to_string(threads[i]) + "\": " + num;
+  }
+  return "{" + json + "}";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,7 +304,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cnnx_machine_limits: needs AVX2 + FMA or AVX-512\n");
     return 1;
   }
-  const int lanes = avx512 ? 16 : 8;
+  const int lanes = avx512 ? 16 : 8, accumulators = avx512 ? kAvx512Accumulators : kAvx2Accumulators;
+  const Int8Loop int8 = int8_loop();
+  const bool bf16 = __builtin_cpu_supports("avx512bf16");
 
   // One buffer, each thread count splitting it into contiguous parts; every page touched once before timing.
   const size_t n = args.buffer_mb * (size_t(1) << 20) / sizeof(float);
@@ -186,36 +322,43 @@ int main(int argc, char** argv) {
   });
 
   std::atomic<float> sink{0};  // every sum is stored here, so none can be dropped
-  std::string fma_json, read_json, threads_json;
+  std::vector<double> fma, int8_ops, bf16_flop, read;
   for (int threads : args.threads) {
-    double fma_best = 0, read_best = 0;
-    for (int rep = 0; rep < args.reps; ++rep) {
-      const double s = timed_on_threads(threads, [&](int) {
-        sink.store(avx512 ? fma_loop_avx512(kFmaIters) : fma_loop_avx2(kFmaIters), std::memory_order_relaxed);
-      });
-      const int accumulators = avx512 ? kAvx512Accumulators : kAvx2Accumulators;
-      fma_best = std::max(fma_best, double(threads) * double(kFmaIters) * accumulators * lanes * 2 / s / 1e9);
-      const double r = timed_on_threads(threads, [&](int t) {
-        // Parts of 64-float multiples, so every part starts 64-byte aligned.
-        const size_t blocks = n / 64;
-        const size_t begin = blocks * size_t(t) / size_t(threads) * 64, end = blocks * size_t(t + 1) / size_t(threads) * 64;
-        const float* p = buffer + begin;
-        sink.store(avx512 ? read_sum_avx512(p, end - begin) : read_sum_avx2(p, end - begin), std::memory_order_relaxed);
-      });
-      read_best = std::max(read_best, double(n / 64 * 64 * sizeof(float)) / r / 1e9);
-    }
-    const std::string key = "\"" + std::to_string(threads) + "\": ";
-    char num[64];
-    std::snprintf(num, sizeof num, "%.1f", fma_best);
-    fma_json += (fma_json.empty() ? "" : ", ") + key + num;
-    std::snprintf(num, sizeof num, "%.2f", read_best);
-    read_json += (read_json.empty() ? "" : ", ") + key + num;
-    threads_json += (threads_json.empty() ? "" : ", ") + std::to_string(threads);
+    fma.push_back(best_rate(threads, args.reps, double(kFmaIters) * accumulators * lanes * 2 / 1e9, [&](int) {
+      sink.store(avx512 ? fma_loop_avx512(kFmaIters) : fma_loop_avx2(kFmaIters), std::memory_order_relaxed);
+    }));
+    // 2 ops (a multiply and an add) per byte pair.
+    int8_ops.push_back(best_rate(threads, args.reps, double(kFmaIters) * int8.accumulators * int8.bytes * 2 / 1e9,
+                                 [&](int) { sink.store(float(int8.loop(kFmaIters)), std::memory_order_relaxed); }));
+    // 2 FLOP per bfloat16 pair's multiply-add, 32 pairs per instruction.
+    if (bf16)
+      bf16_flop.push_back(best_rate(threads, args.reps, double(kFmaIters) * kAvx512Accumulators * 32 * 2 / 1e9,
+                                    [&](int) { sink.store(bf16_loop_avx512(kFmaIters), std::memory_order_relaxed); }));
+    // Parts of 64-float multiples, so every part starts 64-byte aligned.
+    read.push_back(best_rate(threads, args.reps, double(n / 64 * 64 * sizeof(float)) / threads / 1e9, [&](int t) {
+      const size_t blocks = n / 64;
+      const size_t begin = blocks * size_t(t) / size_t(threads) * 64, end = blocks * size_t(t + 1) / size_t(threads) * 64;
+      const float* p = buffer + begin;
+      sink.store(avx512 ? read_sum_avx512(p, end - begin) : read_sum_avx2(p, end - begin), std::memory_order_relaxed);
+    }));
   }
   std::free(buffer);
-  std::printf("{\"isa\": \"%s\", \"threads\": [%s], \"fma_gflops\": {%s}, \"read_gbps\": {%s}, \"buffer_mb\": %zu, "
+  const double ghz = clock_ghz(args.reps);
+  std::string threads_json;
+  for (int threads : args.threads) threads_json += (threads_json.empty() ? "" : ", ") + std::to_string(threads);
+  const auto one = std::find(args.threads.begin(), args.threads.end(), 1);
+  char per_cycle[32] = "null";
+  if (one != args.threads.end())
+    std::snprintf(per_cycle, sizeof per_cycle, "%.2f", fma[size_t(one - args.threads.begin())] / (ghz * lanes * 2));
+  const std::string bf16_json =
+      bf16 ? "{\"via\": \"vdpbf16ps (avx512_bf16)\", \"gflops\": " + by_threads(args.threads, bf16_flop, 1) + "}"
+           : "{\"declined\": \"no AVX512_BF16 on this CPU (no vdpbf16ps): bfloat16 runs converted to float32, at the "
+             "FMA peak at best\"}";
+  std::printf("{\"isa\": \"%s\", \"threads\": [%s], \"fma_gflops\": %s, \"clock_ghz\": %.2f, \"fma_per_cycle\": %s, "
+              "\"int8\": {\"via\": \"%s\", \"gops\": %s}, \"bf16\": %s, \"read_gbps\": %s, \"buffer_mb\": %zu, "
               "\"reps\": %d}\n",
-              avx512 ? "avx512f" : "avx2", threads_json.c_str(), fma_json.c_str(), read_json.c_str(), args.buffer_mb,
-              args.reps);
+              avx512 ? "avx512f" : "avx2", threads_json.c_str(), by_threads(args.threads, fma, 1).c_str(), ghz,
+              per_cycle, int8.via, by_threads(args.threads, int8_ops, 1).c_str(), bf16_json.c_str(),
+              by_threads(args.threads, read, 2).c_str(), args.buffer_mb, args.reps);
   return 0;
 }

@@ -3,6 +3,8 @@
 // per op type, then the slowest nodes (ORT names a node by its output, after its own fusions: a Conv fused with
 // the Relu after it is listed under the Relu's output).
 // Usage: NODE_PATH=$ORT_DIR/node_modules bench/ort_profile.js MODEL.onnx INPUT.npy [threads=1] [runs=30] [top=15]
+//   top `json`: every node as one JSON object instead, {"threads", "runs", "ms_in_nodes", "nodes": [{"name",
+//   "op", "ms"}, ...]} in run order (bench/profile_beside.py sets it beside cnnx's steps).
 const ort = require('onnxruntime-node');
 const fs = require('fs');
 const readNpy = require('./read_npy');
@@ -12,7 +14,7 @@ const path = require('path');
 
 (async () => {
   const [model, input, threadsArg, runsArg, topArg] = process.argv.slice(2);
-  const threads = Number(threadsArg || 1), runs = Number(runsArg || 30), top = Number(topArg || 15);
+  const threads = Number(threadsArg || 1), runs = Number(runsArg || 30), top = topArg === 'json' ? 0 : Number(topArg || 15);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ort_profile_'));
   const sess = await ort.InferenceSession.create(model, {
     intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential',
@@ -34,6 +36,13 @@ const path = require('path');
     const o = byOp.get(op) || { us: 0, n: 0 };
     o.us += e.dur; o.n += 1; byOp.set(op, o);
     byNode.set(node, { op, us: (byNode.has(node) ? byNode.get(node).us : 0) + e.dur });
+  }
+  if (topArg === 'json') {
+    let inNodes = 0;
+    for (const o of byNode.values()) inNodes += o.us;
+    console.log(JSON.stringify({ threads, runs, ms_in_nodes: inNodes / runs / 1000,
+      nodes: [...byNode].map(([name, o]) => ({ name, op: o.op, ms: o.us / runs / 1000 })) }));
+    return;
   }
   const ms = us => (us / runs / 1000).toFixed(3).padStart(9);
   let total = 0;

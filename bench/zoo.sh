@@ -8,7 +8,9 @@
 # image at batch > 1, so < 1 is cnnx ahead everywhere) and their geometric means, load + first run and peak
 # RSS (from the first config's run), and cnnx's and ONNX Runtime's share of the FMA peak (GFLOP / latency,
 # cnnx bench's count: 2 per multiply-add of the sum-of-products ops) and of the read bandwidth (weight bytes
-# / latency) at the first config's thread count.
+# / latency) at the first config's thread count. The table's first column is headed by the instruction set
+# cnnx's oneDNN ran (avx2, avx512_core, ...), the machine line above it by the limits' (with the int8 and
+# bfloat16 peaks, or why there are none).
 #
 # Usage: bench/zoo.sh CNNX MODELS_DIR ORT_NODE_MODULES [options] [model ...]
 #   MODELS_DIR   NAME/model.onnx + NAME/input.npy, from
@@ -177,7 +179,10 @@ def per_image(v, b):  # batch 1: ms per run; batch > 1: images per second
 
 limits = json.load(open(limits_file)) if limits_file else None
 threads = first.split("x")[0]
-head = ["model", "GFLOP", "weights MB"]
+# The instruction set cnnx's oneDNN ran (cnnx bench's "isa"; ONEDNN_MAX_CPU_ISA lowers it) heads the table,
+# so a table copied alone still says which kind of CPU it is from.
+isas = sorted({r.get("isa", "?") for (e, _, _), rs in runs.items() if e == "cnnx" for r in rs})
+head = [f"model ({'/'.join(isas) or '?'})", "GFLOP", "weights MB"]
 for c in configs:
     t, b = c.split("x")
     head += [f"{t}t b{b} {'ms' if b == '1' else 'img/s'}: cnnx / ORT / torch", "cnnx / ORT"]
@@ -188,8 +193,13 @@ print(f"{rounds} alternating rounds, medians of per-round medians; cnnx / ORT is
       f"(< 1: cnnx ahead); torch = TorchScript frozen + optimize_for_inference.")
 if limits:
     by_threads = lambda d, unit: ", ".join(f"{v} {unit} at {t} thread{'s' if t != '1' else ''}" for t, v in d.items())
-    print(f"machine ({limits['isa']}, best of {limits['reps']}): FMA peak {by_threads(limits['fma_gflops'], 'GFLOP/s')}; "
+    int8, bf16 = limits.get("int8", {}), limits.get("bf16", {})
+    print(f"machine ({limits['isa']}, best of {limits['reps']}): FMA peak {by_threads(limits['fma_gflops'], 'GFLOP/s')}"
+          f" ({limits.get('fma_per_cycle', '?')} FMAs per cycle at {limits.get('clock_ghz', '?')} GHz); "
           f"read bandwidth {by_threads(limits['read_gbps'], 'GB/s')}")
+    if int8:
+        print(f"int8 peak {by_threads(int8['gops'], 'GOP/s')} ({int8['via']}); bf16: "
+              + (by_threads(bf16['gflops'], 'GFLOP/s') + f" ({bf16['via']})" if 'gflops' in bf16 else bf16.get('declined', '?')))
 print()
 print("| " + " | ".join(head) + " |")
 print("|" + "---|" * len(head))

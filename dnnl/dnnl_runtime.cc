@@ -1,5 +1,6 @@
 #include "dnnl/dnnl_runtime.h"
 
+#include "dnnl/cpu_blocks.h"
 #include "engine/error.h"
 #include "engine/hot_buffer.h"
 
@@ -105,8 +106,6 @@ Layout layout_of(const dnnl::memory::desc& md) {
   return Layout(std::make_shared<const DnnlLayout>(md));
 }
 
-Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blocked_desc(shape)); }
-
 Layout transposed_plain_layout(const Shape& shape, const std::vector<int64_t>& perm) {
   if (shape.empty() || shape.size() > DNNL_MAX_NDIMS) return Layout();
   Shape out;
@@ -152,25 +151,63 @@ dnnl::memory::desc same_order_desc(const Layout& like_layout, const Shape& shape
   return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, strides);
 }
 
+namespace {
+
+using tag = dnnl::memory::format_tag;
+// nC[D][H]W4c, 8c, 16c by block (rows) and rank 3 to 5 (columns).
+const tag kChannelBlocked[3][3] = {{tag::aBc4b, tag::aBcd4b, tag::aBcde4b},
+                                   {tag::aBc8b, tag::aBcd8b, tag::aBcde8b},
+                                   {tag::aBc16b, tag::aBcd16b, tag::aBcde16b}};
+const int64_t kChannelBlocks[3] = {4, 8, 16};
+
+// nC[D][H]W<block>c of `shape` (rank 3 to 5, block 4, 8 or 16: checked by the callers).
+dnnl::memory::desc blocked_desc(const Shape& shape, int64_t block) {
+  const int64_t b = std::find(kChannelBlocks, kChannelBlocks + 3, block) - kChannelBlocks;
+  return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32,
+                            kChannelBlocked[b][shape.size() - 3]);
+}
+
+}  // namespace
+
 dnnl::memory::desc channel_blocked_desc(const Shape& shape) {
-  using tag = dnnl::memory::format_tag;
   require(shape.size() >= 3 && shape.size() <= 5, "channel-blocked layouts need rank 3 to 5, got ", shape.size());
-  const tag t = shape.size() == 3 ? tag::aBc16b : shape.size() == 4 ? tag::aBcd16b : tag::aBcde16b;
-  return dnnl::memory::desc(dnnl::memory::dims(shape.begin(), shape.end()), dnnl::memory::data_type::f32, t);
+  return blocked_desc(shape, 16);
 }
 
 int64_t channel_block(const Layout& l, const Shape& shape) {
-  using tag = dnnl::memory::format_tag;
   if (!has_inner_blocks(l) || shape.size() < 3 || shape.size() > 5) return 0;
-  const dnnl::memory::dims dims(shape.begin(), shape.end());
-  const tag tags[3][3] = {{tag::aBc4b, tag::aBcd4b, tag::aBcde4b},
-                          {tag::aBc8b, tag::aBcd8b, tag::aBcde8b},
-                          {tag::aBc16b, tag::aBcd16b, tag::aBcde16b}};
-  const int64_t blocks[3] = {4, 8, 16};
-  for (int b = 0; b < 3; ++b)
-    if (md_of(l) == dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[b][shape.size() - 3])) return blocks[b];
+  for (int64_t b : kChannelBlocks)
+    if (md_of(l) == blocked_desc(shape, b)) return b;
   return 0;
 }
+
+Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blocked_desc(shape)); }
+
+Layout channel_blocked_layout(const Shape& shape, int64_t block) {
+  if (shape.size() < 3 || shape.size() > 5 || (block != 4 && block != 8 && block != 16)) return Layout();
+  return layout_of(blocked_desc(shape, block));
+}
+
+std::string dnnl_cpu_isa() {
+  static const std::string name = [] {
+    switch (dnnl::get_effective_cpu_isa()) {
+      case dnnl::cpu_isa::sse41: return "sse41";
+      case dnnl::cpu_isa::avx: return "avx";
+      case dnnl::cpu_isa::avx2: return "avx2";
+      case dnnl::cpu_isa::avx2_vnni: return "avx2_vnni";
+      case dnnl::cpu_isa::avx512_mic: return "avx512_mic";
+      case dnnl::cpu_isa::avx512_mic_4ops: return "avx512_mic_4ops";
+      case dnnl::cpu_isa::avx512_core: return "avx512_core";
+      case dnnl::cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+      case dnnl::cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+      case dnnl::cpu_isa::avx512_core_amx: return "avx512_core_amx";
+      default: return "other";
+    }
+  }();
+  return name;
+}
+
+int64_t cpu_channel_block() { return dnnl_cpu_isa().rfind("avx512", 0) == 0 ? 16 : 8; }
 
 bool has_inner_blocks(const Layout& l) {
   const dnnl::memory::desc& layout = md_of(l);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/prepared_weights.h"
 #include "engine/graph_builder.h"
 #include "ops/builtin_ops.h"
@@ -147,6 +148,8 @@ PreparedWeightTotals prepared_weight_totals() {
   const PreparedWeightCounts c = prepared_weight_counts();
   return {c.made, c.shared, c.kept, c.made_bytes, c.shared_bytes};
 }
+
+CpuReport cpu_report() { return {dnnl_cpu_isa(), cpu_channel_block()}; }
 
 Tensor read_tensor_proto_file(const std::string& path) { return import_tensor_file(path); }
 

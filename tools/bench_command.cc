@@ -166,6 +166,7 @@ int bench(const BenchOptions& o) {
                    {"run_threads", run_threads}, {"callers", o.callers},
                    {"runs_per_s", double(times.size()) / (timed_ms / 1e3)},
                    {"gflop", cost.flop / 1e9},   {"weight_mb", double(cost.weight_bytes) / 1e6}};
+  j["isa"] = cpu_report().isa;
   j["disabled_passes"] = o.disabled_passes;
   j["disabled_kernels"] = o.disabled_kernels;
   const PreparedWeightTotals prepared = prepared_weight_totals();

@@ -31,12 +31,15 @@ std::string view_note(const StepReport& step) {
   return step.joined_in_place ? " (joined in place: inputs written into it)" : " (view: no copy)";
 }
 
-// The planned graph: one line per step (kernel, output shapes and layouts, what a pass made it from, why
-// faster kernels declined), then the arena.
+// The planned graph: the instruction set oneDNN runs here (what layouts and fast paths were chosen for), one
+// line per step (kernel, output shapes and layouts, what a pass made it from, why faster kernels declined),
+// then the arena.
 void print_plan(const PlanView& plan) {
   const std::vector<StepReport> steps = plan.steps();
   size_t reorders = 0;
-  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << "):\n";
+  const CpuReport cpu = cpu_report();
+  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << "; oneDNN runs "
+            << cpu.isa << " code here, channel blocks of " << cpu.channel_block << "):\n";
   for (const StepReport& step : steps) {
     std::string outs;
     for (const ValueReport& v : step.outputs)

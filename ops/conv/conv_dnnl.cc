@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/primitive_kernel.h"
 #include "ops/common/activation_dnnl.h"
 #include "ops/conv/swish.h"
@@ -88,16 +89,18 @@ ConvDesc describe(const ConvGeometry& g, const ConvFusion& fusion = {}, const me
 }
 
 // A first layer: src arrives plain (NCHW, as images do), with at most 4 channels, and the convolution makes
-// 16. oneDNN's direct kernel reads NCHW itself and writes nChw16c, which for 16 channels puts every element
-// where channels-last does (N, H, W, then the 16 channels): the plan is told dst is channels-last, the layout
-// the next layers choose, and the input needs no reorder (3-5% of a small network: 3x224x224 floats
-// reordered in 36 us on one thread, while this kernel is 7 us faster than channels-last's). Empty when oneDNN
-// has no such kernel or would run it with another instruction set than its own choice `own`.
+// as many as the channel block of the CPU's instruction set (cpu_channel_block(): 16 with AVX-512, 8 with
+// AVX2). oneDNN's direct kernel reads NCHW itself and writes nChw<b>c, which for b channels puts every
+// element where channels-last does (N, H, W, then the b channels): the plan is told dst is channels-last, the
+// layout the next layers choose on AVX-512, and the input needs no reorder (3-5% of a small network:
+// 3x224x224 floats reordered in 36 us on one thread, while this kernel is 7 us faster than channels-last's).
+// Empty when oneDNN has no such kernel or would run it with another instruction set than its own choice `own`.
 std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fusion, const ConvDesc& own) {
-  if (g.C > 4 || g.M != 16 || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
+  const int64_t block = cpu_channel_block();
+  if (g.C > 4 || g.M != block || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
   const memory::dims dst_dims = g.output_shape();
   try {
-    ConvDesc d = describe(g, fusion, plain_f32_desc(g.input_shape()), channel_blocked_desc(dst_dims));
+    ConvDesc d = describe(g, fusion, plain_f32_desc(g.input_shape()), md_of(channel_blocked_layout(dst_dims, block)));
     if (implementation_isa(d.pd) != implementation_isa(own.pd)) return std::nullopt;
     d.dst_layout = layout_of(memory::desc(dst_dims, dt::f32, tag::acdb));
     return d;
@@ -106,14 +109,15 @@ std::optional<ConvDesc> first_layer(const ConvGeometry& g, const ConvFusion& fus
   }
 }
 
-// A grouped (not depthwise) convolution over a multiple of 512 channels whose own choice is nChw16c. Its
-// channels-last kernel (oneDNN 2.6's jit:avx512_core) reads each group's 16 channels pixel by pixel at the
-// channel stride, a multiple of 2 KiB, so a row of pixels falls in one or two L1 sets and evicts itself:
-// ResNeXt's 32 groups of 16 over 512 channels run 1.6x slower than in nChw16c at 28x28, 5x at 56x56 stride
-// 2 (bench/README.md, "Grouped convolutions over 512 channels"). Other channel counts (RegNet's 144-400) run level in both.
+// A grouped (not depthwise) convolution over a multiple of 512 channels whose own choice is oneDNN's AVX-512
+// kernel in nChw16c. Its channels-last kernel (oneDNN 2.6's jit:avx512_core) reads each group's 16 channels
+// pixel by pixel at the channel stride, a multiple of 2 KiB, so a row of pixels falls in one or two L1 sets
+// and evicts itself: ResNeXt's 32 groups of 16 over 512 channels run 1.6x slower than in nChw16c at 28x28, 5x
+// at 56x56 stride 2 (bench/README.md, "Grouped convolutions over 512 channels"). Other channel counts
+// (RegNet's 144-400) run level in both. Measured with that kernel only: other instruction sets keep the rule off.
 bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& own) {
-  return g.group > 1 && g.group != g.C && g.C % 512 == 0 &&
-         layout_of(own.pd.src_desc()) == channel_blocked_layout(g.input_shape());
+  return g.group > 1 && g.group != g.C && g.C % 512 == 0 && implementation_isa(own.pd).rfind("avx512", 0) == 0 &&
+         layout_of(own.pd.src_desc()) == channel_blocked_layout(g.input_shape(), 16);
 }
 
 // The offered layouts (see the file comment) when oneDNN runs them with the instruction set of its own choice,

@@ -134,17 +134,6 @@ ResampleDesc describe(algorithm algo, const Shape& x_shape, const Shape& y_shape
 
 }  // namespace
 
-Layout resize_channel_blocked_layout(const Shape& shape, int64_t block) {
-  using tag = memory::format_tag;
-  const tag tags[3][3] = {{tag::aBc4b, tag::aBcd4b, tag::aBcde4b},
-                          {tag::aBc8b, tag::aBcd8b, tag::aBcde8b},
-                          {tag::aBc16b, tag::aBcd16b, tag::aBcde16b}};
-  const int b = block == 4 ? 0 : block == 8 ? 1 : block == 16 ? 2 : -1;
-  if (b < 0 || shape.size() < 3 || shape.size() > 5) return Layout();
-  return layout_of(memory::desc(memory::dims(shape.begin(), shape.end()), memory::data_type::f32,
-                                tags[b][shape.size() - 3]));
-}
-
 Kernel<ResizeParams> resize_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const ResizeParams>& p, const KernelArgs& a) -> Compiled {
             ResizeGeometry g;

@@ -69,9 +69,5 @@ struct AxisTaps {
 };
 AxisTaps axis_taps(const ResizeParams& p, const ResizeAxis& a);
 
-// The channel-blocked layout (nChw4c, nChw8c, nChw16c and their 1-D and 3-D kin) of a float32 value of `shape`
-// with blocks of `block` channels; plain for other blocks or ranks. The native kernel writes its output in the
-// block its input arrives in. Defined in ops/resize/resize_dnnl.cc (it names oneDNN's format tags).
-Layout resize_channel_blocked_layout(const Shape& shape, int64_t block);
 
 }  // namespace cnnx

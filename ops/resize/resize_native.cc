@@ -33,6 +33,7 @@
 #include <limits>
 #include <vector>
 
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/layouts.h"
 #include "ops/resize/resize_geometry.h"
 
@@ -440,7 +441,7 @@ Compiled compile_resize_native(const std::shared_ptr<const ResizeParams>& params
   const Layout offered = a.offered.in.empty() ? Layout() : a.offered.in[0];
   const int64_t b = x.dtype == DType::f32 ? channel_block(offered, x.shape) : 0;
   if (b > 0 && keeps_cells(view[0]) && keeps_cells(view[1]) && x.shape[1] % b == 0) {
-    const Layout out = resize_channel_blocked_layout(out_shape, b);
+    const Layout out = channel_blocked_layout(out_shape, b);
     if (channel_block(out, out_shape) == b) {
       KernelLayouts layouts{std::vector<Layout>(a.in.size()), {out}};
       layouts.in[0] = offered;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dnnl/cpu_blocks.h"
 #include "ops/common/activation.h"
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
@@ -81,13 +82,21 @@ std::vector<KernelCase> conv_cases() {
   cases.push_back(blocked.in(random_in({1, 32, 14, 14}).blocked()).in(random_in({32, 32, 3, 3}).constant())
                       .in(random_in({32}).constant()));
   // A grouped convolution over 512 channels aliases in channels-last (conv_dnnl.cc): it takes nChw16c even
-  // when src arrives channels-last (oneDNN's own choice on AVX-512; without it nChw8c, and the rule is off);
-  // with 64 channels it keeps the layout src arrives in.
-  const bool avx512 = __builtin_cpu_supports("avx512f");
+  // when src arrives channels-last (oneDNN's own choice on AVX-512, as oneDNN dispatches: ONEDNN_MAX_CPU_ISA
+  // counts; without it nChw8c, and the rule is off); with 64 channels it keeps the layout src arrives in.
+  const bool avx512 = dnnl_cpu_isa().rfind("avx512", 0) == 0;
   KernelCase aliasing("Conv", 11, "32 groups over 512 channels, src offered channels-last");
   aliasing.attrs = conv_attrs(32, "NOTSET", {2, 2}, {}, {1, 1, 1, 1});
   cases.push_back(aliasing.in(random_in({2, 512, 9, 9}).channels_last()).in(random_in({512, 16, 3, 3}).constant())
                       .runs("dnnl", avx512 ? Takes::channel_blocked : Takes::any));
+  // A first layer making as many channels as the CPU's block (16 on AVX-512, 8 on AVX2) reads src plain and
+  // writes the bytes of channels-last (conv_dnnl.cc, first_layer), on whichever CPU runs the test: src taken
+  // plain, and dst (told channels-last) right.
+  const int64_t block = cpu_channel_block();
+  KernelCase first("Conv", 11, "a first layer: 3 -> " + std::to_string(block) + " channels (the CPU's block)");
+  first.attrs = conv_attrs(1, "NOTSET", {2, 2}, {}, {1, 1, 1, 1});
+  cases.push_back(first.in(random_in({1, 3, 12, 12})).in(random_in({block, 3, 3, 3}).constant())
+                      .in(random_in({block}).constant()));
   KernelCase grouped_64("Conv", 11, "4 groups over 64 channels, src offered channels-last");
   grouped_64.attrs = conv_attrs(4, "NOTSET", {}, {}, {1, 1, 1, 1});
   cases.push_back(grouped_64.in(random_in({1, 64, 8, 8}).channels_last()).in(random_in({64, 16, 3, 3}).constant())
