@@ -99,15 +99,25 @@ struct Model::State {
   std::vector<bool> inputs_with_data;  // per input: planned with its data (planned_with_data)
   bool adaptive = false;               // the team adapts per run (runtime/team.h); false when pinned
   int wide_team = 1;                   // threads of a wide run (the plans' and the run's)
-  PreparedWeights prepared;            // weights the plans' kernels prepared, shared between the plans
-  // Held while a plan is built or checked: planning reads constants whose bytes a plan built meanwhile might
-  // release (dnnl/prepared_weights.h), so the model plans one plan at a time and restores them first.
-  std::mutex constants_mutex;
+  // The weights the plans' kernels prepared, shared between the plans, and the mutex held while a plan is
+  // built or checked: planning reads constants whose bytes a plan built meanwhile might release
+  // (dnnl/prepared_weights.h), so the model plans one plan at a time and restores them first. Shared with the
+  // models made from it that share its graph (ModelAccess::emulating_bfloat16), whose plans read the same
+  // constants.
+  struct Constants {
+    PreparedWeights prepared;
+    std::mutex mutex;
+  };
+  std::shared_ptr<Constants> constants = std::make_shared<Constants>();
+  PreparedWeights& prepared = constants->prepared;
+  std::mutex& constants_mutex = constants->mutex;
   std::mutex mutex;
   std::list<std::pair<std::string, Plans>> plans;  // most recent first
 
-  State(std::shared_ptr<const Graph> g, const Options& o, bool emulate_bfloat16 = false)
-      : options(o), graph(std::move(g)), precision(choose_precision(o, emulate_bfloat16)) {
+  State(std::shared_ptr<const Graph> g, const Options& o, bool emulate_bfloat16 = false,
+        std::shared_ptr<Constants> shared = nullptr)
+      : options(o), graph(std::move(g)), precision(choose_precision(o, emulate_bfloat16)),
+        constants(shared ? std::move(shared) : std::make_shared<Constants>()) {
     inputs = specs(*graph, graph->inputs);
     outputs = specs(*graph, graph->outputs);
     inputs_with_data = planned_with_data(*graph);
@@ -210,7 +220,7 @@ const PrecisionReport& ModelAccess::precision(const Model& model) { return model
 Model ModelAccess::emulating_bfloat16(const Model& model) {
   Options o = model.state_->options;
   o.precision = Precision::bf16;
-  return Model(std::make_shared<Model::State>(model.state_->graph, o, true));
+  return Model(std::make_shared<Model::State>(model.state_->graph, o, true, model.state_->constants));
 }
 
 Model ModelAccess::from_graph(Graph graph, const Options& options) {

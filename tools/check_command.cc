@@ -95,7 +95,8 @@ int check_precision(const CheckOptions& o) {
     if (folder) {
       const size_t from = r * per_run;
       count = std::min(per_run, images.size() - from);
-      inputs = {preprocess(reference, {images.begin() + long(from), images.begin() + long(from + count)})};
+      const std::vector<std::string> batch(images.begin() + long(from), images.begin() + long(from + count));
+      inputs = {preprocess(reference, batch)};
     } else {
       inputs = batches[0];
     }
