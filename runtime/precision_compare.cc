@@ -12,12 +12,12 @@ namespace cnnx {
 
 namespace {
 
-struct Error {
+struct Gap {
   double max_abs = 0, rel = 0;
 };
 
 // max |b - a| and that over max |a|, over float32 values of one shape; false when they are not such values.
-bool difference(const Tensor& a, const Tensor& b, Error& e) {
+bool difference(const Tensor& a, const Tensor& b, Gap& e) {
   if (a.dtype() != DType::f32 || b.dtype() != DType::f32 || a.shape() != b.shape()) return false;
   const float* x = a.data<float>();
   const float* y = b.data<float>();
@@ -48,7 +48,7 @@ PrecisionComparison compare_precisions(const Model& reference, const Model& othe
     auto want = kept.find(g.value(value).name);
     // A rounding the bfloat16 plan inserted writes its input's value, rounded, under a new name.
     if (want == kept.end() && node.op_type == "RoundToFloat16") want = kept.find(g.value(node.inputs[0]).name);
-    Error e;
+    Gap e;
     if (want == kept.end() || !difference(want->second, plain, e)) return;
     double before = 0;
     for (int id : node.inputs)
@@ -60,7 +60,7 @@ PrecisionComparison compare_precisions(const Model& reference, const Model& othe
   c.other = plan->run(inputs, nullptr, nullptr, &compare);
   const std::vector<TensorSpec>& outputs = other.outputs();
   for (size_t i = 0; i < c.other.size() && i < c.reference.size(); ++i) {
-    Error e;
+    Gap e;
     difference(c.reference[i], c.other[i], e);
     c.outputs.push_back({outputs[i].name, "", "", "", e.max_abs, e.rel, 0});
   }
