@@ -49,6 +49,9 @@ cnnx::Options to_options(const cnnx_options* o) {
   if (o->backend != CNNX_BACKEND_DNNL && o->backend != CNNX_BACKEND_REF)
     cnnx::fail("unknown backend ", int(o->backend));
   out.backend = o->backend == CNNX_BACKEND_DNNL ? cnnx::Backend::dnnl : cnnx::Backend::ref;
+  if (o->precision != CNNX_PRECISION_FP32 && o->precision != CNNX_PRECISION_BF16)
+    cnnx::fail("unknown precision ", int(o->precision), " (cnnx_options.precision: CNNX_PRECISION_FP32 or CNNX_PRECISION_BF16)");
+  out.precision = o->precision == CNNX_PRECISION_BF16 ? cnnx::Precision::bf16 : cnnx::Precision::f32;
   out.threads = o->threads;
   out.verify = o->verify != 0;
   out.disabled_passes = names(o->disabled_passes, o->disabled_pass_count);
@@ -83,7 +86,7 @@ extern "C" {
 cnnx_options cnnx_options_default(void) {
   cnnx::Options d;
   return {d.backend == cnnx::Backend::dnnl ? CNNX_BACKEND_DNNL : CNNX_BACKEND_REF, d.threads, d.verify ? 1 : 0,
-          nullptr, 0, nullptr, 0};
+          nullptr, 0, nullptr, 0, CNNX_PRECISION_FP32};
 }
 
 const char* cnnx_last_error(void) { return last_error.c_str(); }

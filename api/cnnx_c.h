@@ -32,6 +32,8 @@ typedef enum cnnx_status {
 } cnnx_status;
 
 typedef enum cnnx_backend { CNNX_BACKEND_DNNL = 0, CNNX_BACKEND_REF = 1 } cnnx_backend;
+/* What plans compute in (cnnx.h, Options::precision). */
+typedef enum cnnx_precision { CNNX_PRECISION_FP32 = 0, CNNX_PRECISION_BF16 = 1 } cnnx_precision;
 
 typedef struct cnnx_options {
   cnnx_backend backend;
@@ -45,6 +47,7 @@ typedef struct cnnx_options {
   size_t disabled_pass_count;
   const char* const* disabled_kernels;
   size_t disabled_kernel_count;
+  cnnx_precision precision; /* another value is CNNX_ERROR at load */
 } cnnx_options;
 
 typedef struct cnnx_model cnnx_model;

@@ -79,6 +79,37 @@ int run_team(const Model& model);
 // values through: Identity, Dropout, Reshape, Flatten, Squeeze, Unsqueeze), as the graph was loaded.
 bool output_is_softmax(const Model& model, size_t output);
 
+// What a model's plans compute in, decided once at load from Options::precision, the backend, the CPU and
+// CNNX_BFLOAT16 (api/cnnx.h, Options::precision).
+struct PrecisionReport {
+  Precision requested = Precision::f32;
+  Precision used = Precision::f32;  // the plans' (passes/bfloat16_plan.h when bf16)
+  bool emulated = false;            // bf16 computed by float32 kernels on rounded values
+  std::string cpu_isa;              // oneDNN's ("avx2", "avx512_core_bf16", ...)
+  bool cpu_native_bfloat16 = false; // AVX512_BF16 or AMX
+  std::string why;                  // how bf16 runs, or why it does not ("" for fp32 asked)
+};
+PrecisionReport precision_report(const Model& model);
+// A model sharing `model`'s graph and options that runs the bfloat16 plan emulated (PrecisionReport::emulated)
+// whatever the CPU: what `cnnx check --precision bf16` measures the accuracy cost with.
+Model bfloat16_emulated(const Model& model);
+
+// Per graph output and per node output, how far a run of `other` is from a run of `reference` (the same graph
+// in another precision) on the same inputs. Errors are max |other - reference| over the value; `rel` divides
+// by max |reference| (0 when that is 0); `growth` is a node's rel minus the largest rel of the values it reads
+// (how much error the node itself added).
+struct ValueError {
+  std::string name, node, op_type;  // node and op_type "" for a graph output's row
+  std::string precision;            // the node's in `other`'s plan ("bf16", "fp32")
+  double max_abs = 0, rel = 0, growth = 0;
+};
+struct PrecisionComparison {
+  std::vector<ValueError> outputs;            // per graph output, in order
+  std::vector<ValueError> nodes;              // per node output of both plans, in `other`'s execution order
+  std::vector<Tensor> reference, other;       // the two runs' outputs
+};
+PrecisionComparison compare_precisions(const Model& reference, const Model& other, const std::vector<Tensor>& inputs);
+
 // One step of a plan.
 struct StepReport {
   bool reorder = false;          // a reorder the plan inserted: no node; `name` is the value it converts
@@ -91,6 +122,8 @@ struct StepReport {
   bool joined_in_place = false;  // a view because its producers wrote into its buffer (a Concat)
   bool one_thread = false;       // small: compiled and run on the calling thread alone
   std::string note;              // what a graph pass made the node from ("" for the model's own nodes)
+  Precision precision = Precision::f32;  // what it computes in
+  std::string precision_why;     // in a bfloat16 plan, why (passes/bfloat16_plan.h)
 };
 
 // What one graph pass did to the plan's graph.
@@ -113,6 +146,7 @@ class PlanView {
   explicit PlanView(std::shared_ptr<const Plan> plan);
 
   Backend backend() const;
+  Precision precision() const;
   size_t arena_bytes() const;
   std::vector<StepReport> steps() const;        // in order
   std::vector<PassReportLine> passes() const;   // in the order they ran

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/layout.h"
+#include "engine/precision.h"
 #include "engine/tensor.h"
 #include "engine/value_info.h"
 
@@ -18,15 +19,12 @@ class PreparedWeights;      // dnnl/prepared_weights.h
 class PreparedWeightBatch;  // dnnl/prepared_weights.h
 class DnnlRunState;         // dnnl/run_state.h
 
-// The element type a plan computes its float32 nodes in. Only float32 today; reduced-precision plans fill it.
-enum class Precision { f32 };
-
 // What a kernel may use while it compiles, besides its node's infos (KernelArgs::context). The planner makes
 // one per step; kernels keep none of it. Null members mean "none": each kernel then prepares its own weights,
 // at once, in ordinary allocations (how tests and one-off compiles run).
 struct CompileContext {
   int threads = 1;                      // the team its runs get (oneDNN picks implementations for it)
-  Precision precision = Precision::f32;
+  Precision precision = Precision::f32;  // what the node computes in; no kernel reads bf16 yet (bfloat16_plan.h)
   HotBufferPacking* packing = nullptr;  // small buffers it keeps share huge pages with the plan's others
   PreparedWeights* weights = nullptr;   // weights prepared by the model's other plans, to share
   PreparedWeightBatch* batch = nullptr; // reorders of constant weights, put off and run together by the plan

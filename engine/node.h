@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/attributes.h"
+#include "engine/precision.h"
 
 namespace cnnx {
 
@@ -24,6 +25,8 @@ struct Node {
   const OpDef* def = nullptr;                // set by build_graph
   std::shared_ptr<const OpParams> params;    // set by build_graph
   std::string note;                          // what a graph pass made this node from ("" for model nodes)
+  Precision precision = Precision::f32;      // what a plan computes it in (passes/bfloat16_plan.h)
+  std::string precision_why;                 // in a bfloat16 plan, why it is bf16 or stayed float32
 
   // "node 'conv1' (Conv)", for messages.
   std::string label() const;

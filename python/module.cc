@@ -50,9 +50,14 @@ struct ModelMetadata {
 class PyModel {
  public:
   PyModel(const py::object& path_or_bytes, int threads, const std::string& backend, bool verify,
-          std::vector<std::string> disable_passes, std::vector<std::string> disable_kernels)
+          std::vector<std::string> disable_passes, std::vector<std::string> disable_kernels,
+          const std::string& precision)
       : model_(load(path_or_bytes, options(threads, backend, verify, std::move(disable_passes),
-                                           std::move(disable_kernels)))) {}
+                                           std::move(disable_kernels), precision))) {
+    const PrecisionReport p = precision_report(model_);
+    if (p.used != p.requested && PyErr_WarnEx(PyExc_RuntimeWarning, p.why.c_str(), 1) != 0)
+      throw py::error_already_set();
+  }
 
   const Model& model() const { return model_; }
 
@@ -105,10 +110,11 @@ class PyModel {
 
  private:
   static Options options(int threads, const std::string& backend, bool verify, std::vector<std::string> passes,
-                         std::vector<std::string> kernels) {
+                         std::vector<std::string> kernels, const std::string& precision) {
     Options o;
     o.threads = threads;
     o.backend = parse_backend(backend);
+    o.precision = parse_precision(precision);
     o.verify = verify;
     o.disabled_passes = std::move(passes);
     o.disabled_kernels = std::move(kernels);
@@ -244,16 +250,20 @@ threads  the team it ran with (1: the calling thread alone; see Model's threads)
 
   py::class_<PyModel>(m, "Model", R"(An ONNX model loaded and validated once; runs from many threads.
 
-Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[], disable_kernels=[])
+Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[], disable_kernels=[],
+      precision="fp32")
   threads  threads per run (0: up to all cores, one while other runs are in flight or the machine is busy;
   N: pinned); backend "dnnl" (oneDNN, reference kernels where it declines) or "ref" (reference kernels
   only); verify  run the reference kernel beside every node and raise cnnx.Error
   naming the first node beyond its op's tolerance; disable_passes, disable_kernels  graph passes and
-  kernels ("OP:KERNEL" or "KERNEL") to plan without, as `cnnx run --disable-pass / --disable-kernel`.)")
+  kernels ("OP:KERNEL" or "KERNEL") to plan without, as `cnnx run --disable-pass / --disable-kernel`;
+  precision "fp32" or "bf16" (as `cnnx run --precision`: where bf16 cannot run, float32 with a
+  RuntimeWarning; precision_used and precision_note say what runs).)")
       .def(py::init<const py::object&, int, const std::string&, bool, std::vector<std::string>,
-                    std::vector<std::string>>(),
+                    std::vector<std::string>, const std::string&>(),
            "path_or_bytes"_a, "threads"_a = 0, "backend"_a = "dnnl", "verify"_a = false,
-           "disable_passes"_a = std::vector<std::string>{}, "disable_kernels"_a = std::vector<std::string>{})
+           "disable_passes"_a = std::vector<std::string>{}, "disable_kernels"_a = std::vector<std::string>{},
+           "precision"_a = "fp32")
       .def_property_readonly("inputs", &PyModel::inputs, "the inputs to feed, in order (TensorInfo)")
       .def_property_readonly("outputs", &PyModel::outputs, "what run() returns, in order (TensorInfo)")
       .def_property_readonly("metadata", [](const PyModel& p) { return model_report(p.model()).metadata; },
@@ -262,6 +272,12 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[],
       .def_property_readonly("threads", [](const PyModel& p) { return p.model().options().threads; })
       .def_property_readonly("backend", [](const PyModel& p) { return cnnx::backend_name(p.model().options().backend); })
       .def_property_readonly("verify", [](const PyModel& p) { return p.model().options().verify; })
+      .def_property_readonly("precision", [](const PyModel& p) { return cnnx::precision_name(p.model().options().precision); },
+                             "the precision asked for")
+      .def_property_readonly("precision_used", [](const PyModel& p) { return cnnx::precision_name(precision_report(p.model()).used); },
+                             "what the plans compute in")
+      .def_property_readonly("precision_note", [](const PyModel& p) { return precision_report(p.model()).why; },
+                             "how bf16 runs, or why it does not")
       .def_property_readonly("disable_passes", [](const PyModel& p) { return p.model().options().disabled_passes; })
       .def_property_readonly("disable_kernels", [](const PyModel& p) { return p.model().options().disabled_kernels; })
       .def("run", &PyModel::run, "feeds"_a, "run_info"_a = nullptr,

@@ -1,6 +1,9 @@
 #include <list>
 #include <mutex>
 
+#include <cstdlib>
+
+#include "dnnl/dnnl_runtime.h"
 #include "dnnl/prepared_weights.h"
 #include "ops/builtin_ops.h"
 #include "passes/pass.h"
@@ -54,6 +57,31 @@ std::vector<TensorSpec> specs(const Graph& g, const std::vector<int>& ids) {
   }
   return out;
 }
+// What the plans compute in (api/tools_facade.h, PrecisionReport), decided once at load. `emulate`: run the
+// bfloat16 plan on float32 kernels whatever the CPU (bfloat16_emulated).
+PrecisionReport choose_precision(const Options& o, bool emulate) {
+  PrecisionReport r;
+  r.requested = o.precision;
+  r.cpu_isa = dnnl_cpu_isa_name();
+  r.cpu_native_bfloat16 = dnnl_cpu_has_native_bfloat16();
+  if (o.precision == Precision::f32) return r;
+  const char* env = std::getenv("CNNX_BFLOAT16");
+  const std::string setting = env ? env : "";
+  if (!setting.empty() && setting != "emulate")
+    fail("CNNX_BFLOAT16='", setting, "' is not a setting (expected emulate, or unset)");
+  const char* how = "each bfloat16 value and weight rounded once, float32 arithmetic";
+  if (emulate || setting == "emulate" || o.backend == Backend::ref) {
+    r.used = Precision::bf16;
+    r.emulated = true;
+    r.why = std::string("bfloat16 emulated (") + how +
+            (o.backend == Backend::ref ? ", the reference kernels' bfloat16)" : ")");
+    return r;
+  }
+  r.why = (r.cpu_native_bfloat16 ? "cnnx's oneDNN kernels have no native bfloat16 path yet (CPU ISA "
+                                 : "this CPU has no native bfloat16 (no AVX512_BF16 or AMX; CPU ISA ") +
+          r.cpu_isa + "): --precision bf16 runs float32 (CNNX_BFLOAT16=emulate computes bfloat16's roundings, slower)";
+  return r;
+}
 }  // namespace
 
 struct Model::State {
@@ -66,18 +94,30 @@ struct Model::State {
 
   Options options;
   std::shared_ptr<const Graph> graph;
+  PrecisionReport precision;
   std::vector<TensorSpec> inputs, outputs;
   std::vector<bool> inputs_with_data;  // per input: planned with its data (planned_with_data)
   bool adaptive = false;               // the team adapts per run (runtime/team.h); false when pinned
   int wide_team = 1;                   // threads of a wide run (the plans' and the run's)
-  PreparedWeights prepared;            // weights the plans' kernels prepared, shared between the plans
-  // Held while a plan is built or checked: planning reads constants whose bytes a plan built meanwhile might
-  // release (dnnl/prepared_weights.h), so the model plans one plan at a time and restores them first.
-  std::mutex constants_mutex;
+  // The weights the plans' kernels prepared, shared between the plans, and the mutex held while a plan is
+  // built or checked: planning reads constants whose bytes a plan built meanwhile might release
+  // (dnnl/prepared_weights.h), so the model plans one plan at a time and restores them first. Shared with the
+  // models made from it that share its graph (ModelAccess::emulating_bfloat16), whose plans read the same
+  // constants.
+  struct Constants {
+    PreparedWeights prepared;
+    std::mutex mutex;
+  };
+  std::shared_ptr<Constants> constants = std::make_shared<Constants>();
+  PreparedWeights& prepared = constants->prepared;
+  std::mutex& constants_mutex = constants->mutex;
   std::mutex mutex;
   std::list<std::pair<std::string, Plans>> plans;  // most recent first
 
-  State(Graph g, const Options& o) : options(o), graph(std::make_shared<const Graph>(std::move(g))) {
+  State(std::shared_ptr<const Graph> g, const Options& o, bool emulate_bfloat16 = false,
+        std::shared_ptr<Constants> shared = nullptr)
+      : options(o), graph(std::move(g)), precision(choose_precision(o, emulate_bfloat16)),
+        constants(shared ? std::move(shared) : std::make_shared<Constants>()) {
     inputs = specs(*graph, graph->inputs);
     outputs = specs(*graph, graph->outputs);
     inputs_with_data = planned_with_data(*graph);
@@ -102,11 +142,11 @@ ImportLimits limits_of(const Options& o) {
 }  // namespace
 
 Model Model::load(const std::string& path, const Options& options) {
-  return Model(std::make_shared<State>(import_onnx_file(path, limits_of(options)), options));
+  return Model(std::make_shared<State>(std::make_shared<const Graph>(import_onnx_file(path, limits_of(options))), options));
 }
 
 Model Model::load_from_bytes(const void* data, size_t size, const Options& options) {
-  return Model(std::make_shared<State>(import_onnx_bytes(data, size, "", limits_of(options)), options));
+  return Model(std::make_shared<State>(std::make_shared<const Graph>(import_onnx_bytes(data, size, "", limits_of(options))), options));
 }
 
 const std::vector<TensorSpec>& Model::inputs() const { return state_->inputs; }
@@ -153,7 +193,7 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   prepared.restore();
   std::shared_ptr<const Plan> plan =
       Plan::build(graph, infos, options.backend, options.disabled_passes, options.disabled_kernels,
-                  {options.max_tensor_bytes, options.max_arena_bytes}, {wide ? wide_team : 1, &prepared});
+                  {options.max_tensor_bytes, options.max_arena_bytes}, {wide ? wide_team : 1, &prepared, precision.used});
   planning.unlock();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = plans.begin();
@@ -175,9 +215,17 @@ std::shared_ptr<const Plan> ModelAccess::plan(const Model& model, const std::vec
 
 int ModelAccess::team(const Model& model) { return model.state_->wide_team; }
 
+const PrecisionReport& ModelAccess::precision(const Model& model) { return model.state_->precision; }
+
+Model ModelAccess::emulating_bfloat16(const Model& model) {
+  Options o = model.state_->options;
+  o.precision = Precision::bf16;
+  return Model(std::make_shared<Model::State>(model.state_->graph, o, true, model.state_->constants));
+}
+
 Model ModelAccess::from_graph(Graph graph, const Options& options) {
   limits_of(options);
-  return Model(std::make_shared<Model::State>(std::move(graph), options));
+  return Model(std::make_shared<Model::State>(std::make_shared<const Graph>(std::move(graph)), options));
 }
 
 

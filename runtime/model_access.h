@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/cnnx.h"
+#include "api/tools_facade.h"
 #include "engine/graph.h"
 
 namespace cnnx {
@@ -26,6 +27,10 @@ class ModelAccess {
   // team when OMP_NUM_THREADS pins it (team_pinned), else default_team() (runtime/team.h). An adaptive run
   // uses it or the calling thread alone.
   static int team(const Model& model);
+  // What its plans compute in, decided at load (api/tools_facade.h).
+  static const PrecisionReport& precision(const Model& model);
+  // A model sharing its graph and options whose plans run bfloat16 emulated (bfloat16_emulated).
+  static Model emulating_bfloat16(const Model& model);
   // A model of `graph`, which build_graph (engine/graph.h) completed as it completes an imported one, with
   // `options` checked as Model::load checks them.
   static Model from_graph(Graph graph, const Options& options);

@@ -16,6 +16,7 @@
 #include "engine/node_eval.h"
 #include "engine/releasable_pages.h"
 #include "dnnl/thread_scope.h"
+#include "passes/bfloat16_plan.h"
 #include "passes/pass.h"
 #include "runtime/memory_plan.h"
 
@@ -443,12 +444,14 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   auto plan = std::make_shared<Plan>();
   plan->graph_ = std::make_shared<Graph>(*model_graph);
   plan->backend_ = backend;
+  plan->precision_ = context.precision;
   plan->threads_ = context.threads > 0 ? context.threads : omp_get_max_threads();
   Graph& g = *plan->graph_;
 
   infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
   plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
   drop_folded(g);
+  if (context.precision == Precision::bf16) plan->pass_reports_.push_back(plan_bfloat16(g));
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
   PreparedWeightBatch weights;  // their constant weights reordered together, below
@@ -541,7 +544,7 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<T
 }  // namespace
 
 std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks,
-                              std::vector<double>* step_ms) const {
+                              std::vector<double>* step_ms, const StepObserver* observe) const {
   const Graph& g = *graph_;
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
   // The one shape check of a run: every other value has the shape it was planned with, so kernels trust it.
@@ -583,9 +586,18 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
         if (out) (*out)[s] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       }
     } timer{step_ms, s, step_ms ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point()};
-    if (step.view && !checks) continue;  // the output already is the input's bytes
-    ThreadScope one(step.one_thread ? 1 : 0);
     const KernelIO& io = arena->io[s];
+    auto show = [&] {
+      if (!observe || step.node < 0) return;
+      for (size_t k = 0; k < step.outputs.size(); ++k)
+        if (step.outputs[k] >= 0 && io.out[k])
+          (*observe)(g.nodes[size_t(step.node)], step.outputs[k], plain_copy(*io.out[k], step.layouts.out[k], io.context));
+    };
+    if (step.view && !checks) {  // the output already is the input's bytes
+      show();
+      continue;
+    }
+    ThreadScope one(step.one_thread ? 1 : 0);
     zero_fill_for_reference(step, slots_, values);
     if (step.node < 0) {
       step.exec->run(io);
@@ -602,6 +614,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
       step.exec->run(io);
       if (check) checks->push_back(check_step(node, step, inputs_before, io));
     });
+    show();
   }
   std::vector<Tensor> outputs;
   for (int id : outputs_) {

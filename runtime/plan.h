@@ -15,6 +15,7 @@
 // at once.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -63,7 +64,11 @@ struct PlanLimits {
 struct PlanContext {
   int threads = 0;
   PreparedWeights* weights = nullptr;
+  Precision precision = Precision::f32;  // bf16: the bfloat16 plan (passes/bfloat16_plan.h) after the passes
 };
+
+// Shown each value a node step wrote, made plain, right after the step (views and joins included).
+using StepObserver = std::function<void(const Node& node, int value, const Tensor& plain)>;
 
 class Plan {
  public:
@@ -83,8 +88,9 @@ class Plan {
   // Reference kernels get their outputs zero-filled first (engine/op.h; zero_fill_for_reference in plan.cc).
   // With `checks`, also runs the reference kernel beside every other kernel and appends what it found.
   // With `step_ms`, adds each step's wall time (ms) to its entry (resized to steps().size()).
+  // With `observe`, shows it every value a node step wrote (compare_precisions in api/tools_facade.h).
   std::vector<Tensor> run(const std::vector<Tensor>& inputs, std::vector<NodeCheck>* checks = nullptr,
-                          std::vector<double>* step_ms = nullptr) const;
+                          std::vector<double>* step_ms = nullptr, const StepObserver* observe = nullptr) const;
 
   // The graph as planned: the model's graph after folding and passes, plus the values reorders write.
   const Graph& graph() const { return *graph_; }
@@ -98,6 +104,7 @@ class Plan {
   // plan runs with the team it was built for (steps planned one-thread excepted).
   int threads() const { return threads_; }
   Backend backend() const { return backend_; }
+  Precision precision() const { return precision_; }
 
  private:
   struct Arena;
@@ -106,6 +113,7 @@ class Plan {
 
   std::shared_ptr<Graph> graph_;
   Backend backend_ = Backend::ref;
+  Precision precision_ = Precision::f32;
   std::vector<PlanStep> steps_;    // in order
   std::vector<PassReport> pass_reports_;
   std::vector<ValueSlot> slots_;   // per value id

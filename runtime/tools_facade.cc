@@ -58,8 +58,14 @@ ModelReport model_report(const Model& model) {
   for (int id : g.outputs) r.outputs.push_back(value_report(g.value(id).name, g.value(id).info));
   for (const Node& n : g.nodes) r.nodes.push_back({n.name, n.op_type});
   r.warnings = g.warnings;
+  const PrecisionReport& precision = ModelAccess::precision(model);
+  if (precision.used != precision.requested) r.warnings.push_back(precision.why);
   return r;
 }
+
+PrecisionReport precision_report(const Model& model) { return ModelAccess::precision(model); }
+
+Model bfloat16_emulated(const Model& model) { return ModelAccess::emulating_bfloat16(model); }
 
 int run_team(const Model& model) { return ModelAccess::team(model); }
 
@@ -92,6 +98,7 @@ bool output_is_softmax(const Model& model, size_t output) {
 PlanView::PlanView(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
 
 Backend PlanView::backend() const { return plan_->backend(); }
+Precision PlanView::precision() const { return plan_->precision(); }
 size_t PlanView::arena_bytes() const { return plan_->arena_bytes(); }
 
 std::vector<StepReport> PlanView::steps() const {
@@ -111,6 +118,8 @@ std::vector<StepReport> PlanView::steps() const {
       r.name = node.name;
       r.op_type = node.op_type;
       r.note = node.note;
+      r.precision = node.precision;
+      r.precision_why = node.precision_why;
       r.joined_in_place = step.view && node.def->hints.joins_inputs_along;
     }
     for (int id : step.outputs) {

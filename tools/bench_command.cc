@@ -8,7 +8,9 @@
 // "weight_mb" (MB of constants the steps read) are the plan's work (PlanWork, api/tools_facade.h), to set the times
 // against the machine's FMA peak and read bandwidth (bench/machine_limits.cc). "prepared_weights": the
 // weights the plans' kernels prepared ("made", "made_mb") and those a plan shared with another plan of the
-// model instead ("shared", "shared_mb": the one-thread twin's; PreparedWeightTotals).
+// model instead ("shared", "shared_mb": the one-thread twin's; PreparedWeightTotals). "precision" is what ran
+// ("precision_requested" what --precision asked; "precision_emulated", "precision_note", "cpu_isa" and
+// "cpu_native_bfloat16" say how bf16 ran or why it did not: PrecisionReport).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -167,6 +169,12 @@ int bench(const BenchOptions& o) {
                    {"runs_per_s", double(times.size()) / (timed_ms / 1e3)},
                    {"gflop", cost.flop / 1e9},   {"weight_mb", double(cost.weight_bytes) / 1e6}};
   j["isa"] = cpu_report().isa;
+  const PrecisionReport precision = precision_report(model);
+  j["precision"] = precision_name(precision.used);  // what ran; "precision_requested" what was asked
+  j["precision_requested"] = precision_name(precision.requested);
+  j["precision_emulated"] = precision.emulated;
+  j["precision_note"] = precision.why;
+  j["cpu_native_bfloat16"] = precision.cpu_native_bfloat16;
   j["disabled_passes"] = o.disabled_passes;
   j["disabled_kernels"] = o.disabled_kernels;
   const PreparedWeightTotals prepared = prepared_weight_totals();
@@ -181,7 +189,9 @@ int bench(const BenchOptions& o) {
     std::cout << j.dump() << "\n";
     return 0;
   }
-  std::cout << std::fixed << std::setprecision(2) << o.model << " (" << o.backend << ", " << o.iters << " runs)\n"
+  std::cout << std::fixed << std::setprecision(2) << o.model << " (" << o.backend << ", "
+            << precision_name(precision.used) << (precision.emulated ? " emulated" : "") << ", " << o.iters
+            << " runs)\n"
             << "  median " << at(0.5) << " ms   min " << times.front() << " ms   p90 " << at(0.9) << " ms\n"
             << "  " << double(times.size()) / (timed_ms / 1e3) << " runs/s from " << o.callers << " caller"
             << (o.callers == 1 ? "" : "s") << "\n"
@@ -211,6 +221,7 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--warmup", o->warmup, "Untimed runs after the first")->check(CLI::NonNegativeNumber);
   add_backend_option(sub, o->backend, "Kernels");
+  add_precision_option(sub, o->precision);
   sub->add_flag("--json", o->json, "Print one JSON object");
   sub->add_flag("--profile", o->profile, "Also show where the time goes: per op and slowest steps on stderr; with --json, every step");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);

@@ -31,11 +31,12 @@ Command add_quantize_command(CLI::App& app);
 struct ModelArgs {
   std::string model;
   std::string backend = "dnnl";
+  std::string precision = "fp32";
   std::vector<std::string> disabled_passes;
   std::vector<std::string> disabled_kernels;
 };
 
-// The Options to load `args.model` with: its backend, disabled passes and disabled kernels.
+// The Options to load `args.model` with: its backend, precision, disabled passes and disabled kernels.
 Options engine_options(const ModelArgs& args);
 
 // The subcommand `name` of a command that loads a model, with its first positional argument, the required
@@ -44,6 +45,9 @@ CLI::App* add_model_command(CLI::App& app, const std::string& name, const std::s
 
 // --backend dnnl|ref; `kernels` begins its help, saying what they are for ("Kernels to run").
 void add_backend_option(CLI::App* sub, std::string& backend, const std::string& kernels);
+
+// --precision fp32|bf16 (Options::precision).
+void add_precision_option(CLI::App* sub, std::string& precision);
 
 // --disable-pass NAME and --disable-kernel [OP:]KERNEL (Options::disabled_passes, disabled_kernels), each
 // repeatable, one value per flag.

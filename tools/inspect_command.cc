@@ -1,6 +1,6 @@
 // cnnx inspect MODEL: inputs, outputs, opsets, op histogram, load-time warnings and the plan: per step the
 // kernel chosen (with the reasons the others declined), output shapes and layouts, fusions and reorders,
-// and the arena size.
+// in a bfloat16 plan each node's precision and why, and the arena size.
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -38,8 +38,10 @@ void print_plan(const PlanView& plan) {
   const std::vector<StepReport> steps = plan.steps();
   size_t reorders = 0;
   const CpuReport cpu = cpu_report();
-  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << "; oneDNN runs "
-            << cpu.isa << " code here, channel blocks of " << cpu.channel_block << "):\n";
+  const bool bf16 = plan.precision() == Precision::bf16;
+  std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << ", precision "
+            << precision_name(plan.precision()) << "; oneDNN runs " << cpu.isa << " code here, channel blocks of "
+            << cpu.channel_block << "):\n";
   for (const StepReport& step : steps) {
     std::string outs;
     for (const ValueReport& v : step.outputs)
@@ -53,6 +55,7 @@ void print_plan(const PlanView& plan) {
     std::cout << "  " << std::left << std::setw(28) << step.name << " " << std::setw(20) << step.op_type << " -> "
               << outs << "  kernel " << step.kernel << view_note(step)
               << (step.one_thread && !step.view ? " (1 thread)" : "");
+    if (bf16) std::cout << "  " << precision_name(step.precision) << " (" << step.precision_why << ")";
     if (!step.note.empty()) std::cout << "  {" << step.note << "}";
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";
     std::cout << "\n";
@@ -77,6 +80,8 @@ int inspect(const InspectOptions& o) {
   for (const auto& [op, count] : histogram) std::cout << " " << op << "x" << count;
   std::cout << "\n";
   for (const std::string& w : g.warnings) std::cout << "warning: " << w << "\n";
+  const PrecisionReport precision = precision_report(model);
+  if (precision.requested == Precision::bf16 && precision.used == Precision::bf16) std::cout << precision.why << "\n";
   std::cout << "graph passes:";
   for (const std::string& pass : graph_pass_names()) std::cout << " " << pass;
   std::cout << " (turn one off with --disable-pass NAME)\n";
@@ -116,6 +121,7 @@ Command add_inspect_command(CLI::App& app) {
   CLI::App* sub =
       add_model_command(app, "inspect", "Show a model's inputs, outputs, ops and the kernel of every node", *o);
   add_backend_option(sub, o->backend, "Kernels to plan with");
+  add_precision_option(sub, o->precision);
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   add_shape_options(sub, o->shapes, o->batch, "an input to plan for", " when planning", CLI::PositiveNumber);
   return {sub, [o] { return inspect(*o); }};

@@ -14,6 +14,12 @@ void add_backend_option(CLI::App* sub, std::string& backend, const std::string& 
   sub->add_option("--backend", backend, kernels + ": dnnl or ref")->check(CLI::IsMember({"dnnl", "ref"}));
 }
 
+void add_precision_option(CLI::App* sub, std::string& precision) {
+  sub->add_option("--precision", precision,
+                  "fp32, or bf16: convolutions, matmuls, pooling and the elementwise ops between them on bfloat16 "
+                  "(see cnnx inspect; float32 with a warning where it cannot run natively)");
+}
+
 void add_disable_options(CLI::App* sub, std::vector<std::string>& passes, std::vector<std::string>& kernels) {
   // One value per flag: CLI11's vector options would otherwise take the positional inputs after them too.
   sub->add_option("--disable-pass", passes, "Plan without this graph pass (repeatable; see cnnx inspect)")
@@ -37,6 +43,11 @@ void add_shape_options(CLI::App* sub, std::vector<std::string>& shapes, int64_t&
 Options engine_options(const ModelArgs& args) {
   Options mo;
   mo.backend = parse_backend(args.backend);
+  try {
+    mo.precision = parse_precision(args.precision);
+  } catch (const Error& e) {
+    fail("--precision: ", e.what());
+  }
   mo.disabled_passes = args.disabled_passes;
   mo.disabled_kernels = args.disabled_kernels;
   return mo;

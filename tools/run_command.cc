@@ -174,6 +174,7 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   add_backend_option(sub, o->backend, "Kernels to run");
+  add_precision_option(sub, o->precision);
   sub->add_flag("--verify", o->verify, "Check every node against the reference kernel");
   add_threads_option(sub, o->threads);
   sub->add_option("--save", o->save_dir, "Write DIR/<output name>.npy for every output");

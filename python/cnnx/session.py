@@ -9,7 +9,9 @@ What cnnx reads from SessionOptions is intra_op_num_threads (threads per run, 0 
 cores, adapting as cnnx.Model's threads=0 does; N pins the team) and graph_optimization_level:
 ORT_DISABLE_ALL runs the graph as the file writes it (every cnnx graph pass off, as onnxruntime turns off
 its own: no fusions or rewrites; constant subgraphs are still computed once), any other level runs all of
-cnnx's passes. The other onnxruntime settings are accepted and change nothing: cnnx runs one node at a
+cnnx's passes. One session config entry of cnnx's own: add_session_config_entry("cnnx.precision", "bf16")
+computes as cnnx.Model's precision="bf16" does ("fp32", the default, or "bf16"; another value is a ValueError
+naming the entry). The other onnxruntime settings are accepted and change nothing: cnnx runs one node at a
 time. Only the CPU provider exists; asking for another is a ValueError.
 """
 import enum
@@ -17,6 +19,7 @@ import enum
 from ._cnnx import Error, Model, TensorInfo as NodeArg, graph_passes
 
 CPU_PROVIDER = "CPUExecutionProvider"
+PRECISION_CONFIG_KEY = "cnnx.precision"  # SessionOptions.add_session_config_entry: "fp32" or "bf16"
 
 
 class GraphOptimizationLevel(enum.IntEnum):
@@ -93,7 +96,12 @@ class InferenceSession:
         self._options = sess_options if sess_options is not None else SessionOptions()
         level = self._options.graph_optimization_level
         passes_off = graph_passes() if level == GraphOptimizationLevel.ORT_DISABLE_ALL else []
-        self.model = Model(path_or_bytes, threads=self._options.intra_op_num_threads, disable_passes=passes_off)
+        precision = self._options._config.get(PRECISION_CONFIG_KEY, "fp32")
+        if precision not in ("fp32", "bf16"):
+            raise ValueError(f"session config entry '{PRECISION_CONFIG_KEY}': unknown precision {precision!r} "
+                             "(expected 'fp32' or 'bf16')")
+        self.model = Model(path_or_bytes, threads=self._options.intra_op_num_threads, disable_passes=passes_off,
+                           precision=precision)
         self._model_path = None if isinstance(path_or_bytes, bytes) else path_or_bytes
         self._output_index = {o.name: i for i, o in enumerate(self.model.outputs)}
 

@@ -1018,6 +1018,29 @@ def float16_cases(c):
           contains=["bfloat16", ".npy"])
 
 
+def precision_cases(c):
+    """--precision: values that do not exist, on every command that takes it; bf16 runs (float32 with a warning
+    where the CPU or cnnx has no native bfloat16, emulated on the reference backend), float16 models in bf16
+    included, and the accuracy report of `cnnx check --precision bf16`."""
+    n = helper.make_node
+    for command in ("run", "bench", "check", "inspect"):
+        c.add(f"precision_unknown_{command}", relu_model(), [x13()] if command in ("run", "check") else [],
+              command=command, extra_args=["--precision", "fp16"], contains=["--precision", "'fp16'", "fp32 or bf16"])
+    rng = np.random.default_rng(32)
+    w = numpy_helper.from_array(rng.uniform(-1, 1, (4, 3, 3, 3)).astype(np.float32), "W")
+    conv = make_model([n("Conv", ["x", "W"], ["c"], name="conv", pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"], name="relu")],
+                      [vi("x", [1, 3, 5, 5])], [vi("y", [1, 4, 5, 5])], initializers=[w], opset=13)
+    x = rng.uniform(-1, 1, (1, 3, 5, 5)).astype(np.float32)
+    c.add("precision_bf16_run", conv, [x], expect="ok", extra_args=["--precision", "bf16"])
+    c.add("precision_bf16_check", conv, [x], command="check", expect="ok", extra_args=["--precision", "bf16"])
+    c.add("precision_bf16_inspect", conv, command="inspect", expect="ok", extra_args=["--precision", "bf16"])
+    H = TensorProto.FLOAT16
+    half = make_model([n("Conv", ["x", "W"], ["y"], name="conv", pads=[1, 1, 1, 1])], [vi("x", [1, 3, 5, 5], H)],
+                      [vi("y", [1, 4, 5, 5], H)],
+                      initializers=[numpy_helper.from_array(numpy_helper.to_array(w).astype(np.float16), "W")], opset=13)
+    c.add("precision_bf16_float16_model", half, [x.astype(np.float16)], expect="ok", extra_args=["--precision", "bf16"])
+
+
 def rnn_cases(c):
     """LSTM, GRU and RNN with malformed weights and states: W, R, B, P or initial_h of the wrong shape, a
     direction that disagrees with num_directions, X of the wrong rank, sequence_lens past seq_length (read at
@@ -1162,7 +1185,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, rnn_cases, float16_cases, quant_cases, leniency_cases, fuzz_cases):
+                 resize_cases, rnn_cases, float16_cases, precision_cases, quant_cases, leniency_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

@@ -152,3 +152,17 @@ TEST_CASE("C API options with unreadable or unknown names are errors with messag
     CHECK(std::string(cnnx_last_error()).find(c.message) != std::string::npos);
   }
 }
+
+TEST_CASE("C API precision: bf16 loads (float32 where it cannot run natively), an unknown value is an error") {
+  cnnx_options o = cnnx_options_default();
+  CHECK(o.precision == CNNX_PRECISION_FP32);
+  o.precision = CNNX_PRECISION_BF16;
+  cnnx_model* model = nullptr;
+  REQUIRE(cnnx_model_load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx", &o, &model) == CNNX_OK);
+  cnnx_model_free(model);
+  o.precision = cnnx_precision(7);
+  model = nullptr;
+  CHECK(cnnx_model_load(CNNX_SOURCE_DIR "/models/shapes/shapes.onnx", &o, &model) == CNNX_ERROR);
+  CHECK(model == nullptr);
+  CHECK(std::string(cnnx_last_error()).find("unknown precision 7 (cnnx_options.precision") != std::string::npos);
+}

@@ -1,0 +1,159 @@
+// The bfloat16 plan: passes/bfloat16_plan.h.
+#include "passes/bfloat16_plan.h"
+
+#include <map>
+#include <set>
+
+#include "engine/op_registry.h"
+#include "ops/builtin_ops.h"
+#include "ops/common/activation.h"
+#include "ops/tensor/round_to_float16.h"
+
+namespace cnnx {
+
+namespace {
+
+enum class Kind { weights, pool, elementwise, copy, other };
+
+// The inputs of a matrix product or convolution that are its weights when constant (biases are not).
+std::vector<size_t> weight_inputs(const Node& n) {
+  if (n.op_type == "Conv" || n.op_type == "FusedConv" || n.op_type == "ConvTranspose") return {1};
+  return {0, 1};  // Gemm's A and B, MatMul's and FusedMatMul's
+}
+
+Kind kind_of(const Node& n) {
+  static const std::set<std::string> weights = {"Conv", "FusedConv", "ConvTranspose", "Gemm", "MatMul", "FusedMatMul"};
+  static const std::set<std::string> pools = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+  static const std::set<std::string> elementwise = {"Clip", "PRelu", "Add", "Sub", "Mul", "Div", "Max", "Min"};
+  static const std::set<std::string> copies = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Transpose",
+                                               "Concat",  "Slice",   "Gather",  "Split",     "ChannelShuffle"};
+  const bool ours = n.domain.empty() || n.domain == kInternalDomain;
+  if (!ours) return Kind::other;
+  if (weights.count(n.op_type)) return Kind::weights;
+  if (pools.count(n.op_type)) return Kind::pool;
+  if (elementwise.count(n.op_type)) return Kind::elementwise;
+  if (copies.count(n.op_type)) return Kind::copy;
+  const ActivationDef* row = find_activation(n.op_type, n.domain);
+  return row && has_dnnl_kernel(*row) ? Kind::elementwise : Kind::other;
+}
+
+std::string float32_reason(const Node& n) {
+  static const std::set<std::string> normalization = {"BatchNormalization", "LayerNormalization",
+                                                      "InstanceNormalization", "GroupNormalization", "LpNormalization"};
+  if (n.op_type == "Softmax" || n.op_type == "LogSoftmax") return "Softmax stays float32";
+  if (normalization.count(n.op_type)) return "normalization statistics stay float32";
+  if (n.op_type.rfind("Reduce", 0) == 0 || n.op_type == "ArgMax" || n.op_type == "ArgMin")
+    return "reductions stay float32";
+  return "no bfloat16 kernel for " + n.op_type;
+}
+
+}  // namespace
+
+PassReport plan_bfloat16(Graph& g) {
+  PassReport report;
+  report.pass = "bfloat16";
+  const std::vector<std::vector<int>> consumers = consumers_of(g);
+  std::set<int> bf16_values;       // written by a bf16 node (P in the header's terms)
+  std::set<int> written_by_copy;   // of those, written by a copy (rounded where its source is)
+  // 1. Each node's precision, in order.
+  for (Node& n : g.nodes) {
+    const Kind kind = kind_of(n);
+    bool reads_bf16 = false, all_bf16 = true, all_f32 = true, any_float = false;
+    for (int id : n.inputs) {
+      if (id < 0) continue;
+      const DType t = g.value(id).info.dtype;
+      if (!is_floating(t)) continue;
+      any_float = true;
+      all_f32 = all_f32 && t == DType::f32;
+      reads_bf16 = reads_bf16 || bf16_values.count(id) > 0;
+      all_bf16 = all_bf16 && bf16_values.count(id) > 0;
+    }
+    bool bf16 = false;
+    if (!all_f32) n.precision_why = "reads a value that is not float32";
+    else if (kind == Kind::weights) bf16 = true, n.precision_why = "weights rounded to bfloat16 once";
+    else if (kind == Kind::pool) bf16 = true, n.precision_why = "pooling, float32 accumulation";
+    else if (kind == Kind::elementwise && reads_bf16) bf16 = true, n.precision_why = "elementwise after a bf16 op";
+    else if (kind == Kind::elementwise) n.precision_why = "elementwise op reading no bfloat16 value";
+    else if (kind == Kind::copy && any_float && all_bf16) bf16 = true, n.precision_why = "moves bfloat16 values";
+    else if (kind == Kind::copy) n.precision_why = "moves float32 values";
+    else n.precision_why = float32_reason(n);
+    n.precision = bf16 ? Precision::bf16 : Precision::f32;
+    if (!bf16) continue;
+    ++report.rewritten[n.op_type];
+    for (int id : n.outputs)
+      if (id >= 0 && g.value(id).info.dtype == DType::f32) {
+        bf16_values.insert(id);
+        if (kind == Kind::copy) written_by_copy.insert(id);
+      }
+  }
+  // 2. The values to round: float32, not constant, read by a bf16 node that does not only move them.
+  std::vector<bool> bf16_node;
+  for (const Node& n : g.nodes) bf16_node.push_back(n.precision == Precision::bf16);
+  std::map<int, int> rounded;  // value -> its rounded copy
+  std::map<int, bool> in_place;  // value -> every reader reads the rounded copy (it is stored in bfloat16)
+  std::map<int, int> rounded_constant;
+  const OpDef& round_def = builtin_ops().find(kInternalDomain, "RoundToFloat16", 1);
+  auto round_params = std::make_shared<RoundToFloat16Params>();
+  round_params->to = DType::bf16;
+  std::vector<Node> nodes;
+  auto emit_roundings = [&](const std::vector<int>& values) {
+    for (int id : values) {
+      if (id < 0) continue;
+      const ValueInfo& info = g.value(id).info;
+      if (info.dtype != DType::f32 || info.constant || written_by_copy.count(id)) continue;
+      bool needed = false;
+      for (int r : consumers[size_t(id)]) needed = needed || bf16_node[size_t(r)];
+      if (!needed) continue;
+      ValueInfo out = info;
+      const int copy = add_value(g, g.value(id).name + "_bfloat16", out);
+      Node round;
+      round.name = g.value(copy).name;
+      round.op_type = "RoundToFloat16";
+      round.domain = kInternalDomain;
+      round.opset = 1;
+      round.def = &round_def;
+      round.params = round_params;
+      round.inputs = {id};
+      round.outputs = {copy};
+      round.precision = Precision::bf16;
+      const bool stored = bf16_values.count(id) && !is_graph_output(g, id);
+      round.precision_why = stored ? "the bfloat16 value its producer stores" : "the reorder to bfloat16 of a float32 value";
+      round.note = "bfloat16: '" + g.value(id).name + "' rounded to bfloat16";
+      nodes.push_back(std::move(round));
+      rounded[id] = copy;
+      in_place[id] = stored;
+      ++report.made["RoundToFloat16"];
+    }
+  };
+  emit_roundings(g.inputs);
+  for (Node& n : g.nodes) {
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const int id = n.inputs[i];
+      if (id < 0) continue;
+      auto r = rounded.find(id);
+      if (r != rounded.end() && (in_place[id] || n.precision == Precision::bf16)) n.inputs[i] = r->second;
+    }
+    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16)
+      for (size_t i : weight_inputs(n)) {
+        if (i >= n.inputs.size() || n.inputs[i] < 0) continue;
+        const int id = n.inputs[i];
+        const ValueInfo& info = g.value(id).info;
+        if (!info.constant || info.dtype != DType::f32) continue;
+        auto done = rounded_constant.find(id);
+        if (done == rounded_constant.end()) {
+          Tensor t = info.constant->clone();
+          round_to_float16(DType::bf16, t.data<float>(), t.data<float>(), size_t(t.numel()));
+          done = rounded_constant.emplace(id, add_value(g, g.value(id).name + "_bfloat16", ValueInfo::of(std::move(t)))).first;
+        }
+        n.inputs[i] = done->second;
+      }
+    const std::vector<int> outputs = n.outputs;
+    nodes.push_back(std::move(n));
+    emit_roundings(outputs);
+  }
+  g.nodes = std::move(nodes);
+  remove_dead_nodes(g);
+  return report;
+}
+
+}  // namespace cnnx

@@ -1,0 +1,35 @@
+// The bfloat16 plan (Options::precision = bf16): which nodes compute on bfloat16 values, and the roundings
+// that make the plan's float32 values the ones a bfloat16 computation stores. Run on the plan's graph after
+// the graph passes (so a Conv's weights are rounded after BatchNormalization is folded into them, and a Conv
+// fused with its activation stores one rounded output, as oneDNN's bf16 post-ops do).
+//
+// Per node, in order (Node::precision and Node::precision_why say which and why):
+//   - bf16, with weights: Conv, FusedConv, ConvTranspose, Gemm, MatMul, FusedMatMul. Their constant weights
+//     (Conv's W, a matrix product's A and B) are rounded to bfloat16 once, here; biases stay float32 (oneDNN's
+//     bf16 convolution and inner product take f32 bias).
+//   - bf16: MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool (float32 accumulation).
+//   - bf16 when it reads a value a bf16 node wrote: the elementwise ops with oneDNN kernels (unary rows of the
+//     activation table, Clip, PRelu, Add, Sub, Mul, Div, Max, Min). Constant operands stay float32.
+//   - bf16 when every value it reads is bfloat16: the ops that move values as they are (Reshape, Flatten,
+//     Transpose, Concat, ChannelShuffle, ...). Nothing is rounded for them.
+//   - float32 otherwise: Softmax, normalization (its statistics), reductions, and every op without a
+//     bfloat16 kernel, each with its reason.
+// Rounding: a value a bf16 node wrote is stored in bfloat16 (one RoundToFloat16 to bf16 after its producer,
+// read by all its readers) when a bf16 node reads it and it is no graph output; graph outputs stay float32
+// (a bf16 node reading one reads a rounded copy). A float32 value a bf16 node reads (a graph input, a
+// Softmax's output) is rounded once for all its bf16 readers: the reorder to bf16 of a native plan.
+//
+// The numbers are those of a bfloat16 computation with float32 accumulation (each stored value and weight
+// rounded once, to nearest even), whatever the kernels: float32 kernels on rounded values are the emulation
+// the ref backend and CNNX_BFLOAT16=emulate run, and what native bfloat16 kernels must match.
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cnnx {
+
+// Marks every node's precision and inserts the roundings (above); the report counts the RoundToFloat16 nodes
+// made and the nodes marked bf16.
+PassReport plan_bfloat16(Graph& graph);
+
+}  // namespace cnnx

@@ -1,0 +1,164 @@
+// The bfloat16 plan (passes/bfloat16_plan.h): which nodes it marks and why, the roundings it inserts, and its
+// numbers: exactly float32 arithmetic on bfloat16-rounded values, and within the error bfloat16's 8-bit
+// significand allows of the float32 result. The precision a model's plans use (PrecisionReport).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "api/tools_facade.h"
+#include "engine/float16.h"
+#include "ops/tensor/round_to_float16.h"
+#include "runtime/model_access.h"
+#include "runtime/plan.h"
+#include "tests/unit/built_graph.h"
+#include "tests/unit/op_harness.h"
+
+using namespace cnnx;
+using namespace cnnx::testing;
+
+namespace {
+
+Tensor rounded_to_bfloat16(const Tensor& t) {
+  Tensor r = t.clone();
+  round_to_float16(DType::bf16, r.data<float>(), r.data<float>(), size_t(r.numel()));
+  return r;
+}
+
+bool all_bfloat16(const Tensor& t) {
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const float x = t.data<float>()[i];
+    if (bfloat16_to_float(float_to_bfloat16(x)) != x) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const Plan> plan(const BuiltGraph& g, Precision precision) {
+  return Plan::build(g.graph, g.infos, Backend::ref, {}, {}, {}, {0, nullptr, precision});
+}
+
+Attributes pads1() {
+  Attributes a;
+  a.set("pads", ints({1, 1, 1, 1}));
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("the bfloat16 plan marks convolutions, pooling, copies and matmuls bf16 and Softmax float32") {
+  Attributes pool;
+  pool.set("kernel_shape", ints({2, 2}));
+  pool.set("strides", ints({2, 2}));
+  GraphBuilder b;
+  b.input("x", {1, 4, 6, 6})
+      .initializer("w", random_tensor({8, 4, 3, 3}, 1))
+      .initializer("bias", random_tensor({8}, 2))
+      .initializer("wg", random_tensor({72, 10}, 3))
+      .initializer("bg", random_tensor({10}, 4))
+      .node("Conv", {"x", "w", "bias"}, {"c"}, "conv", pads1())
+      .node("Relu", {"c"}, {"r"}, "relu")
+      .node("MaxPool", {"r"}, {"p"}, "pool", pool)
+      .node("Flatten", {"p"}, {"f"}, "flat")
+      .node("MatMul", {"f", "wg"}, {"m"}, "fc")
+      .node("Softmax", {"m"}, {"y"}, "softmax")
+      .output("y")
+      .output("m");
+  const BuiltGraph g = build(b, 7);
+  const std::shared_ptr<const Plan> p = plan(g, Precision::bf16);
+  const Graph& pg = p->graph();
+  std::map<std::string, std::string> precision;  // node -> "bf16" or "fp32: why"
+  int roundings = 0;
+  for (const Node& n : pg.nodes) {
+    precision[n.name] = n.precision == Precision::bf16 ? "bf16" : "fp32: " + n.precision_why;
+    if (n.op_type == "RoundToFloat16") {
+      ++roundings;
+      CHECK(params_as<RoundToFloat16Params>(*n.params, n.op_type).to == DType::bf16);
+    }
+    if (n.op_type == "FusedConv") {
+      CHECK(n.precision == Precision::bf16);
+      CHECK(all_bfloat16(*pg.value(n.inputs[1]).info.constant));   // weights rounded once
+      CHECK(!all_bfloat16(*pg.value(n.inputs[2]).info.constant));  // bias float32
+    }
+    if (n.op_type == "MatMul") CHECK(all_bfloat16(*pg.value(n.inputs[1]).info.constant));
+  }
+  CAPTURE(precision.size());
+  CHECK(precision["pool"] == "bf16");
+  CHECK(precision["flat"] == "bf16");
+  CHECK(precision["fc"] == "bf16");
+  CHECK(precision["softmax"] == "fp32: Softmax stays float32");
+  // x (a graph input read by the convolution) and the two values stored in bfloat16 before a bf16 reader (the
+  // convolution's and the pool's); m is a graph output read only by Softmax: float32, not rounded.
+  CHECK(roundings == 3);
+  for (const PassReport& r : p->pass_reports())
+    if (r.pass == "bfloat16") CHECK(r.summary() == "3 RoundToFloat16 added");
+  const std::vector<Tensor> y = p->run(g.inputs);
+  CHECK(!all_bfloat16(y[1]));  // a graph output stays float32
+}
+
+TEST_CASE("a bfloat16 convolution is float32 arithmetic on bfloat16 values, within bfloat16's error of float32") {
+  // Derived bound: x and w rounded to bfloat16 (8 significant bits) are x(1+d1), w(1+d2) with |d| <= u = 2^-8,
+  // so each product moves by at most (2u + u^2)|x||w|: |y_bf16 - y_f32| <= (2u + u^2) sum|x||w| plus both
+  // float32 accumulations of K terms (K 2^-24 sum|x||w| each, bounded loosely).
+  for (int64_t ic : {3, 16, 64}) {
+    CAPTURE(ic);
+    GraphBuilder b;
+    const Tensor w = random_tensor({8, ic, 3, 3}, 11);
+    b.input("x", {1, ic, 9, 9}).initializer("w", w).node("Conv", {"x", "w"}, {"y"}, "conv", pads1()).output("y");
+    const BuiltGraph g = build(b, 12);
+    const Tensor got = plan(g, Precision::bf16)->run(g.inputs)[0];
+
+    GraphBuilder rounded;
+    rounded.input("x", {1, ic, 9, 9}).initializer("w", rounded_to_bfloat16(w))
+        .node("Conv", {"x", "w"}, {"y"}, "conv", pads1()).output("y");
+    const BuiltGraph r = build(rounded, 12);
+    const Tensor exact = plan(r, Precision::f32)->run({rounded_to_bfloat16(g.inputs[0])})[0];
+    CHECK(std::memcmp(got.raw(), exact.raw(), got.bytes()) == 0);
+
+    const Tensor want = plan(g, Precision::f32)->run(g.inputs)[0];
+    const Tensor m = magnitudes_of("Conv", pads1(), {g.inputs[0], w});
+    const double u = std::ldexp(1.0, -8), K = double(ic * 9);
+    double worst = 0;  // the largest error as a fraction of its bound
+    for (int64_t i = 0; i < got.numel(); ++i) {
+      const double bound = (2 * u + u * u + 2 * K * std::ldexp(1.0, -24)) * m.data<float>()[i];
+      worst = std::max(worst, std::fabs(double(got.data<float>()[i]) - want.data<float>()[i]) / bound);
+    }
+    CAPTURE(worst);
+    CHECK(worst <= 1.0);
+    CHECK(worst > 0.01);  // bfloat16 did round: the plan is not float32
+  }
+}
+
+TEST_CASE("a model's precision: bf16 runs float32 with the reason where it cannot run, emulated when asked") {
+  GraphBuilder b;
+  b.input("x", {1, 2, 4, 4}).initializer("w", random_tensor({2, 2, 1, 1}, 1)).node("Conv", {"x", "w"}, {"y"}).output("y");
+  const BuiltGraph g = build(b, 3);
+  Options o;
+  o.precision = Precision::bf16;
+  const PrecisionReport dnnl = precision_report(ModelAccess::from_graph(*g.graph, o));
+  CAPTURE(dnnl.why);
+  CAPTURE(dnnl.cpu_isa);
+  CHECK(dnnl.requested == Precision::bf16);
+  // No cnnx kernel runs bfloat16 natively yet: float32 everywhere, saying why.
+  CHECK(dnnl.used == Precision::f32);
+  CHECK(dnnl.why.find("runs float32") != std::string::npos);
+  CHECK(dnnl.why.find(dnnl.cpu_native_bfloat16 ? "no native bfloat16 path" : "this CPU has no native bfloat16") !=
+        std::string::npos);
+
+  const Model emulated = bfloat16_emulated(ModelAccess::from_graph(*g.graph, o));
+  CHECK(precision_report(emulated).used == Precision::bf16);
+  CHECK(precision_report(emulated).emulated);
+  CHECK(plan_of(emulated, g.inputs).precision() == Precision::bf16);
+
+  o.backend = Backend::ref;
+  CHECK(precision_report(ModelAccess::from_graph(*g.graph, o)).used == Precision::bf16);
+
+  setenv("CNNX_BFLOAT16", "fast", 1);
+  CHECK_THROWS_WITH_AS(ModelAccess::from_graph(*g.graph, o), doctest::Contains("CNNX_BFLOAT16='fast' is not a setting"),
+                       Error);
+  o.backend = Backend::dnnl;
+  setenv("CNNX_BFLOAT16", "emulate", 1);
+  CHECK(precision_report(ModelAccess::from_graph(*g.graph, o)).emulated);
+  unsetenv("CNNX_BFLOAT16");
+  CHECK_THROWS_WITH_AS(parse_precision("fp16"), "unknown precision 'fp16' (expected fp32 or bf16)", Error);
+}
