@@ -174,6 +174,9 @@ struct OpHints {
   // residual adds and activations are not counted). `cnnx bench` sets a model's time against the machine's
   // FMA peak with their sum (runtime/plan_cost.h). Required with a tolerance's terms_rel (OpRegistry::add).
   Hook<double(const std::vector<ValueInfo>& in)> flops;
+  // Ops holding subgraphs (If, Loop): their kernels need the plan's SubgraphPlanner (CompileContext), so
+  // they are never folded by running them at load, even on constant inputs (their infer may fold a branch).
+  bool runs_subgraphs = false;
 };
 
 // The declaration of an op whose params are P (P derives from OpParams). Fields after `kernels` are optional.

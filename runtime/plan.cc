@@ -15,6 +15,7 @@
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
 #include "engine/releasable_pages.h"
+#include "engine/subgraph.h"
 #include "dnnl/thread_scope.h"
 #include "passes/pass.h"
 #include "runtime/memory_plan.h"
@@ -415,6 +416,35 @@ std::unordered_set<const void*> constants_read_at_run(const Graph& g, const std:
   return read;
 }
 
+// Plans the subgraphs of If and Loop nodes (engine/subgraph.h) as plans of their own, with the enclosing
+// plan's backend, options, limits and team.
+class SubgraphPlans final : public SubgraphPlanner {
+ public:
+  SubgraphPlans(Backend backend, const std::vector<std::string>& disabled_passes,
+                const std::vector<std::string>& disabled_kernels, const PlanLimits& limits, const PlanContext& context)
+      : backend_(backend), passes_(disabled_passes), kernels_(disabled_kernels), limits_(limits), context_(context) {}
+
+  std::shared_ptr<const PlannedSubgraph> plan(const Graph& graph, const std::vector<ValueInfo>& inputs) const override {
+    auto planned = std::make_shared<Planned>();
+    planned->plan = Plan::build(std::make_shared<const Graph>(graph), inputs, backend_, passes_, kernels_, limits_, context_);
+    for (int id : planned->plan->graph().outputs) planned->infos.push_back(planned->plan->info(id));
+    return planned;
+  }
+
+ private:
+  struct Planned final : PlannedSubgraph {
+    std::shared_ptr<const Plan> plan;
+    std::vector<ValueInfo> infos;
+    std::vector<Tensor> run(const std::vector<Tensor>& inputs) const override { return plan->run(inputs); }
+    const std::vector<ValueInfo>& outputs() const override { return infos; }
+  };
+  Backend backend_;
+  const std::vector<std::string>& passes_;
+  const std::vector<std::string>& kernels_;
+  PlanLimits limits_;
+  PlanContext context_;
+};
+
 }  // namespace
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
@@ -432,7 +462,10 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
   PreparedWeightBatch weights;  // their constant weights reordered together, below
-  const CompileContext compile{plan->threads_, Precision::f32, &packing, context.weights, &weights};
+  PlanContext body_context = context;
+  body_context.threads = plan->threads_;
+  const SubgraphPlans subgraphs(backend, disabled_passes, disabled_kernels, limits, body_context);
+  const CompileContext compile{plan->threads_, Precision::f32, &packing, context.weights, &weights, &subgraphs};
   ThreadScope team(plan->threads_);
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, compile, layouts);
   for (const void* data : constants_read_at_run(g, node_steps))

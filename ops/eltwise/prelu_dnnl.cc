@@ -46,14 +46,14 @@ class PReluDnnl : public CompiledKernel {
 }  // namespace
 
 Kernel<PReluParams> prelu_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const PReluParams>&, const KernelArgs& a) -> Compiled {
+  return {"dnnl", [](const std::shared_ptr<const PReluParams>& p, const KernelArgs& a) -> Compiled {
             const std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             if (a.in[0].shape.empty()) return Compiled::decline("X is a scalar (oneDNN needs at least one dim)");
             // oneDNN multiplies every x by its slope, x > 0 too: a NaN or infinite slope would reach them.
             if (!a.in[1].constant || !all_finite(*a.in[1].constant))
               return Compiled::decline("the slope is not a constant of finite values (oneDNN multiplies x > 0 by it too)");
-            return compile_or_refuse([&] { return std::make_unique<PReluDnnl>(describe(a.in[0].shape, a.in[1].shape)); });
+            return compile_or_refuse([&] { return std::make_unique<PReluDnnl>(describe(a.in[0].shape, slope_shape(*p, a.in[0].shape, a.in[1].shape))); });
           }};
 }
 

@@ -5,9 +5,9 @@
 
 namespace cnnx {
 
-void prelu_ref(const PReluParams&, const KernelIO& io) {
+void prelu_ref(const PReluParams& p, const KernelIO& io) {
   const Tensor& X = *io.in[0];
-  const Tensor& S = *io.in[1];
+  const Tensor S = io.in[1]->reshaped(slope_shape(p, X.shape(), io.in[1]->shape()));
   const float* x = X.data<float>();
   const float* s = S.data<float>();
   float* y = io.out[0]->data<float>();

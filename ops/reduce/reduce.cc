@@ -79,12 +79,19 @@ std::vector<bool> resolve_reduce_axes(const ReduceParams& p, const std::vector<i
   if (axes.empty()) return std::vector<bool>(size_t(rank), !p.noop_with_empty_axes);
   std::vector<bool> reduced(size_t(rank), false);
   for (int64_t axis : axes) {
-    require(p.negative_axes || axis >= 0, "axis ", axis, " is negative; negative axes need opset 11 or newer");
     const int64_t d = normalize_axis(axis, rank, "axis");
     require(!reduced[size_t(d)], "axis ", axis, " is listed twice in axes");
     reduced[size_t(d)] = true;
   }
   return reduced;
+}
+
+std::string reduce_caution(const ReduceParams& p, const std::vector<ValueInfo>&) {
+  for (int64_t axis : p.axes)
+    if (!p.negative_axes && axis < 0)
+      return "axes " + list_string(p.axes) + " has a negative axis, which ONNX documents from opset 11 on; read from the " +
+             "back, as ONNX Runtime does (paddle2onnx writes these)";
+  return "";
 }
 
 Shape reduced_shape(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {

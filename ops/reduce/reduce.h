@@ -4,7 +4,9 @@
 // Min, L1, SumSquare) in int64 with two's-complement wraparound, then narrowed.
 //
 //   axes as an attribute (default: every axis) before opset 18 (ReduceSum: before opset 13); negative axes
-//               count from the back from opset 11 on (opset 1 accepts [0, rank) only).
+//               count from the back from opset 11 on. Opset 1 documents [0, rank) only, but paddle2onnx writes
+//               axes=[-1] there (PaddleOCR's recognisers) and ONNX Runtime counts it from the back: so does
+//               cnnx, with a warning at load (reduce_caution), the meaning being unambiguous.
 //   axes input  the optional int64 input 1 from opset 18 (ReduceSum: 13), constant or computed at run time,
 //               with noop_with_empty_axes (default 0) saying what empty axes mean: reduce every axis (0) or
 //               return the input unchanged (1).
@@ -30,7 +32,7 @@ struct ReduceParams : OpParams {
   bool axes_from_input = false;  // opset 18+ (ReduceSum 13+)
   bool keepdims = true;
   bool noop_with_empty_axes = false;
-  bool negative_axes = true;  // opset 11+
+  bool negative_axes = true;  // opset 11+ documents them; below, reduce_caution warns of them
 };
 using ReduceMeanParams = ReduceParams;
 
@@ -42,6 +44,8 @@ std::vector<bool> resolve_reduce_axes(const ReduceParams& p, const std::vector<i
 // `in` with reduced dims set to 1 (keepdims) or removed. Unknown dims stay unknown.
 Shape reduced_shape(const Shape& in, const std::vector<bool>& reduced, bool keepdims);
 std::vector<ValueInfo> infer_reduce(const ReduceParams& p, const std::vector<ValueInfo>& in);
+// The warning for negative axes below opset 11 (OpHints::caution), "" otherwise.
+std::string reduce_caution(const ReduceParams& p, const std::vector<ValueInfo>& in);
 void reduce_ref(const ReduceParams& p, const KernelIO& io);
 // oneDNN reduction (ops/reduce/reduce_dnnl.cc): float32, constant axes; Sum, Mean, Prod, L1, L2, SumSquare.
 Kernel<ReduceParams> reduce_dnnl_kernel();

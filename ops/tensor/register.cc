@@ -58,6 +58,7 @@ void register_tensor_ops(OpRegistry& r) {
                                     {gather_dnnl_kernel(), ref_kernel<GatherParams>(gather_ref)}}));
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
+  r.add(OpSpec<NoParams>{"Size", 1, parse_size, infer_size, kExact, {ref_kernel<NoParams>(size_ref)}});
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
   r.add(OpSpec<NoParams>{"CastLike", 15, parse_cast_like, infer_cast_like, kExact,
                          {ref_kernel<NoParams>(cast_like_ref)}});

@@ -40,4 +40,19 @@ std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<Va
   return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
 }
 
+NoParams parse_size(const Node& node) {
+  require_inputs(node, 1, 1);
+  require_outputs(node, 1, 1);
+  node.attrs.allow_only({});
+  return {};
+}
+
+std::vector<ValueInfo> infer_size(const NoParams&, const std::vector<ValueInfo>& in) {
+  const ValueInfo& x = input(in, 0);
+  if (!x.concrete()) return {ValueInfo::of(DType::i64, {})};
+  Tensor count(DType::i64, {});
+  *count.data<int64_t>() = checked_numel(x.shape);
+  return {ValueInfo::of(count)};
+}
+
 }  // namespace cnnx

@@ -13,4 +13,6 @@ void shape_of_ref(const ShapeParams& p, const KernelIO& io) {
   std::copy(dims.begin(), dims.end(), y.data<int64_t>());
 }
 
+void size_ref(const NoParams&, const KernelIO& io) { *io.out[0]->data<int64_t>() = io.in[0]->numel(); }
+
 }  // namespace cnnx

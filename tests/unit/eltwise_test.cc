@@ -224,6 +224,26 @@ TEST_CASE("comparisons, logical ops and Where: element types and shapes") {
   CHECK(mean.data<float>()[1] == 3.f);
 }
 
+TEST_CASE("PRelu below opset 7 reads a slope of X's channel count per channel, with a warning") {
+  // X [1, 2, 3]: channel c's negatives scaled by slope[c] (opsets 1, 6; PyTorch's nn.PReLU(2) export).
+  const Tensor x = make_tensor({1, 2, 3}, {-1.f, -2.f, 3.f, -4.f, 5.f, -6.f});
+  const Tensor slope = make_tensor({2}, {0.5f, 0.25f});
+  const float want[] = {-0.5f, -1.f, 3.f, -1.f, 5.f, -1.5f};
+  for (int opset : {1, 6})
+    for (const char* kernel : {"ref", "dnnl"}) {
+      CAPTURE(opset);
+      CAPTURE(kernel);
+      const std::vector<Tensor> y = run_op("PRelu", {}, {x, slope}, opset, 1, kernel, {false, true});
+      for (int i = 0; i < 6; ++i) CHECK(y[0].data<float>()[i] == want[i]);
+      const InferredNode n = infer_node("PRelu", {}, {x, slope}, opset, 1, {false, true}, "");
+      CHECK(n.node.def->hints.caution(*n.node.params, n.in).find("per channel") != std::string::npos);
+    }
+  // From opset 7 the same slope broadcasts onto the last axis (3 != 2): refused, and no warning.
+  CHECK_THROWS_AS(run_op("PRelu", {}, {x, slope}, 7), Error);
+  const InferredNode n = infer_node("PRelu", {}, {x, make_tensor({3}, {1, 2, 3})}, 6, 1, {false, true}, "");
+  CHECK(n.node.def->hints.caution(*n.node.params, n.in).empty());  // a slope of the last axis's size is numpy's
+}
+
 TEST_CASE("PRelu: slope broadcasts onto X only; consumed_inputs only at opset 1") {
   const Tensor x = make_tensor({2, 3}, {-1.f, 2.f, -3.f, 4.f, -5.f, 0.f});
   const std::vector<Tensor> y = run_op("PRelu", {}, {x, make_tensor({3}, {0.5f, 1.f, 2.f})}, 16);

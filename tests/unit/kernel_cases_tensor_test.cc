@@ -136,6 +136,8 @@ std::vector<KernelCase> shape_cases() {
                       .in(given(make_int_tensor({}, {2})).constant()).declines("dnnl", "is empty"));
   cases.push_back(KernelCase("Shape", 13, "every dim").in(random_in({2, 3, 4})));
   cases.push_back(KernelCase("Shape", 15, "start 1").attr("start", int_attr(1)).in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Size", 13, "rank 3").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("Size", 13, "empty").in(random_in({2, 0})));
   cases.push_back(KernelCase("Cast", 13, "float32 to int64").attr("to", int_attr(7))
                       .in(given(special_values(true))));
   cases.push_back(KernelCase("Cast", 13, "float32 to float64").attr("to", int_attr(11)).in(random_in({3, 4})));
