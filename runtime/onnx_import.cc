@@ -11,8 +11,8 @@
 #include <google/protobuf/wire_format_lite.h>
 #include <onnx/onnx_pb.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -417,8 +417,7 @@ void check_attribute_type(const onnx::AttributeProto& a) {
   require(set, "has type ", A::AttributeType_Name(a.type()), " but no value of that type");
 }
 
-std::shared_ptr<const Graph> subgraph_from_proto(const onnx::GraphProto& gp, const Context& ctx);
-
+// Every attribute but a subgraph (read_graph reads those).
 Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx) {
   using A = onnx::AttributeProto;
   // Lists of subgraphs belong to no ONNX op cnnx runs (Scan, If and Loop take one graph each).
@@ -426,7 +425,6 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx
   check_attribute_type(a);
   Attribute out;
   switch (a.type()) {
-    case A::GRAPH: out.kind = Attribute::Kind::graph; out.g = subgraph_from_proto(a.g(), ctx); break;
     case A::FLOAT: out.kind = Attribute::Kind::f; out.f = a.f(); break;
     case A::INT: out.kind = Attribute::Kind::i; out.i = a.i(); break;
     case A::STRING: out.kind = Attribute::Kind::s; out.s = a.s(); break;
@@ -473,7 +471,6 @@ ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
   return ValueInfo::of(dtype, shape);
 }
 
-// `m` was parsed from `bytes` stripped of its initializers' raw_data, which `raw` locates (RawDataStripper).
 void read_graph(Graph& g, const onnx::GraphProto& gp, const Context& ctx, const ModelBytes* bytes,
                 const std::vector<std::optional<RawSpan>>& raw);
 std::shared_ptr<Graph> subgraph_from_proto(const onnx::GraphProto& gp, const Context& ctx);
@@ -533,6 +530,7 @@ std::vector<std::string> share_captures(const Node& node,
   return names;
 }
 
+// `m` was parsed from `bytes` stripped of its initializers' raw_data, which `raw` locates (RawDataStripper).
 Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const ModelBytes& bytes,
                        const std::vector<std::optional<RawSpan>>& raw) {
   Graph g;

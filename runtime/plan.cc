@@ -125,7 +125,10 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
       // its output (Resize's taps per output cell).
       with_node_context(node, [&] {
         const std::string& name = g.value(node.outputs[i]).name;
-        require(out[i].concrete(), "could not infer the shape of output '", name, "'");
+        if (!out[i].concrete())
+          fail("could not infer the shape of output '", name, "'",
+               out[i].rank_known ? " (" + to_string(out[i].shape) + ")" : std::string(),
+               ": it depends on data the plan does not have (cnnx plans one shape per value)");
         const int64_t bytes = plain_bytes(out[i]);
         if (bytes > max_tensor_bytes)
           fail("value '", name, "' ", to_string(out[i].shape), " takes ", bytes, " bytes, beyond the tensor limit of ",

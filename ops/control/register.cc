@@ -2,6 +2,7 @@
 // their subgraphs' outputs; the subgraphs' nodes are checked as any other.
 #include "ops/control/if.h"
 #include "ops/control/loop.h"
+#include "ops/control/scan.h"
 #include "ops/families.h"
 
 namespace cnnx {
@@ -13,6 +14,9 @@ void register_control_ops(OpRegistry& r) {
   OpSpec<LoopParams> loop_spec{"Loop", 1, parse_loop, infer_loop, kExact, {loop_kernel()}};
   loop_spec.hints.runs_subgraphs = true;
   r.add(std::move(loop_spec));
+  OpSpec<ScanParams> scan_spec{"Scan", 8, parse_scan, infer_scan, kExact, {scan_kernel()}};
+  scan_spec.hints.runs_subgraphs = true;
+  r.add(std::move(scan_spec));
 }
 
 }  // namespace cnnx

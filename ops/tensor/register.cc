@@ -5,6 +5,7 @@
 #include "ops/tensor/cast.h"
 #include "ops/tensor/cast_like.h"
 #include "ops/tensor/channel_shuffle.h"
+#include "ops/tensor/compress.h"
 #include "ops/tensor/concat.h"
 #include "ops/tensor/constant.h"
 #include "ops/tensor/constant_of_shape.h"
@@ -15,6 +16,7 @@
 #include "ops/tensor/gather_elements.h"
 #include "ops/tensor/gather_nd.h"
 #include "ops/tensor/identity.h"
+#include "ops/tensor/non_zero.h"
 #include "ops/tensor/pad.h"
 #include "ops/tensor/range.h"
 #include "ops/tensor/reshape.h"
@@ -59,6 +61,10 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
   r.add(OpSpec<NoParams>{"Size", 1, parse_size, infer_size, kExact, {ref_kernel<NoParams>(size_ref)}});
+  // Shapes from data (known when the plan is made only: ops/tensor/non_zero.h, compress.h).
+  r.add(OpSpec<NoParams>{"NonZero", 9, parse_non_zero, infer_non_zero, kExact, {ref_kernel<NoParams>(non_zero_ref)}});
+  r.add(OpSpec<CompressParams>{"Compress", 9, parse_compress, infer_compress, kExact,
+                               {ref_kernel<CompressParams>(compress_ref)}});
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
   r.add(OpSpec<NoParams>{"CastLike", 15, parse_cast_like, infer_cast_like, kExact,
                          {ref_kernel<NoParams>(cast_like_ref)}});

@@ -438,8 +438,8 @@ def subgraph_cases(c):
     c.add("subgraph_loop_body_inputs", m, [x13(), np.array(True)],
           contains=["node 'loop' (Loop)", "attribute 'body' declares 1 inputs"])
     m = make_model([n("Scan", ["x"], ["y"], name="scan", body=body, num_scan_inputs=1)], [vi("x", [1, 3])],
-                   [vi("y", [1, 3])])
-    c.add("subgraph_scan", m, [x13()], contains=["node 'scan' (Scan)", "not supported"])
+                   [vi("y", [1, 3])], opset=8)
+    c.add("subgraph_scan_8", m, [x13()], contains=["node 'scan' (Scan)", "Scan-8", "not supported"])
     m = relu_model()
     m.graph.node[0].attribute.append(helper.make_attribute("g", body))
     c.add("subgraph_on_relu", m, [x13()], contains=["node 'relu' (Relu)", "unknown attribute 'g'"])
@@ -501,6 +501,26 @@ def subgraph_cases(c):
     grow = n("Concat", ["s_in", "x"], ["s_out"], name="grow", axis=0)
     c.add("loop_carried_shape_changes", loop_model(2, grow, scan=False), [x],
           contains=["node 'loop' (Loop)", "loop-carried value 0 has shape [1,3] but the body gives [2,3]"])
+    # Scan: a running sum over the columns of x [2, 3], last column first, stacked along axis 1 from the end.
+    scan_body = helper.make_graph([n("Add", ["s_in", "col"], ["s_out"], name="acc"),
+                                   n("Identity", ["s_out"], ["row"], name="emit")], "body",
+                                  [vi("s_in", [2]), vi("col", [2])], [vi("s_out", [2]), vi("row", [2])])
+    def scan_model(x_shapes):
+        return make_model([n("Scan", ["s0"] + [f"x{i}" for i in range(len(x_shapes))], ["s", "rows"], name="scan",
+                             body=scan_body if len(x_shapes) == 1 else helper.make_graph(
+                                 [n("Add", ["s_in", "col"], ["a"], name="acc"), n("Add", ["a", "col2"], ["s_out"], name="acc2"),
+                                  n("Identity", ["s_out"], ["row"], name="emit")], "body",
+                                 [vi("s_in", [2]), vi("col", [2]), vi("col2", [2])], [vi("s_out", [2]), vi("row", [2])]),
+                             num_scan_inputs=len(x_shapes), scan_input_axes=[1] * len(x_shapes),
+                             scan_input_directions=[1] * len(x_shapes), scan_output_axes=[1], scan_output_directions=[1])],
+                          [vi(f"x{i}", list(s)) for i, s in enumerate(x_shapes)], [vi("s", [2]), vi("rows", None)],
+                          initializers=[numpy_helper.from_array(np.zeros(2, np.float32), "s0")], opset=11)
+    x = np.array([[1, 2, 4], [8, 16, 32]], np.float32)
+    sums = np.cumsum(x[:, ::-1], axis=1)  # t-th sum covers the last t + 1 columns; written at column 2 - t
+    c.add("scan_reverse_axis1_runs", scan_model([(2, 3)]), [x], expect="ok",
+          outputs={"s": sums[:, -1], "rows": sums[:, ::-1]})
+    c.add("scan_lengths_differ", scan_model([(2, 3), (2, 4)]), [x, np.zeros((2, 4), np.float32)],
+          contains=["node 'scan' (Scan)", "scan input 1 has length 4"])
     # If picking a branch per run; both read x from the enclosing scope.
     neg = helper.make_graph([n("Neg", ["x"], ["y"], name="neg")], "else", [], [vi("y", [1, 3])])
     m = make_model([n("If", ["cond"], ["y"], name="if_pick", then_branch=then, else_branch=neg)],
