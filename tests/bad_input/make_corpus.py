@@ -872,6 +872,22 @@ def reduce_cases(c):
     m = make_model([n("ArgMax", ["x"], ["y"], name="argmax", axis=1)], [vi("x", [2, None])], [vi("y", None, I64)],
                    opset=13)
     c.add("argmax_over_empty_axis", m, [np.ones((2, 0), np.float32)], contains=["node 'argmax' (ArgMax)", "size 0"])
+    # Exporter leniencies (README): paddle2onnx's axes=[-1] below opset 11 runs, counted from the back.
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    m = make_model([n("ReduceMean", ["x"], ["y"], name="rmean", axes=[-1])], [vi("x", [2, 3, 4])], [vi("y", None)],
+                   opset=10)
+    c.add("reduce_mean_negative_axis_opset_10", m, [x], expect="ok", outputs={"y": x.mean(axis=-1, keepdims=True)})
+
+
+def leniency_cases(c):
+    """PyTorch's opset-6 nn.PReLU(C): a slope [C] read per channel (README "Exporter leniencies")."""
+    n = helper.make_node
+    x = np.array([-1, 2, -4, 8, 16, -32, 64, -128] * 2, np.float32).reshape(1, 2, 2, 4)  # C = 2, last axis 4
+    slope = np.array([0.5, 0.25], np.float32)
+    m = make_model([n("PRelu", ["x", "slope"], ["y"], name="prelu")], [vi("x", [1, 2, 2, 4])], [vi("y", [1, 2, 2, 4])],
+                   initializers=[numpy_helper.from_array(slope, "slope")], opset=6)
+    c.add("prelu_opset_6_per_channel_slope", m, [x], expect="ok",
+          outputs={"y": np.where(x < 0, slope.reshape(1, 2, 1, 1) * x, x)})
 
 
 def einsum_cases(c):
@@ -1220,7 +1236,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, rnn_cases, float16_cases, quant_cases, fuzz_cases):
+                 resize_cases, rnn_cases, float16_cases, quant_cases, leniency_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)
