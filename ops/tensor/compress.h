@@ -1,8 +1,8 @@
 // Compress (opsets 9, 11): the slices of `input` along `axis` whose entry in the 1-D bool `condition` is true
 // (entries past the condition's length are dropped; a condition longer than the axis is an error); without
 // `axis`, the elements of the flattened input. Negative axes from opset 11. The output's length along the
-// axis is the count of true entries: known when the condition's data is (a constant, or a bool graph input,
-// which plans carry); a plan for data it does not have is refused (no data-dependent shapes yet). Exact.
+// axis is the count of true entries: infer gives it when the condition's data is known; otherwise the plan
+// ends at the node and plans what follows per count (OpHints::shapes_from_data, runtime/plan.h). Exact.
 #pragma once
 
 #include <optional>

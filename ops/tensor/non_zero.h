@@ -1,7 +1,7 @@
 // NonZero (opsets 9, 13): the indices of the nonzero elements of X (any element type; NaN is nonzero, -0 is
-// zero), as int64 [rank, count] in row-major order. The count depends on X's data: the output's shape is
-// known when X's data is (a constant, or an integer or bool graph input, which plans carry), and a plan for
-// data it does not have is refused (README "Control flow": no data-dependent shapes yet). Exact (kExact).
+// zero), as int64 [rank, count] in row-major order. The count depends on X's data: infer gives it when X's
+// data is known (a constant, an integer or bool graph input, which plans carry); otherwise the plan ends at the
+// node and plans what follows per count (OpHints::shapes_from_data, runtime/plan.h). Exact (kExact).
 #pragma once
 
 #include "engine/op.h"

@@ -61,10 +61,14 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
   r.add(OpSpec<NoParams>{"Size", 1, parse_size, infer_size, kExact, {ref_kernel<NoParams>(size_ref)}});
-  // Shapes from data (known when the plan is made only: ops/tensor/non_zero.h, compress.h).
-  r.add(OpSpec<NoParams>{"NonZero", 9, parse_non_zero, infer_non_zero, kExact, {ref_kernel<NoParams>(non_zero_ref)}});
-  r.add(OpSpec<CompressParams>{"Compress", 9, parse_compress, infer_compress, kExact,
-                               {ref_kernel<CompressParams>(compress_ref)}});
+  // Shapes from data (OpHints::shapes_from_data: ops/tensor/non_zero.h, compress.h).
+  OpSpec<NoParams> non_zero{"NonZero", 9, parse_non_zero, infer_non_zero, kExact, {ref_kernel<NoParams>(non_zero_ref)}};
+  non_zero.hints.shapes_from_data = true;
+  r.add(std::move(non_zero));
+  OpSpec<CompressParams> compress{"Compress", 9, parse_compress, infer_compress, kExact,
+                                  {ref_kernel<CompressParams>(compress_ref)}};
+  compress.hints.shapes_from_data = true;
+  r.add(std::move(compress));
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
   r.add(OpSpec<NoParams>{"CastLike", 15, parse_cast_like, infer_cast_like, kExact,
                          {ref_kernel<NoParams>(cast_like_ref)}});

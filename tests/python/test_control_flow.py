@@ -1,4 +1,4 @@
-"""Control flow exported by PyTorch (torch 1.13, scripted modules at test time) against PyTorch's own outputs:
+"""Control flow and shapes from data. Control flow exported by PyTorch (torch 1.13, scripted modules at test time) against PyTorch's own outputs:
 a data-dependent `if` (an ONNX If whose condition is computed each run), a `for` over a dim (a Loop whose trip
 count the plan knows, a carried value and the loop index read in the body) and a `while` on data (a Loop
 ended by its condition), each on both backends and, for the data-dependent ones, with inputs that take each
@@ -89,3 +89,39 @@ def test_while_on_data(tmp_path, backend):
         want = Double()(torch.from_numpy(xs)).numpy()
         got = model.run({"x": xs})["y"]
         np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} x={xs}")
+
+
+def data_dependent_model(path):
+    """y = 2 * x[x > 0] through NonZero -> Transpose -> GatherND, and z = the rows of x whose sum is positive
+    (Compress): both lengths depend on x's data, which plans do not have."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    n = helper.make_node
+    nodes = [n("Constant", [], ["zero"], value=helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0])),
+             n("Constant", [], ["two"], value=helper.make_tensor("two", TensorProto.FLOAT, [], [2.0])),
+             n("Greater", ["x", "zero"], ["mask"]), n("NonZero", ["mask"], ["where"]),
+             n("Transpose", ["where"], ["at"], perm=[1, 0]), n("GatherND", ["x", "at"], ["picked"]),
+             n("Mul", ["picked", "two"], ["y"]),
+             n("ReduceSum", ["x"], ["rows"], axes=[1], keepdims=0), n("Greater", ["rows", "zero"], ["keep"]),
+             n("Compress", ["x", "keep"], ["z"], axis=0)]
+    graph = helper.make_graph(nodes, "data_dependent", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+                               helper.make_tensor_value_info("z", TensorProto.FLOAT, None)])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)]), str(path))
+    return str(path)
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_shapes_from_data(tmp_path, backend):
+    """Each run gives other counts: the nodes after NonZero and Compress are planned per count (tolerance: none,
+    every op here selects or doubles, which is exact)."""
+    model = cnnx.Model(data_dependent_model(tmp_path / "data_dependent.onnx"), backend=backend)
+    rng = np.random.default_rng(36)
+    for seed in range(4):
+        x = rng.standard_normal((4, 3)).astype(np.float32)
+        if seed == 3:
+            x = -np.abs(x)  # nothing selected: empty outputs
+        got = model.run({"x": x})
+        np.testing.assert_array_equal(got["y"], x[x > 0] * 2, err_msg=f"backend={backend} x={x}")
+        np.testing.assert_array_equal(got["z"], x[x.sum(axis=1) > 0], err_msg=f"backend={backend} x={x}")
