@@ -18,6 +18,7 @@ void register_builtin_ops(OpRegistry& r) {
   register_resize_ops(r);
   register_rnn_ops(r);
   register_control_ops(r);
+  register_detect_ops(r);
   register_quant_ops(r);
 }
 

@@ -879,6 +879,21 @@ def reduce_cases(c):
     c.add("reduce_mean_negative_axis_opset_10", m, [x], expect="ok", outputs={"y": x.mean(axis=-1, keepdims=True)})
 
 
+def detect_cases(c):
+    """NonMaxSuppression: boxes of the wrong rank; a run whose selection is known only from the data."""
+    n = helper.make_node
+    m = make_model([n("NonMaxSuppression", ["boxes", "scores"], ["sel"], name="nms")],
+                   [vi("boxes", [3, 4]), vi("scores", [1, 1, 3])], [vi("sel", None, I64)], opset=11)
+    c.add("nms_boxes_rank_2", m, [np.zeros((3, 4), np.float32), np.zeros((1, 1, 3), np.float32)],
+          contains=["node 'nms' (NonMaxSuppression)", "boxes must be [batches, boxes, 4]"])
+    m = make_model([n("NonMaxSuppression", ["boxes", "scores", "max"], ["sel"], name="nms")],
+                   [vi("boxes", [1, 3, 4]), vi("scores", [1, 1, 3])], [vi("sel", None, I64)], opset=11,
+                   initializers=[numpy_helper.from_array(np.array([3], np.int64), "max")])
+    boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 10, 1, 11]]], np.float32)
+    c.add("nms_runs", m, [boxes, np.array([[[0.9, 0.95, 0.3]]], np.float32)], expect="ok",
+          outputs={"sel": np.array([[0, 0, 1], [0, 0, 2]], np.int64)})
+
+
 def leniency_cases(c):
     """PyTorch's opset-6 nn.PReLU(C): a slope [C] read per channel (README "Exporter leniencies")."""
     n = helper.make_node
@@ -1236,7 +1251,7 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, rnn_cases, float16_cases, quant_cases, leniency_cases, fuzz_cases):
+                 resize_cases, rnn_cases, float16_cases, quant_cases, leniency_cases, detect_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)
