@@ -28,6 +28,7 @@
 #include "ops/tensor/tile.h"
 #include "ops/tensor/transpose.h"
 #include "ops/tensor/trilu.h"
+#include "ops/tensor/unique.h"
 
 namespace cnnx {
 
@@ -69,6 +70,9 @@ void register_tensor_ops(OpRegistry& r) {
                                   {ref_kernel<CompressParams>(compress_ref)}};
   compress.hints.shapes_from_data = true;
   r.add(std::move(compress));
+  OpSpec<UniqueParams> unique{"Unique", 11, parse_unique, infer_unique, kExact, {ref_kernel<UniqueParams>(unique_ref)}};
+  unique.hints.shapes_from_data = true;
+  r.add(std::move(unique));
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
   r.add(OpSpec<NoParams>{"CastLike", 15, parse_cast_like, infer_cast_like, kExact,
                          {ref_kernel<NoParams>(cast_like_ref)}});

@@ -229,6 +229,10 @@ std::vector<KernelCase> data_cases() {
   cases.push_back(KernelCase("Compress", 11, "axis -1").attr("axis", int_attr(-1))
                       .in(random_in({2, 3})).in(bools({false, true, true})));
   cases.push_back(KernelCase("Compress", 9, "flattened").in(random_in({2, 3})).in(bools({true, false, false, true})));
+  cases.push_back(KernelCase("Unique", 11, "sorted, NaN and -0").in(
+      given(make_tensor({7}, {2.f, nan, -0.f, 2.f, 0.f, nan, -1.f})).constant()));
+  cases.push_back(KernelCase("Unique", 11, "first occurrence, axis 1").attr("sorted", int_attr(0)).attr("axis", int_attr(1))
+                      .in(given(make_int_tensor({2, 4}, {1, 0, 1, 0, 2, 3, 2, 3})).constant()));
   cases.push_back(KernelCase("Compress", 9, "none kept").in(random_in({2, 3})).in(bools({false, false})));
   Tensor int_value(DType::i64, {1});
   int_value.data<int64_t>()[0] = 7;
