@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ops/common/node_checks.h"
+
 namespace cnnx {
 
 ShapeParams parse_shape_of(const Node& node) {
@@ -41,9 +43,7 @@ std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<Va
 }
 
 NoParams parse_size(const Node& node) {
-  require_inputs(node, 1, 1);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 1, 1, {});
   return {};
 }
 
