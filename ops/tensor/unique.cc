@@ -8,8 +8,9 @@
 namespace cnnx {
 
 UniqueParams parse_unique(const Node& node) {
-  check_node(node, 1, 1, {"sorted", "axis"});
+  require_inputs(node, 1, 1);
   require_outputs(node, 1, 4);
+  node.attrs.allow_only({"sorted", "axis"});
   UniqueParams p;
   p.sorted = node.attrs.get_flag("sorted", true);
   if (node.attrs.has("axis")) p.axis = node.attrs.get_int("axis", 0);

@@ -463,13 +463,15 @@ def subgraph_cases(c):
                    [cond, vi("x", [1, 3])], [vi("y", [1, 3])])
     c.add("subgraph_undefined_name", m, [np.array(True), x13()],
           contains=["node 'if_ghost' (If)", "input 'ghost' is not defined"])
-    # If nested 18 deep: past cnnx's bound of 16, under protobuf's recursion limit.
-    inner = helper.make_graph([n("Identity", ["x"], ["y"], name="leaf")], "leaf", [], [vi("y", [1, 3])])
+    # If nested 18 deep (in else_branch; then_branch a leaf, so the file stays small): past cnnx's bound of 16,
+    # under protobuf's recursion limit. The error names the chain from the outermost node, if17.
+    leaf = helper.make_graph([n("Identity", ["x"], ["y"], name="leaf")], "leaf", [], [vi("y", [1, 3])])
+    inner = leaf
     for depth in range(18):
-        node = n("If", ["cond"], ["y"], name=f"if{depth}", then_branch=inner, else_branch=inner)
+        node = n("If", ["cond"], ["y"], name=f"if{depth}", then_branch=leaf, else_branch=inner)
         inner = helper.make_graph([node], f"g{depth}", [], [vi("y", [1, 3])])
     m = make_model(inner.node, [cond, vi("x", [1, 3])], [vi("y", [1, 3])])
-    c.add("subgraphs_nested_18", m, [np.array(True), x13()], contains=["node 'if0' (If)", "nested more than 16 deep"])
+    c.add("subgraphs_nested_18", m, [np.array(True), x13()], contains=["node 'if17' (If)", "nested more than 16 deep"])
     # Conditions that are not one bool.
     then = helper.make_graph([n("Relu", ["x"], ["y"], name="r1")], "then", [], [vi("y", [1, 3])])
     for name, elem, shape, feed, message in (
