@@ -14,6 +14,7 @@ const char* kind_name(Attribute::Kind k) {
     case Attribute::Kind::floats: return "floats";
     case Attribute::Kind::ints: return "ints";
     case Attribute::Kind::strings: return "strings";
+    case Attribute::Kind::graph: return "graph";
     default: return "unsupported";
   }
 }
@@ -70,6 +71,12 @@ const Tensor& Attributes::require_tensor(const std::string& name) const {
   const Attribute* a = find(name, Attribute::Kind::t);
   require(a != nullptr, "attribute '", name, "' is required");
   return a->t;
+}
+
+const std::shared_ptr<const Graph>& Attributes::require_graph(const std::string& name) const {
+  const Attribute* a = find(name, Attribute::Kind::graph);
+  require(a != nullptr && a->g != nullptr, "attribute '", name, "' is required");
+  return a->g;
 }
 
 void Attributes::allow_only(std::initializer_list<const char*> known) const {

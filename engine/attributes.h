@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,8 +12,10 @@
 
 namespace cnnx {
 
+struct Graph;  // engine/graph.h
+
 struct Attribute {
-  enum class Kind { f, i, s, t, floats, ints, strings, unsupported };
+  enum class Kind { f, i, s, t, floats, ints, strings, graph, unsupported };
   Kind kind = Kind::unsupported;
   float f = 0;
   int64_t i = 0;
@@ -21,6 +24,7 @@ struct Attribute {
   std::vector<float> floats;
   std::vector<int64_t> ints;
   std::vector<std::string> strings;
+  std::shared_ptr<const Graph> g;  // a subgraph (If's branches, Loop's body), built by the importer
   std::string onnx_type;  // for `unsupported` (graphs, sparse tensors, type protos): the ONNX type name
 };
 
@@ -66,6 +70,7 @@ class Attributes {
   // Throws when absent.
   int64_t require_int(const std::string& name) const;
   const Tensor& require_tensor(const std::string& name) const;
+  const std::shared_ptr<const Graph>& require_graph(const std::string& name) const;
   // Throws unless every attribute name is one of `known` (catches typos and attributes of newer opsets).
   void allow_only(std::initializer_list<const char*> known) const;
 

@@ -155,4 +155,42 @@ void build_graph(Graph& g, const OpRegistry& registry, int64_t max_tensor_bytes)
   collect_warnings(g);
 }
 
+void build_subgraph(Graph& g, const OpRegistry& registry) {
+  resolve_ops(g, registry);
+  sort_topologically(g);
+}
+
+std::vector<ValueInfo> infer_graph_outputs(const Graph& g, const std::vector<ValueInfo>& inputs,
+                                           int64_t max_tensor_bytes) {
+  require(inputs.size() == g.inputs.size(), "the subgraph takes ", g.inputs.size(), " inputs, got ", inputs.size());
+  // Values whose rank is not known yet (`known` false) make the nodes reading them unknown too, not omitted.
+  std::vector<ValueInfo> info(g.values.size());
+  std::vector<bool> known(g.values.size(), false);
+  for (size_t id = 0; id < g.values.size(); ++id)
+    if (g.values[id].info.constant) info[id] = g.values[id].info, known[id] = true;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    info[size_t(g.inputs[i])] = inputs[i];
+    known[size_t(g.inputs[i])] = inputs[i].dtype != DType::undefined && inputs[i].rank_known;
+  }
+  for (const Node& node : g.nodes) {
+    std::vector<ValueInfo> in;
+    bool all_known = true;
+    for (int id : node.inputs) {
+      in.push_back(id >= 0 ? info[size_t(id)] : ValueInfo{});
+      all_known = all_known && (id < 0 || known[size_t(id)]);
+    }
+    if (!all_known) continue;
+    std::vector<ValueInfo> out = infer_node(node, in, max_tensor_bytes);
+    for (size_t i = 0; i < node.outputs.size(); ++i)
+      if (node.outputs[i] >= 0) {
+        info[size_t(node.outputs[i])] = out[i];
+        known[size_t(node.outputs[i])] = out[i].dtype != DType::undefined && out[i].rank_known;
+      }
+  }
+  std::vector<ValueInfo> outputs;
+  for (int id : g.outputs)
+    outputs.push_back(known[size_t(id)] ? info[size_t(id)] : ValueInfo::unknown(g.values[size_t(id)].info.dtype));
+  return outputs;
+}
+
 }  // namespace cnnx

@@ -29,6 +29,10 @@ struct Graph {
   std::vector<Node> nodes;     // topologically sorted after build_graph
   std::vector<int> inputs;     // graph inputs the caller feeds (those without an initializer)
   std::vector<int> outputs;
+  // A subgraph (an If branch, a Loop body) reads values of the scopes around it by name: each such name is
+  // one of its graph inputs, the last `captured` of `inputs`, and the node holding it takes the same values as
+  // its last inputs, in the same order (the importer appends them, as ONNX Runtime's implicit inputs).
+  size_t captured = 0;
   std::map<std::string, int> opsets;   // domain -> version
   std::map<std::string, std::string> metadata;  // metadata_props
   // Per graph input and output with a declared shape (by value id): the model's name of each dim ("batch"
@@ -52,5 +56,14 @@ struct Graph {
 // naming the node), infers shapes and folds nodes whose inputs are all constant.
 // Folding never makes a tensor larger than `max_tensor_bytes` (an error names the node instead).
 void build_graph(Graph& graph, const OpRegistry& registry, int64_t max_tensor_bytes = kDefaultMaxTensorBytes);
+
+// Builds a subgraph read by the importer: resolves and parses its nodes' ops and sorts them, as build_graph
+// does. Its shapes are inferred per use (infer_graph_outputs), once the infos of its inputs are known.
+void build_subgraph(Graph& graph, const OpRegistry& registry);
+
+// The infos of a built graph's outputs when its inputs have these infos (a subgraph's, inferred per branch or
+// iteration by If and Loop): every node inferred again, constants folded, nothing else changed.
+std::vector<ValueInfo> infer_graph_outputs(const Graph& graph, const std::vector<ValueInfo>& inputs,
+                                           int64_t max_tensor_bytes = kDefaultMaxTensorBytes);
 
 }  // namespace cnnx

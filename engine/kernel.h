@@ -18,6 +18,7 @@ class HotBufferPacking;     // engine/hot_buffer.h
 class PreparedWeights;      // dnnl/prepared_weights.h
 class PreparedWeightBatch;  // dnnl/prepared_weights.h
 class DnnlRunState;         // dnnl/run_state.h
+class SubgraphPlanner;      // engine/subgraph.h
 
 // What a kernel may use while it compiles, besides its node's infos (KernelArgs::context). The planner makes
 // one per step; kernels keep none of it. Null members mean "none": each kernel then prepares its own weights,
@@ -28,6 +29,7 @@ struct CompileContext {
   HotBufferPacking* packing = nullptr;  // small buffers it keeps share huge pages with the plan's others
   PreparedWeights* weights = nullptr;   // weights prepared by the model's other plans, to share
   PreparedWeightBatch* batch = nullptr; // reorders of constant weights, put off and run together by the plan
+  const SubgraphPlanner* subgraphs = nullptr;  // plans the subgraphs of If and Loop; they decline without it
 };
 
 // What a kernel may use while it runs, besides its tensors (KernelIO::context): the state of one run of a

@@ -31,7 +31,7 @@ std::vector<ValueInfo> infer_typed(const Node& node, const std::vector<ValueInfo
     outputs_known = outputs_known && (out[i].constant || out[i].concrete());
     outputs_have_data = outputs_have_data && out[i].constant;
   }
-  if (!all_constant || !outputs_known || outputs_have_data) return out;
+  if (!all_constant || !outputs_known || outputs_have_data || def.hints.runs_subgraphs) return out;
   // Every input is known: run the reference kernel now (constant folding).
   std::vector<Tensor> results(out.size());
   KernelIO io;

@@ -24,12 +24,12 @@ OpDef::OpDef(const Erasure& e, OpHints&& hints_)
       compile_(e.compile) {
   const std::type_info& params = *e.params;
   // Every member of OpHints, in order: a member added there fails to compile here until it is named.
-  const auto& [h0, h1, h2, h3, h4, h5, h6] = hints;
+  const auto& [h0, h1, h2, h3, h4, h5, h6, h7, h8] = hints;
   const auto check = [&](const auto& hint) {
     if constexpr (IsHook<std::decay_t<decltype(hint)>>::value)
       require(!hint || *hint.params_type() == params, "op ", type, " has a hook written for another params type");
   };
-  check(h0), check(h1), check(h2), check(h3), check(h4), check(h5), check(h6);
+  check(h0), check(h1), check(h2), check(h3), check(h4), check(h5), check(h6), check(h7), check(h8);
 }
 
 void OpDef::add_kernel(const std::string& name, Functions fns) {

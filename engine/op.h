@@ -174,6 +174,13 @@ struct OpHints {
   // residual adds and activations are not counted). `cnnx bench` sets a model's time against the machine's
   // FMA peak with their sum (runtime/plan_cost.h). Required with a tolerance's terms_rel (OpRegistry::add).
   Hook<double(const std::vector<ValueInfo>& in)> flops;
+  // Ops holding subgraphs (If, Loop): their kernels need the plan's SubgraphPlanner (CompileContext), so
+  // they are never folded by running them at load, even on constant inputs (their infer may fold a branch).
+  bool runs_subgraphs = false;
+  // Ops whose output shapes depend on their inputs' data (NonZero, Compress): infer gives them when that data is
+  // known. A plan without it plans the graph up to the first such node, runs the node with the data each run
+  // gives, and plans the nodes after it per shape it meets (runtime/plan.h).
+  bool shapes_from_data = false;
 };
 
 // The declaration of an op whose params are P (P derives from OpParams). Fields after `kernels` are optional.

@@ -17,6 +17,8 @@ void register_builtin_ops(OpRegistry& r) {
   register_tensor_ops(r);
   register_resize_ops(r);
   register_rnn_ops(r);
+  register_control_ops(r);
+  register_detect_ops(r);
   register_quant_ops(r);
 }
 

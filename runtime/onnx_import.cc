@@ -11,11 +11,13 @@
 #include <google/protobuf/wire_format_lite.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -34,9 +36,15 @@ namespace {
 // per-dim work (messages print whole shapes) from turning a 100 MB dims list into hours of CPU.
 constexpr int kMaxRank = 64;
 
+// Deepest nesting of subgraphs (a Loop in an If in a Loop is 3). Models nest 1 or 2 deep; the bound keeps a
+// hostile chain of bodies from recursing through the importer, the planner and the run without end.
+constexpr int kMaxSubgraphDepth = 16;
+
 struct Context {
   std::string model_dir;  // "" when external data is refused
   ImportLimits limits;
+  const std::map<std::string, int>* opsets = nullptr;  // the model's, which its subgraphs share
+  int depth = 0;                                       // of the graph being read: 0 for the model's
 };
 
 // Reads `m` from a CodedInputStream over the whole input: bounded total size and nesting. Protobuf's own log
@@ -409,13 +417,11 @@ void check_attribute_type(const onnx::AttributeProto& a) {
   require(set, "has type ", A::AttributeType_Name(a.type()), " but no value of that type");
 }
 
+// Every attribute but a subgraph (read_graph reads those).
 Attribute attribute_from_proto(const onnx::AttributeProto& a, const Context& ctx) {
   using A = onnx::AttributeProto;
-  // Subgraphs (the bodies of If, Loop, Scan, or a GRAPH(S) attribute on any node): cnnx has no control flow,
-  // so they are refused here, by attribute, before any op could see them.
-  if (a.type() == A::GRAPH || a.type() == A::GRAPHS)
-    fail("is a subgraph (", A::AttributeType_Name(a.type()),
-         "); cnnx does not run subgraphs (If, Loop, Scan and other control flow)");
+  // Lists of subgraphs belong to no ONNX op cnnx runs (Scan, If and Loop take one graph each).
+  if (a.type() == A::GRAPHS) fail("is a list of subgraphs (GRAPHS), which no op cnnx runs takes");
   check_attribute_type(a);
   Attribute out;
   switch (a.type()) {
@@ -465,6 +471,65 @@ ValueInfo info_from_type(const onnx::ValueInfoProto& v) {
   return ValueInfo::of(dtype, shape);
 }
 
+void read_graph(Graph& g, const onnx::GraphProto& gp, const Context& ctx, const ModelBytes* bytes,
+                const std::vector<std::optional<RawSpan>>& raw);
+std::shared_ptr<Graph> subgraph_from_proto(const onnx::GraphProto& gp, const Context& ctx);
+
+// The names a subgraph reads without defining them (not its inputs, initializers or node outputs), in the
+// order first read, become its last graph inputs (Graph::captured): values of the scopes around it, which
+// ONNX resolves by name from the innermost scope out. Placeholder infos (unknown rank); inference per use
+// (infer_graph_outputs) gets the real ones from the node holding the subgraph.
+void capture_outer_names(Graph& g) {
+  std::vector<bool> defined(g.values.size(), false);
+  for (int id : g.inputs) defined[size_t(id)] = true;
+  for (size_t id = 0; id < g.values.size(); ++id)
+    if (g.values[id].info.constant) defined[id] = true;
+  for (const Node& node : g.nodes)
+    for (int id : node.outputs)
+      if (id >= 0) defined[size_t(id)] = true;
+  auto capture = [&](int id) {
+    if (id < 0 || defined[size_t(id)]) return;
+    defined[size_t(id)] = true;
+    g.inputs.push_back(id);
+    ++g.captured;
+  };
+  for (const Node& node : g.nodes)
+    for (int id : node.inputs) capture(id);
+  for (int id : g.outputs) capture(id);
+}
+
+// Gives every subgraph of `node` the same captured inputs, the union of theirs in order, and builds them
+// (ops resolved and parsed, nodes sorted; shapes are inferred per use). Returns the names the node must take
+// as its last inputs, in that order.
+std::vector<std::string> share_captures(const Node& node,
+                                        const std::vector<std::pair<std::string, std::shared_ptr<Graph>>>& bodies) {
+  std::vector<std::string> names;
+  for (const auto& [attr, body] : bodies)
+    for (size_t i = body->inputs.size() - body->captured; i < body->inputs.size(); ++i) {
+      const std::string& name = body->values[size_t(body->inputs[i])].name;
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  for (const auto& [attr, body] : bodies) {
+    body->inputs.resize(body->inputs.size() - body->captured);
+    for (const std::string& name : names) {
+      int id = body->find_value(name);
+      if (id < 0) {
+        id = int(body->values.size());
+        body->values.push_back(Value{name, {}, -1});
+      }
+      body->values[size_t(id)].info = ValueInfo::unknown(DType::f32);  // a placeholder: see capture_outer_names
+      body->inputs.push_back(id);
+    }
+    body->captured = names.size();
+    try {
+      build_subgraph(*body, builtin_ops());
+    } catch (const Error& e) {
+      fail(node.label(), ": attribute '", attr, "': ", e.what());
+    }
+  }
+  return names;
+}
+
 // `m` was parsed from `bytes` stripped of its initializers' raw_data, which `raw` locates (RawDataStripper).
 Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const ModelBytes& bytes,
                        const std::vector<std::optional<RawSpan>>& raw) {
@@ -489,7 +554,16 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const Mode
   g.description = m.doc_string();
   g.model_version = m.model_version();
 
-  const onnx::GraphProto& gp = m.graph();
+  Context graph_ctx = ctx;
+  graph_ctx.opsets = &g.opsets;
+  read_graph(g, m.graph(), graph_ctx, &bytes, raw);
+  return g;
+}
+
+// Reads the values and nodes of `gp` into `g`, whose opsets are set. `raw` locates the raw_data of the model
+// graph's initializers (RawDataStripper); a subgraph's keep theirs in the message (`bytes` null).
+void read_graph(Graph& g, const onnx::GraphProto& gp, const Context& ctx, const ModelBytes* bytes,
+                const std::vector<std::optional<RawSpan>>& raw) {
   g.name = gp.name();
   g.graph_description = gp.doc_string();
   require(gp.sparse_initializer_size() == 0, "sparse initializers are not supported");
@@ -499,13 +573,14 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const Mode
     if (inserted) g.values.push_back(Value{name, {}, -1});
     return it->second;
   };
-  require(size_t(gp.initializer_size()) == raw.size(), "the graph's initializers could not be located");
+  require(!bytes || size_t(gp.initializer_size()) == raw.size(), "the graph's initializers could not be located");
   for (int i = 0; i < gp.initializer_size(); ++i) {
     const onnx::TensorProto& init = gp.initializer(i);
     require(!init.name().empty(), "an initializer has no name");
     int id = value_id(init.name());
     require(!g.values[size_t(id)].info.constant, "initializer '", init.name(), "' is defined twice");
-    g.values[size_t(id)].info = ValueInfo::of(tensor_from_proto(init, ctx, &bytes, raw[size_t(i)]));
+    g.values[size_t(id)].info =
+        ValueInfo::of(bytes ? tensor_from_proto(init, ctx, bytes, raw[size_t(i)]) : tensor_from_proto(init, ctx));
   }
   std::unordered_set<int> listed;  // graph inputs as id, outputs as -1 - id
   for (const auto& in : gp.input()) {
@@ -526,19 +601,30 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const Mode
     require(!node.op_type.empty(), node.label(), ": the node has no op_type");
     for (const auto& name : node_proto.input()) node.inputs.push_back(name.empty() ? -1 : value_id(name));
     for (const auto& name : node_proto.output()) node.outputs.push_back(name.empty() ? -1 : value_id(name));
+    std::vector<std::pair<std::string, std::shared_ptr<Graph>>> bodies;
     for (const auto& a : node_proto.attribute()) {
       require(!a.name().empty(), node.label(), ": an attribute has no name");
       require(!node.attrs.has(a.name()), node.label(), ": attribute '", a.name(), "' is given twice");
       try {
-        node.attrs.set(a.name(), attribute_from_proto(a, ctx));
+        if (a.type() == onnx::AttributeProto::GRAPH && a.has_g()) {
+          bodies.emplace_back(a.name(), subgraph_from_proto(a.g(), ctx));
+          Attribute body;
+          body.kind = Attribute::Kind::graph;
+          body.g = bodies.back().second;
+          node.attrs.set(a.name(), std::move(body));
+        } else {
+          node.attrs.set(a.name(), attribute_from_proto(a, ctx));
+        }
       } catch (const Error& e) {
         fail(node.label(), ": attribute '", a.name(), "': ", e.what());
       }
     }
+    for (const std::string& name : share_captures(node, bodies)) node.inputs.push_back(value_id(name));
     g.nodes.push_back(std::move(node));
   }
   for (const auto& out : gp.output()) {
     require(!out.name().empty(), "a graph output has no name");
+    if (ctx.depth > 0) value_id(out.name());  // a subgraph may output a value of an enclosing scope as it is
     auto it = ids.find(out.name());
     require(it != ids.end(), "graph output '", out.name(), "' is not produced by any node");
     require(listed.insert(-1 - it->second).second, "graph output '", out.name(), "' is listed twice");
@@ -548,6 +634,16 @@ Graph graph_from_model(const onnx::ModelProto& m, const Context& ctx, const Mode
     g.dim_params[it->second] = dim_params_of(out);
   }
   require(!g.outputs.empty(), "the graph has no outputs");
+  if (ctx.depth > 0) capture_outer_names(g);
+}
+
+std::shared_ptr<Graph> subgraph_from_proto(const onnx::GraphProto& gp, const Context& ctx) {
+  require(ctx.depth < kMaxSubgraphDepth, "subgraphs are nested more than ", kMaxSubgraphDepth, " deep");
+  auto g = std::make_shared<Graph>();
+  g->opsets = *ctx.opsets;
+  Context inner = ctx;
+  inner.depth = ctx.depth + 1;
+  read_graph(*g, gp, inner, nullptr, {});
   return g;
 }
 
@@ -582,8 +678,17 @@ ModelOutline outline_onnx_file(const std::string& path, const ImportLimits& limi
   onnx::ModelProto m;
   parse_file(m, path, limits.max_model_bytes, "model '" + path + "'");
   ModelOutline outline;
-  for (const auto& n : m.graph().node())
-    outline.ops.emplace_back(n.domain() == "ai.onnx" ? "" : n.domain(), n.op_type());
+  // The ops of the graph and of its subgraphs, nested at most kMaxSubgraphDepth deep.
+  std::vector<std::pair<const onnx::GraphProto*, int>> graphs{{&m.graph(), 0}};
+  while (!graphs.empty()) {
+    const auto [g, depth] = graphs.back();
+    graphs.pop_back();
+    for (const auto& n : g->node()) {
+      outline.ops.emplace_back(n.domain() == "ai.onnx" ? "" : n.domain(), n.op_type());
+      for (const auto& a : n.attribute())
+        if (a.has_g() && depth < kMaxSubgraphDepth) graphs.emplace_back(&a.g(), depth + 1);
+    }
+  }
   for (const auto* list : {&m.graph().input(), &m.graph().output()})
     for (const auto& v : *list)
       outline.io_element_types.push_back(v.type().has_tensor_type() ? v.type().tensor_type().elem_type() : -1);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <omp.h>
 
+#include <list>
 #include <optional>
 #include <unordered_set>
 
@@ -15,6 +16,7 @@
 #include "engine/hot_buffer.h"
 #include "engine/node_eval.h"
 #include "engine/releasable_pages.h"
+#include "engine/subgraph.h"
 #include "dnnl/thread_scope.h"
 #include "passes/bfloat16_plan.h"
 #include "passes/pass.h"
@@ -51,6 +53,22 @@ struct Plan::Arena {
   std::vector<KernelIO> io;  // per step
   DnnlRunState dnnl;
   RunContext context{&dnnl};
+};
+
+// The unplanned part of a plan (plan.h): `node`, whose output shapes come from data, and the graph of the
+// nodes after it, whose inputs are the values the plan hands on (`reads`, its graph's outputs), then `node`'s
+// outputs, and whose outputs are the model's; with what it takes to plan that graph, and the plans made so far
+// per shape of `node`'s outputs.
+struct Plan::Tail {
+  Node node;
+  std::shared_ptr<const Graph> rest;
+  std::vector<int> reads;
+  Backend backend = Backend::ref;
+  std::vector<std::string> disabled_passes, disabled_kernels;
+  PlanLimits limits;
+  PlanContext context;
+  std::mutex mutex;
+  std::list<std::pair<std::string, std::shared_ptr<const Plan>>> plans;  // most recently used first
 };
 
 Plan::Plan() = default;
@@ -113,15 +131,30 @@ int64_t plain_bytes(const ValueInfo& v) {
 bool kept_for_passes(const Node& node) { return node.domain.empty() && node.op_type == "DequantizeLinear"; }
 
 // Step 1: concrete shapes for every value of the plan's graph; nodes whose outputs are all constant are
-// folded away (their outputs keep their data), but for those kept_for_passes.
-void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_tensor_bytes) {
+// folded away (their outputs keep their data). Returns the nodes from the first whose output shapes come
+// from data the plan does not have (OpHints::shapes_from_data) on, left out of `g` (split_tail); none else.
+std::vector<Node> infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_tensor_bytes) {
   require(inputs.size() == g.inputs.size(), "expected ", g.inputs.size(), " inputs, got ", inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) g.values[size_t(g.inputs[i])].info = inputs[i];
-  std::vector<Node> kept;
+  std::vector<Node> kept, rest;
   for (Node& node : g.nodes) {
+    if (!rest.empty()) {
+      rest.push_back(std::move(node));
+      continue;
+    }
     std::vector<ValueInfo> in;
     for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
     std::vector<ValueInfo> out = infer_node(node, in, max_tensor_bytes);
+    const bool inputs_concrete = std::all_of(in.begin(), in.end(), [](const ValueInfo& v) {
+      return v.dtype == DType::undefined || v.concrete();
+    });
+    const bool outputs_concrete = std::all_of(out.begin(), out.end(), [](const ValueInfo& v) {
+      return v.dtype == DType::undefined || v.concrete();
+    });
+    if (node.def->hints.shapes_from_data && inputs_concrete && !outputs_concrete) {
+      rest.push_back(std::move(node));
+      continue;
+    }
     bool folded = true;
     for (size_t i = 0; i < out.size(); ++i) {
       if (node.outputs[i] < 0) continue;
@@ -129,7 +162,10 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
       // its output (Resize's taps per output cell).
       with_node_context(node, [&] {
         const std::string& name = g.value(node.outputs[i]).name;
-        require(out[i].concrete(), "could not infer the shape of output '", name, "'");
+        if (!out[i].concrete())
+          fail("could not infer the shape of output '", name, "'",
+               out[i].rank_known ? " (" + to_string(out[i].shape) + ")" : std::string(),
+               ": it depends on data the plan does not have (cnnx plans one shape per value)");
         const int64_t bytes = plain_bytes(out[i]);
         if (bytes > max_tensor_bytes)
           fail("value '", name, "' ", to_string(out[i].shape), " takes ", bytes, " bytes, beyond the tensor limit of ",
@@ -141,6 +177,7 @@ void infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs, int64_t max_
     if (!folded || kept_for_passes(node)) kept.push_back(std::move(node));
   }
   g.nodes = std::move(kept);
+  return rest;
 }
 
 // Step 2b: the folded nodes kept for the passes go (their outputs keep their data).
@@ -156,6 +193,26 @@ void drop_folded(Graph& g) {
   for (size_t n = 0; n < g.nodes.size(); ++n)
     for (int id : g.nodes[n].outputs)
       if (id >= 0) g.values[size_t(id)].producer = int(n);
+}
+
+// The values defined before `rest` (graph inputs and the outputs of g's nodes, constants aside) that `rest` or
+// the graph's outputs read, in the order first read: what a plan hands its tail.
+std::vector<int> tail_reads(const Graph& g, const std::vector<Node>& rest) {
+  std::vector<bool> before(g.values.size(), false), listed(g.values.size(), false);
+  for (int id : g.inputs) before[size_t(id)] = true;
+  for (const Node& node : g.nodes)
+    for (int id : node.outputs)
+      if (id >= 0) before[size_t(id)] = true;
+  std::vector<int> reads;
+  auto read = [&](int id) {
+    if (id < 0 || !before[size_t(id)] || listed[size_t(id)] || g.values[size_t(id)].info.constant) return;
+    listed[size_t(id)] = true;
+    reads.push_back(id);
+  };
+  for (const Node& node : rest)
+    for (int id : node.inputs) read(id);
+  for (int id : g.outputs) read(id);
+  return reads;
 }
 
 // Where a Concat joining along `axis` can be joined in place (its inputs written straight into its output's
@@ -435,6 +492,35 @@ std::unordered_set<const void*> constants_read_at_run(const Graph& g, const std:
   return read;
 }
 
+// Plans the subgraphs of If and Loop nodes (engine/subgraph.h) as plans of their own, with the enclosing
+// plan's backend, options, limits and team.
+class SubgraphPlans final : public SubgraphPlanner {
+ public:
+  SubgraphPlans(Backend backend, const std::vector<std::string>& disabled_passes,
+                const std::vector<std::string>& disabled_kernels, const PlanLimits& limits, const PlanContext& context)
+      : backend_(backend), passes_(disabled_passes), kernels_(disabled_kernels), limits_(limits), context_(context) {}
+
+  std::shared_ptr<const PlannedSubgraph> plan(const Graph& graph, const std::vector<ValueInfo>& inputs) const override {
+    auto planned = std::make_shared<Planned>();
+    planned->plan = Plan::build(std::make_shared<const Graph>(graph), inputs, backend_, passes_, kernels_, limits_, context_);
+    for (int id : planned->plan->graph().outputs) planned->infos.push_back(planned->plan->info(id));
+    return planned;
+  }
+
+ private:
+  struct Planned final : PlannedSubgraph {
+    std::shared_ptr<const Plan> plan;
+    std::vector<ValueInfo> infos;
+    std::vector<Tensor> run(const std::vector<Tensor>& inputs) const override { return plan->run(inputs); }
+    const std::vector<ValueInfo>& outputs() const override { return infos; }
+  };
+  Backend backend_;
+  const std::vector<std::string>& passes_;
+  const std::vector<std::string>& kernels_;
+  PlanLimits limits_;
+  PlanContext context_;
+};
+
 }  // namespace
 
 std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph, const std::vector<ValueInfo>& inputs,
@@ -448,14 +534,42 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   plan->threads_ = context.threads > 0 ? context.threads : omp_get_max_threads();
   Graph& g = *plan->graph_;
 
-  infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
+  std::vector<Node> rest = infer_concrete(g, inputs, limits.max_tensor_bytes);  // 1. shapes
+  if (!rest.empty()) {  // shapes from data: the plan computes what the rest reads (plan.h)
+    auto tail = std::make_unique<Tail>();
+    tail->reads = tail_reads(g, rest);
+    // The constants the tail reads stay readable for the plans it makes later (engine/releasable_pages.h).
+    for (const Node& node : rest)
+      for (int id : node.inputs)
+        if (id >= 0 && g.values[size_t(id)].info.constant)
+          if (std::shared_ptr<void> pin = pin_pages(g.values[size_t(id)].info.constant->raw()))
+            plan->pins_.push_back(std::move(pin));
+    auto graph = std::make_shared<Graph>(g);
+    graph->nodes.assign(std::make_move_iterator(rest.begin() + 1), std::make_move_iterator(rest.end()));
+    graph->inputs = tail->reads;
+    for (int id : rest[0].outputs)
+      if (id >= 0) graph->inputs.push_back(id);
+    graph->captured = 0;
+    tail->node = std::move(rest[0]);
+    tail->rest = std::move(graph);
+    tail->backend = backend;
+    tail->disabled_passes = disabled_passes;
+    tail->disabled_kernels = disabled_kernels;
+    tail->limits = limits;
+    tail->context = {plan->threads_, nullptr};  // its plans are made while runs go on: no shared weight store
+    g.outputs = tail->reads;
+    plan->tail_ = std::move(tail);
+  }
   plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
   drop_folded(g);
   if (context.precision == Precision::bf16) plan->pass_reports_.push_back(plan_bfloat16(g));
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
   PreparedWeightBatch weights;  // their constant weights reordered together, below
-  const CompileContext compile{plan->threads_, Precision::f32, &packing, context.weights, &weights};
+  PlanContext body_context = context;
+  body_context.threads = plan->threads_;
+  const SubgraphPlans subgraphs(backend, disabled_passes, disabled_kernels, limits, body_context);
+  const CompileContext compile{plan->threads_, Precision::f32, &packing, context.weights, &weights, &subgraphs};
   ThreadScope team(plan->threads_);
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, compile, layouts);
   for (const void* data : constants_read_at_run(g, node_steps))
@@ -622,7 +736,50 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
     const ValueSlot::Kind kind = slots_[size_t(id)].kind;
     outputs.push_back(kind == ValueSlot::output ? values[size_t(id)] : values[size_t(id)].clone());
   }
-  return outputs;
+  return tail_ ? run_tail(outputs, checks) : outputs;
+}
+
+// Plans kept per tail: a detector's count of boxes takes a few values in practice; beyond, the least recently
+// used plan is dropped (and made again when its shapes come back).
+constexpr size_t kTailPlans = 8;
+
+std::vector<Tensor> Plan::run_tail(const std::vector<Tensor>& handed, std::vector<NodeCheck>* checks) const {
+  const Tail& t = *tail_;
+  const Graph& g = *t.rest;
+  auto handed_value = [&](int id) -> const Tensor* {
+    auto at = std::find(t.reads.begin(), t.reads.end(), id);
+    return at != t.reads.end() ? &handed[size_t(at - t.reads.begin())] : g.values[size_t(id)].info.constant.get();
+  };
+  // The node, inferred with its inputs' data: folding runs its reference kernel (engine/node_eval.h).
+  std::vector<ValueInfo> in;
+  for (int id : t.node.inputs) in.push_back(id >= 0 ? ValueInfo::of(*handed_value(id)) : ValueInfo{});
+  const std::vector<ValueInfo> out = infer_node(t.node, in, t.limits.max_tensor_bytes);
+  std::vector<Tensor> inputs(handed);
+  std::vector<ValueInfo> infos;
+  std::string key;
+  for (const Tensor& x : handed) infos.push_back(ValueInfo::of(x.dtype(), x.shape()));
+  for (size_t i = 0; i < t.node.outputs.size(); ++i) {
+    if (t.node.outputs[i] < 0) continue;
+    with_node_context(t.node, [&] { require(out[i].constant != nullptr, "internal error: output ", i, " was not computed"); });
+    inputs.push_back(*out[i].constant);
+    infos.push_back(ValueInfo::of(out[i].dtype, out[i].shape));
+    key += to_string(out[i].shape) + ";";
+  }
+  std::shared_ptr<const Plan> plan;
+  {
+    std::lock_guard<std::mutex> lock(tail_->mutex);
+    auto& plans = tail_->plans;
+    auto it = std::find_if(plans.begin(), plans.end(), [&](const auto& p) { return p.first == key; });
+    if (it != plans.end()) {
+      plans.splice(plans.begin(), plans, it);
+    } else {
+      plans.emplace_front(key, Plan::build(t.rest, infos, t.backend, t.disabled_passes, t.disabled_kernels, t.limits,
+                                           t.context));
+      if (plans.size() > kTailPlans) plans.pop_back();
+    }
+    plan = plans.front().second;
+  }
+  return plan->run(inputs, checks);
 }
 
 }  // namespace cnnx

@@ -13,6 +13,10 @@
 //      does not run.
 // A Plan is immutable; run() keeps its state per call (arenas are pooled), so many threads may run one plan
 // at once.
+// Shapes from data: a node whose output shapes depend on data the plan does not have (OpHints::
+// shapes_from_data: NonZero on computed values) ends the planned part. The plan computes what the rest reads;
+// each run then infers the node with that data (which runs its reference kernel) and runs the nodes after it
+// with a plan made for the shapes it gave, made the first time a run meets them and kept (a few per plan).
 #pragma once
 
 #include <functional>
@@ -108,7 +112,9 @@ class Plan {
 
  private:
   struct Arena;
+  struct Tail;  // the nodes from one whose shapes come from data on (see the file comment)
   std::unique_ptr<Arena> acquire_arena() const;
+  std::vector<Tensor> run_tail(const std::vector<Tensor>& handed, std::vector<NodeCheck>* checks) const;
   void release_arena(std::unique_ptr<Arena> arena) const;
 
   std::shared_ptr<Graph> graph_;
@@ -120,7 +126,8 @@ class Plan {
   std::vector<int> outputs_;       // value ids holding the graph outputs (plain)
   size_t arena_bytes_ = 0;
   int threads_ = 1;
-  std::vector<std::shared_ptr<void>> pins_;  // on the releasable constants its steps read at run time
+  std::vector<std::shared_ptr<void>> pins_;  // on the releasable constants its steps (and its tail) read at run time
+  std::unique_ptr<Tail> tail_;
   mutable std::mutex arenas_mutex_;
   mutable std::vector<std::unique_ptr<Arena>> free_arenas_;
 };

@@ -5,6 +5,7 @@
 #include "ops/tensor/cast.h"
 #include "ops/tensor/cast_like.h"
 #include "ops/tensor/channel_shuffle.h"
+#include "ops/tensor/compress.h"
 #include "ops/tensor/concat.h"
 #include "ops/tensor/constant.h"
 #include "ops/tensor/constant_of_shape.h"
@@ -15,6 +16,7 @@
 #include "ops/tensor/gather_elements.h"
 #include "ops/tensor/gather_nd.h"
 #include "ops/tensor/identity.h"
+#include "ops/tensor/non_zero.h"
 #include "ops/tensor/pad.h"
 #include "ops/tensor/range.h"
 #include "ops/tensor/reshape.h"
@@ -26,6 +28,7 @@
 #include "ops/tensor/tile.h"
 #include "ops/tensor/transpose.h"
 #include "ops/tensor/trilu.h"
+#include "ops/tensor/unique.h"
 
 namespace cnnx {
 
@@ -59,6 +62,17 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact,
                             {ref_kernel<ShapeParams>(shape_of_ref)}});
   r.add(OpSpec<NoParams>{"Size", 1, parse_size, infer_size, kExact, {ref_kernel<NoParams>(size_ref)}});
+  // Shapes from data (OpHints::shapes_from_data: ops/tensor/non_zero.h, compress.h).
+  OpSpec<NoParams> non_zero{"NonZero", 9, parse_non_zero, infer_non_zero, kExact, {ref_kernel<NoParams>(non_zero_ref)}};
+  non_zero.hints.shapes_from_data = true;
+  r.add(std::move(non_zero));
+  OpSpec<CompressParams> compress{"Compress", 9, parse_compress, infer_compress, kExact,
+                                  {ref_kernel<CompressParams>(compress_ref)}};
+  compress.hints.shapes_from_data = true;
+  r.add(std::move(compress));
+  OpSpec<UniqueParams> unique{"Unique", 11, parse_unique, infer_unique, kExact, {ref_kernel<UniqueParams>(unique_ref)}};
+  unique.hints.shapes_from_data = true;
+  r.add(std::move(unique));
   r.add(OpSpec<CastParams>{"Cast", 1, parse_cast, infer_cast, kExact, {ref_kernel<CastParams>(cast_ref)}});
   r.add(OpSpec<NoParams>{"CastLike", 15, parse_cast_like, infer_cast_like, kExact,
                          {ref_kernel<NoParams>(cast_like_ref)}});

@@ -422,26 +422,27 @@ def attribute_cases(c):
 # ---------------------------------------------------------------------------------------------- subgraphs
 
 def subgraph_cases(c):
-    """Every GRAPH or GRAPHS attribute is refused by node and attribute name (cnnx has no control flow)."""
+    """If and Loop: malformed and hostile subgraphs refused by node and attribute name; two that run."""
     n = helper.make_node
+    B = TensorProto.BOOL
     body = helper.make_graph([n("Relu", ["x"], ["y"], name="inner")], "body", [vi("x", [1, 3])], [vi("y", [1, 3])])
-    cond = vi("cond", [], TensorProto.BOOL)
+    cond = vi("cond", [], B)
     m = make_model([n("If", ["cond"], ["y"], name="if", then_branch=body, else_branch=body)], [cond],
                    [vi("y", [1, 3])])
-    c.add("subgraph_if", m, [np.array(True)], contains=["node 'if' (If)", "attribute 'else_branch'", "subgraph"])
+    c.add("subgraph_if_branch_with_input", m, [np.array(True)],
+          contains=["node 'if' (If)", "attribute 'then_branch' declares 1 inputs"])
     m = make_model([n("If", ["cond"], ["y"], name="if_then", then_branch=body)], [cond], [vi("y", [1, 3])])
-    c.add("subgraph_if_then_only", m, [np.array(True)],
-          contains=["node 'if_then' (If)", "attribute 'then_branch'", "subgraph"])
+    c.add("subgraph_if_then_only", m, [np.array(True)], contains=["node 'if_then' (If)", "attribute 'else_branch'"])
     m = make_model([n("Loop", ["", "cond", "x"], ["y"], name="loop", body=body)],
                    [vi("x", [1, 3]), cond], [vi("y", [1, 3])])
-    c.add("subgraph_loop", m, [x13(), np.array(True)], contains=["node 'loop' (Loop)", "attribute 'body'", "subgraph"])
+    c.add("subgraph_loop_body_inputs", m, [x13(), np.array(True)],
+          contains=["node 'loop' (Loop)", "attribute 'body' declares 1 inputs"])
     m = make_model([n("Scan", ["x"], ["y"], name="scan", body=body, num_scan_inputs=1)], [vi("x", [1, 3])],
-                   [vi("y", [1, 3])])
-    c.add("subgraph_scan", m, [x13()], contains=["node 'scan' (Scan)", "attribute 'body'", "subgraph"])
-    # On an op cnnx runs: refused at import, not left for the op's attribute check.
+                   [vi("y", [1, 3])], opset=8)
+    c.add("subgraph_scan_8", m, [x13()], contains=["node 'scan' (Scan)", "Scan-8", "not supported"])
     m = relu_model()
     m.graph.node[0].attribute.append(helper.make_attribute("g", body))
-    c.add("subgraph_on_relu", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'g'", "subgraph"])
+    c.add("subgraph_on_relu", m, [x13()], contains=["node 'relu' (Relu)", "unknown attribute 'g'"])
     m = relu_model()
     m.graph.node[0].attribute.append(helper.make_attribute("branches", [body, body]))
     c.add("subgraphs_list_on_relu", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'branches'", "GRAPHS"])
@@ -449,11 +450,86 @@ def subgraph_cases(c):
     empty = m.graph.node[0].attribute.add()
     empty.name, empty.type = "none", onnx.AttributeProto.GRAPHS
     c.add("subgraphs_empty_list", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'none'", "GRAPHS"])
-    # type GRAPH without the graph: refused as a subgraph too.
     m = relu_model()
     bare = m.graph.node[0].attribute.add()
     bare.name, bare.type = "bare", onnx.AttributeProto.GRAPH
-    c.add("subgraph_type_without_graph", m, [x13()], contains=["node 'relu' (Relu)", "attribute 'bare'", "subgraph"])
+    c.add("subgraph_type_without_graph", m, [x13()],
+          contains=["node 'relu' (Relu)", "attribute 'bare'", "has type GRAPH but no value"])
+
+    # A branch reading a name no scope defines: refused by the node holding it.
+    ghost = helper.make_graph([n("Add", ["x", "ghost"], ["y"], name="add_ghost")], "then", [], [vi("y", [1, 3])])
+    plain = helper.make_graph([n("Relu", ["x"], ["y"], name="relu_else")], "else", [], [vi("y", [1, 3])])
+    m = make_model([n("If", ["cond"], ["y"], name="if_ghost", then_branch=ghost, else_branch=plain)],
+                   [cond, vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("subgraph_undefined_name", m, [np.array(True), x13()],
+          contains=["node 'if_ghost' (If)", "input 'ghost' is not defined"])
+    # If nested 18 deep (in else_branch; then_branch a leaf, so the file stays small): past cnnx's bound of 16,
+    # under protobuf's recursion limit. The error names the chain from the outermost node, if17.
+    leaf = helper.make_graph([n("Identity", ["x"], ["y"], name="leaf")], "leaf", [], [vi("y", [1, 3])])
+    inner = leaf
+    for depth in range(18):
+        node = n("If", ["cond"], ["y"], name=f"if{depth}", then_branch=leaf, else_branch=inner)
+        inner = helper.make_graph([node], f"g{depth}", [], [vi("y", [1, 3])])
+    m = make_model(inner.node, [cond, vi("x", [1, 3])], [vi("y", [1, 3])])
+    c.add("subgraphs_nested_18", m, [np.array(True), x13()], contains=["node 'if17' (If)", "nested more than 16 deep"])
+    # Conditions that are not one bool.
+    then = helper.make_graph([n("Relu", ["x"], ["y"], name="r1")], "then", [], [vi("y", [1, 3])])
+    for name, elem, shape, feed, message in (
+            ("if_cond_float", F, [], np.array(1, np.float32), "must be bool"),
+            ("if_cond_two_bools", B, [2], np.array([True, False]), "must hold one element")):
+        m = make_model([n("If", ["cond"], ["y"], name="if_c", then_branch=then, else_branch=plain)],
+                       [vi("cond", shape, elem), vi("x", [1, 3])], [vi("y", [1, 3])])
+        c.add(name, m, [feed, x13()], contains=["node 'if_c' (If)", "input 0 (cond)", message])
+
+    # Loop: the body adds x to a carried sum and emits it as a scan row.
+    def loop_model(m_value, carried_body_node, scan=True):
+        outs = [vi("cond_out", [], B), vi("s_out", None)] + ([vi("row", None)] if scan else [])
+        nodes = [n("Identity", ["cond_in"], ["cond_out"], name="keep"), carried_body_node]
+        if scan:
+            nodes.append(n("Identity", ["s_out"], ["row"], name="emit"))
+        loop_body = helper.make_graph(nodes, "body", [vi("i", [], I64), vi("cond_in", [], B), vi("s_in", None)], outs)
+        outputs = [vi("s", None)] + ([vi("rows", None)] if scan else [])
+        return make_model([n("Loop", ["M", "", "s0"], [o.name for o in outputs], name="loop", body=loop_body)],
+                          [vi("x", [1, 3])], outputs,
+                          initializers=[numpy_helper.from_array(np.array(m_value, np.int64), "M"),
+                                        numpy_helper.from_array(np.zeros((1, 3), np.float32), "s0")])
+    add = n("Add", ["s_in", "x"], ["s_out"], name="acc")
+    x = x13()
+    c.add("loop_sum_runs", loop_model(3, add), [x], expect="ok",
+          outputs={"s": 3 * x, "rows": np.stack([x, 2 * x, 3 * x])})
+    c.add("loop_negative_trip_count", loop_model(-1, add), [x],
+          contains=["node 'loop' (Loop)", "input 0 (M) is -1", "cannot be negative"])
+    c.add("loop_huge_trip_count", loop_model(1 << 40, add), [x], contains=["node 'loop' (Loop)", "tensor limit"])
+    grow = n("Concat", ["s_in", "x"], ["s_out"], name="grow", axis=0)
+    c.add("loop_carried_shape_changes", loop_model(2, grow, scan=False), [x],
+          contains=["node 'loop' (Loop)", "loop-carried value 0 has shape [1,3] but the body gives [2,3]"])
+    # Scan: a running sum over the columns of x [2, 3], last column first, stacked along axis 1 from the end.
+    scan_body = helper.make_graph([n("Add", ["s_in", "col"], ["s_out"], name="acc"),
+                                   n("Identity", ["s_out"], ["row"], name="emit")], "body",
+                                  [vi("s_in", [2]), vi("col", [2])], [vi("s_out", [2]), vi("row", [2])])
+    def scan_model(x_shapes):
+        return make_model([n("Scan", ["s0"] + [f"x{i}" for i in range(len(x_shapes))], ["s", "rows"], name="scan",
+                             body=scan_body if len(x_shapes) == 1 else helper.make_graph(
+                                 [n("Add", ["s_in", "col"], ["a"], name="acc"), n("Add", ["a", "col2"], ["s_out"], name="acc2"),
+                                  n("Identity", ["s_out"], ["row"], name="emit")], "body",
+                                 [vi("s_in", [2]), vi("col", [2]), vi("col2", [2])], [vi("s_out", [2]), vi("row", [2])]),
+                             num_scan_inputs=len(x_shapes), scan_input_axes=[1] * len(x_shapes),
+                             scan_input_directions=[1] * len(x_shapes), scan_output_axes=[1], scan_output_directions=[1])],
+                          [vi(f"x{i}", list(s)) for i, s in enumerate(x_shapes)], [vi("s", [2]), vi("rows", None)],
+                          initializers=[numpy_helper.from_array(np.zeros(2, np.float32), "s0")], opset=11)
+    x = np.array([[1, 2, 4], [8, 16, 32]], np.float32)
+    sums = np.cumsum(x[:, ::-1], axis=1)  # t-th sum covers the last t + 1 columns; written at column 2 - t
+    c.add("scan_reverse_axis1_runs", scan_model([(2, 3)]), [x], expect="ok",
+          outputs={"s": sums[:, -1], "rows": sums[:, ::-1]})
+    c.add("scan_lengths_differ", scan_model([(2, 3), (2, 4)]), [x, np.zeros((2, 4), np.float32)],
+          contains=["node 'scan' (Scan)", "scan input 1 has length 4"])
+    # If picking a branch per run; both read x from the enclosing scope.
+    neg = helper.make_graph([n("Neg", ["x"], ["y"], name="neg")], "else", [], [vi("y", [1, 3])])
+    m = make_model([n("If", ["cond"], ["y"], name="if_pick", then_branch=then, else_branch=neg)],
+                   [cond, vi("x", [1, 3])], [vi("y", [1, 3])])
+    x = np.array([[-1.5, 0.0, 2.0]], np.float32)
+    c.add("if_then_runs", m, [np.array(True), x], expect="ok", outputs={"y": np.maximum(x, 0)})
+    c.add("if_else_runs", m, [np.array(False), x], expect="ok", outputs={"y": -x})
 
 
 # ---------------------------------------------------------------------------------------------- external data
@@ -803,6 +879,21 @@ def reduce_cases(c):
     m = make_model([n("ReduceMean", ["x"], ["y"], name="rmean", axes=[-1])], [vi("x", [2, 3, 4])], [vi("y", None)],
                    opset=10)
     c.add("reduce_mean_negative_axis_opset_10", m, [x], expect="ok", outputs={"y": x.mean(axis=-1, keepdims=True)})
+
+
+def detect_cases(c):
+    """NonMaxSuppression: boxes of the wrong rank; a run whose selection is known only from the data."""
+    n = helper.make_node
+    m = make_model([n("NonMaxSuppression", ["boxes", "scores"], ["sel"], name="nms")],
+                   [vi("boxes", [3, 4]), vi("scores", [1, 1, 3])], [vi("sel", None, I64)], opset=11)
+    c.add("nms_boxes_rank_2", m, [np.zeros((3, 4), np.float32), np.zeros((1, 1, 3), np.float32)],
+          contains=["node 'nms' (NonMaxSuppression)", "boxes must be [batches, boxes, 4]"])
+    m = make_model([n("NonMaxSuppression", ["boxes", "scores", "max"], ["sel"], name="nms")],
+                   [vi("boxes", [1, 3, 4]), vi("scores", [1, 1, 3])], [vi("sel", None, I64)], opset=11,
+                   initializers=[numpy_helper.from_array(np.array([3], np.int64), "max")])
+    boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 10, 1, 11]]], np.float32)
+    c.add("nms_runs", m, [boxes, np.array([[[0.9, 0.95, 0.3]]], np.float32)], expect="ok",
+          outputs={"sel": np.array([[0, 0, 1], [0, 0, 2]], np.int64)})
 
 
 def leniency_cases(c):
@@ -1185,7 +1276,8 @@ def main():
     c = Corpus(root)
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
-                 resize_cases, rnn_cases, float16_cases, precision_cases, quant_cases, leniency_cases, fuzz_cases):
+                 resize_cases, rnn_cases, float16_cases, precision_cases, quant_cases, leniency_cases, detect_cases,
+                 fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)

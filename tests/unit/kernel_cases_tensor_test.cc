@@ -214,6 +214,26 @@ std::vector<KernelCase> data_cases() {
   const Tensor ints6 = make_int_tensor({2, 3}, {1, -2, 3, -4, 5, -6});
   auto scalar = [](float v) { return given(make_tensor({}, {v})).constant(); };
   auto int_scalar = [](int64_t v) { return given(make_int_tensor({}, {v})).constant(); };
+  auto bools = [](std::vector<bool> v) {
+    Tensor t(DType::boolean, {int64_t(v.size())});
+    for (size_t i = 0; i < v.size(); ++i) t.data<bool>()[i] = v[i];
+    return given(t).constant();
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  cases.push_back(KernelCase("NonZero", 13, "zeros, -0, NaN").in(
+      given(make_tensor({2, 3}, {0.f, -0.f, nan, 1.f, 0.f, -2.f})).constant()));
+  cases.push_back(KernelCase("NonZero", 13, "int64, rank 3").in(given(make_int_tensor({1, 2, 3}, {0, 5, 0, 0, 0, 7})).constant()));
+  cases.push_back(KernelCase("NonZero", 13, "none").in(given(make_int_tensor({3}, {0, 0, 0})).constant()));
+  cases.push_back(KernelCase("Compress", 11, "axis 1, shorter condition").attr("axis", int_attr(1))
+                      .in(random_in({2, 4, 3})).in(bools({true, false, true})));
+  cases.push_back(KernelCase("Compress", 11, "axis -1").attr("axis", int_attr(-1))
+                      .in(random_in({2, 3})).in(bools({false, true, true})));
+  cases.push_back(KernelCase("Compress", 9, "flattened").in(random_in({2, 3})).in(bools({true, false, false, true})));
+  cases.push_back(KernelCase("Unique", 11, "sorted, NaN and -0").in(
+      given(make_tensor({7}, {2.f, nan, -0.f, 2.f, 0.f, nan, -1.f})).constant()));
+  cases.push_back(KernelCase("Unique", 11, "first occurrence, axis 1").attr("sorted", int_attr(0)).attr("axis", int_attr(1))
+                      .in(given(make_int_tensor({2, 4}, {1, 0, 1, 0, 2, 3, 2, 3})).constant()));
+  cases.push_back(KernelCase("Compress", 9, "none kept").in(random_in({2, 3})).in(bools({false, false})));
   Tensor int_value(DType::i64, {1});
   int_value.data<int64_t>()[0] = 7;
   cases.push_back(KernelCase("ConstantOfShape", 9, "default float 0").in(ints_in({2, 3})));

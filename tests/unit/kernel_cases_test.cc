@@ -18,8 +18,10 @@ using namespace cnnx;
 using namespace cnnx::testing;
 
 TEST_CASE("every registered op has a case in the kernel table") {
-  // Ops that cannot be cased, each with the reason. Empty: every op has one.
-  const std::set<std::string> excluded = {};
+  // Ops that cannot be cased, each with the reason.
+  // If, Loop, Scan: their kernels need a plan's subgraph planner (engine/subgraph.h); tests/unit/control_flow_test.cc
+  // and the ONNX node tests run them through plans.
+  const std::set<std::string> excluded = {"If", "Loop", "Scan"};
   std::set<std::string> cased;
   for (CaseTable table : case_tables())
     for (const KernelCase& c : table()) cased.insert(c.key());

@@ -871,3 +871,42 @@ TEST_CASE("legacy opsets: Reshape shape attribute, Pad paddings, Cast to a strin
   CHECK_THROWS_AS(make_node("Dropout", attrs({{"is_test", int_attr(1)}}), 1, 1, 7), Error);
   CHECK_THROWS_AS(make_node("Dropout", attrs({{"is_test", int_attr(2)}}), 1, 1, 6), Error);
 }
+
+TEST_CASE("NonZero and Compress: shapes from data known when planned, refused otherwise") {
+  // The output's shape is known only with the data: unknown for data a plan does not have.
+  const InferredNode unknown = infer_node("NonZero", {}, {make_tensor({2, 3})}, 13, 1, {false}, "");
+  CHECK(unknown.out[0].shape == Shape{2, kUnknownDim});
+  const Tensor y = run_op("NonZero", {}, {make_int_tensor({2, 2}, {0, 3, 4, 0})}, 13, 1, "ref", {true})[0];
+  REQUIRE(y.shape() == Shape{2, 2});
+  const int64_t want[] = {0, 1, 1, 0};  // rows of the nonzeros, then their columns
+  for (int i = 0; i < 4; ++i) CHECK(y.data<int64_t>()[i] == want[i]);
+  CHECK_THROWS_WITH_AS(run_op("NonZero", {}, {make_tensor({}, {1.f})}, 13, 1, "ref", {true}), doctest::Contains("scalar"), Error);
+
+  Tensor keep(DType::boolean, {2});
+  keep.data<bool>()[0] = false;
+  keep.data<bool>()[1] = true;
+  Attributes axis0;
+  axis0.set("axis", int_attr(0));
+  const Tensor c = run_op("Compress", axis0, {make_tensor({3, 2}, {1, 2, 3, 4, 5, 6}), keep}, 11, 1, "ref", {false, true})[0];
+  REQUIRE(c.shape() == Shape{1, 2});
+  CHECK(c.data<float>()[0] == 3.f);
+  CHECK(c.data<float>()[1] == 4.f);
+  struct Bad { const char* name; int opset; Attributes attrs; std::vector<Tensor> inputs; const char* message; };
+  Attributes negative, axis5;
+  negative.set("axis", int_attr(-1));
+  axis5.set("axis", int_attr(5));
+  Tensor keep4(DType::boolean, {4});
+  const Bad cases[] = {
+      {"float condition", 11, axis0, {make_tensor({3, 2}), make_tensor({2})}, "condition"},
+      {"2-D condition", 11, axis0, {make_tensor({3, 2}), keep.reshaped({1, 2})}, "1-D"},
+      {"condition longer than the axis", 11, axis0, {make_tensor({3, 2}), keep4}, "4 entries"},
+      {"negative axis at opset 9", 9, negative, {make_tensor({3, 2}), keep}, "opset 11"},
+      {"axis out of range", 11, axis5, {make_tensor({3, 2}), keep}, "axis"},
+  };
+  for (const Bad& b : cases) {
+    CAPTURE(std::string(b.name));
+    CAPTURE(b.opset);
+    CHECK_THROWS_WITH_AS(run_op("Compress", b.attrs, b.inputs, b.opset, 1, "ref", {false, true}),
+                         doctest::Contains(b.message), Error);
+  }
+}

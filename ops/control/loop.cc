@@ -1,0 +1,166 @@
+#include "ops/control/loop.h"
+
+#include <limits>
+
+#include "engine/subgraph.h"
+#include "ops/control/subgraph_io.h"
+
+namespace cnnx {
+
+namespace {
+
+// The infos the body is planned for: iteration_num and cond as it declares them (one element; [] when it
+// does not say), carried values as v_initial without their data (they change per iteration), captured
+// values as they are. With `cond_true`, cond carries the data `true` (to ask whether the body keeps it).
+std::vector<ValueInfo> body_inputs(const LoopParams& p, const std::vector<ValueInfo>& in, bool cond_true) {
+  const Graph& g = *p.body;
+  std::vector<ValueInfo> b;
+  for (size_t i = 0; i < 2; ++i) {
+    const ValueInfo& declared = g.values[size_t(g.inputs[i])].info;
+    const Shape shape = declared.concrete() && checked_numel(declared.shape) == 1 ? declared.shape : Shape{};
+    b.push_back(ValueInfo::of(i == 0 ? DType::i64 : DType::boolean, shape));
+  }
+  if (cond_true) {
+    Tensor t(DType::boolean, b[1].shape);
+    *static_cast<uint8_t*>(t.raw()) = 1;
+    b[1] = ValueInfo::of(t);
+  }
+  for (size_t j = 0; j < p.carried; ++j) b.push_back(ValueInfo::of(in[2 + j].dtype, in[2 + j].shape));
+  for (size_t i = 2 + p.carried; i < in.size(); ++i) b.push_back(in[i]);
+  return b;
+}
+
+bool is_constant_true(const ValueInfo& v) { return v.constant && condition_value(*v.constant); }
+
+// The number of iterations when it is known before the loop runs, else -1.
+int64_t known_iterations(const LoopParams& p, const std::vector<ValueInfo>& in) {
+  if (present(in, 1) && in[1].constant && !condition_value(*in[1].constant)) return 0;
+  if (!present(in, 0) || !in[0].constant) return -1;
+  const int64_t m = in[0].constant->int_at(0);
+  require(m >= 0, "input 0 (M) is ", m, "; a trip count cannot be negative");
+  if (m == 0) return 0;
+  if (present(in, 1) && !is_constant_true(in[1])) return -1;
+  const std::vector<ValueInfo> out = infer_graph_outputs(*p.body, body_inputs(p, in, true));
+  return is_constant_true(out[0]) ? m : -1;
+}
+
+struct LoopKernel final : CompiledKernel {
+  std::shared_ptr<const PlannedSubgraph> body;
+  size_t carried = 0, scans = 0;
+  Shape counter_shape, cond_shape;
+  void run(const KernelIO& io) const override {
+    int64_t trip = std::numeric_limits<int64_t>::max();
+    if (io.in[0]) {
+      trip = io.in[0]->int_at(0);
+      require(trip >= 0, "input 0 (M) is ", trip, "; a trip count cannot be negative");
+    }
+    bool cond = io.in[1] ? condition_value(*io.in[1]) : true;
+    std::vector<Tensor> in(io.in.size());
+    in[0] = Tensor(DType::i64, counter_shape);
+    in[1] = Tensor(DType::boolean, cond_shape);
+    for (size_t i = 2; i < io.in.size(); ++i) in[i] = *io.in[i];
+    std::vector<size_t> row_bytes(scans);
+    int64_t rows = -1;
+    for (size_t k = 0; k < scans; ++k)
+      if (const Tensor* scan = io.out[carried + k]) {
+        rows = scan->dim(0);
+        row_bytes[k] = rows ? scan->bytes() / size_t(rows) : 0;
+      }
+    int64_t i = 0;
+    for (; i < trip && cond; ++i) {
+      require(rows < 0 || i < rows, "the loop runs more than the ", rows, " iterations its scan outputs were planned for");
+      *in[0].data<int64_t>() = i;
+      *static_cast<uint8_t*>(in[1].raw()) = 1;
+      const std::vector<Tensor> out = body->run(in);
+      cond = condition_value(out[0]);
+      for (size_t j = 0; j < carried; ++j) in[2 + j] = out[1 + j];
+      for (size_t k = 0; k < scans; ++k)
+        if (io.out[carried + k]) copy_into(out[1 + carried + k], *io.out[carried + k], size_t(i) * row_bytes[k]);
+    }
+    require(rows < 0 || i == rows, "the loop ran ", i, " iterations; its scan outputs were planned for ", rows);
+    for (size_t j = 0; j < carried; ++j)
+      if (io.out[j]) copy_into(in[2 + j], *io.out[j]);
+  }
+};
+
+Compiled compile_loop(const std::shared_ptr<const LoopParams>& p, const KernelArgs& args) {
+  if (!args.context.subgraphs) return Compiled::decline("its body is planned by a plan (CompileContext::subgraphs)");
+  auto k = std::make_unique<LoopKernel>();
+  const std::vector<ValueInfo> inputs = body_inputs(*p, args.in, false);
+  try {
+    k->body = args.context.subgraphs->plan(*p->body, inputs);
+  } catch (const Error& e) {
+    fail("body: ", e.what());
+  }
+  k->carried = p->carried;
+  k->scans = p->scans;
+  k->counter_shape = inputs[0].shape;
+  k->cond_shape = inputs[1].shape;
+  return k;
+}
+
+}  // namespace
+
+LoopParams parse_loop(const Node& node) {
+  node.attrs.allow_only({"body"});
+  LoopParams p;
+  p.body = node.attrs.require_graph("body");
+  const Graph& g = *p.body;
+  const size_t declared = g.inputs.size() - g.captured;
+  require(declared >= 2, "attribute 'body' declares ", declared,
+          " inputs; a Loop body takes iteration_num, cond and the loop-carried values");
+  p.carried = declared - 2;
+  require(node.inputs.size() == 2 + p.carried + g.captured, "expects ", 2 + p.carried,
+          " inputs (M, cond and one per loop-carried value of its body), got ", node.inputs.size() - g.captured);
+  require(g.outputs.size() >= 1 + p.carried, "attribute 'body' has ", g.outputs.size(), " outputs; it needs cond and ",
+          p.carried, " loop-carried values");
+  p.scans = g.outputs.size() - 1 - p.carried;
+  require(node.outputs.size() == p.carried + p.scans, "expects ", p.carried + p.scans,
+          " outputs (loop-carried values, then scan outputs), got ", node.outputs.size());
+  for (size_t j = 0; j < p.carried; ++j)
+    require(has_input(node, 2 + j), "input ", 2 + j, " (loop-carried value ", j, ") is required but omitted");
+  return p;
+}
+
+std::vector<ValueInfo> infer_loop(const LoopParams& p, const std::vector<ValueInfo>& in) {
+  if (present(in, 0)) require_one_element(in[0], DType::i64, "input 0 (M)");
+  if (present(in, 1)) require_one_element(in[1], DType::boolean, "input 1 (cond)");
+  std::vector<ValueInfo> body_out;
+  int64_t iterations = -1;
+  try {
+    body_out = infer_graph_outputs(*p.body, body_inputs(p, in, false));
+    if (p.scans) iterations = known_iterations(p, in);
+  } catch (const Error& e) {
+    fail("body: ", e.what());
+  }
+  if (body_out[0].rank_known) require_one_element(body_out[0], DType::boolean, "the body's output 0 (cond)");
+  std::vector<ValueInfo> out;
+  for (size_t j = 0; j < p.carried; ++j) {
+    const ValueInfo &v = in[2 + j], &b = body_out[1 + j];
+    require(b.dtype == DType::undefined || b.dtype == v.dtype, "loop-carried value ", j, " is ", dtype_name(v.dtype),
+            " but the body gives ", dtype_name(b.dtype));
+    require(!b.rank_known || !v.rank_known || b.shape == v.shape, "loop-carried value ", j, " has shape ",
+            to_string(v.shape), " but the body gives ", to_string(b.shape),
+            "; cnnx plans one shape per loop-carried value");
+    out.push_back(ValueInfo::of(v.dtype, v.shape));
+  }
+  bool inputs_concrete = true;
+  for (const ValueInfo& v : in) inputs_concrete = inputs_concrete && (v.dtype == DType::undefined || v.concrete());
+  for (size_t k = 0; k < p.scans; ++k) {
+    const ValueInfo& b = body_out[1 + p.carried + k];
+    require(!inputs_concrete || iterations >= 0, "scan output ", k,
+            " needs the number of iterations when the plan is made: a constant M and a cond the body keeps true");
+    if (!b.rank_known) {
+      out.push_back(ValueInfo::unknown(b.dtype));
+      continue;
+    }
+    Shape shape{iterations >= 0 ? iterations : kUnknownDim};
+    shape.insert(shape.end(), b.shape.begin(), b.shape.end());
+    out.push_back(ValueInfo::of(b.dtype, shape));
+  }
+  return out;
+}
+
+Kernel<LoopParams> loop_kernel() { return {"ref", compile_loop, nullptr}; }
+
+}  // namespace cnnx

@@ -1,0 +1,127 @@
+"""Control flow and shapes from data. Control flow exported by PyTorch (torch 1.13, scripted modules at test time) against PyTorch's own outputs:
+a data-dependent `if` (an ONNX If whose condition is computed each run), a `for` over a dim (a Loop whose trip
+count the plan knows, a carried value and the loop index read in the body) and a `while` on data (a Loop
+ended by its condition), each on both backends and, for the data-dependent ones, with inputs that take each
+path through one loaded model.
+
+Tolerance: none. Every op in these bodies is one correctly rounded float32 operation per element (Relu, Neg,
+multiplication by a power of two, one Add, Gather, comparisons), done in the same order as PyTorch's own, so
+cnnx must give PyTorch's float32 bits; a branch taken wrongly, an iteration too many or too few or a carried
+value not handed on changes them by far more."""
+import numpy as np
+import pytest
+import torch
+
+import cnnx
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if bool(x.sum() > 0):
+            y = torch.relu(x) * 2.0
+        else:
+            y = 1.0 - x
+        return y
+
+
+class Decay(torch.nn.Module):
+    def forward(self, x):
+        acc = torch.zeros_like(x[0])
+        for i in range(x.size(0)):
+            acc = acc * 0.5 + x[i]
+        return acc
+
+
+class Double(torch.nn.Module):
+    def forward(self, x):
+        y = x
+        while bool(y.abs().sum() < 100.0):
+            y = y * 2.0
+        return y
+
+
+def export(module, example, path, opset=14):
+    scripted = torch.jit.script(module)
+    torch.onnx.export(scripted, (torch.from_numpy(example),), str(path), opset_version=opset, input_names=["x"],
+                      output_names=["y"])
+    return str(path)
+
+
+def ops_of(path):
+    import onnx
+
+    return {n.op_type for n in onnx.load(path).graph.node}
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_data_dependent_if(tmp_path, backend):
+    rng = np.random.default_rng(34)
+    x = rng.standard_normal((2, 5)).astype(np.float32)
+    path = export(Gate(), x, tmp_path / "gate.onnx")
+    assert "If" in ops_of(path)
+    model = cnnx.Model(path, backend=backend)
+    for sign in (1, -1):  # each branch, through one loaded model
+        xs = (np.abs(x) * sign).astype(np.float32)
+        want = Gate()(torch.from_numpy(xs)).numpy()
+        got = model.run({"x": xs})["y"]
+        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} sign={sign} x={xs}")
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_for_over_a_dim(tmp_path, backend):
+    rng = np.random.default_rng(35)
+    x = rng.standard_normal((6, 3, 4)).astype(np.float32)
+    path = export(Decay(), x, tmp_path / "decay.onnx")
+    assert "Loop" in ops_of(path)
+    got = cnnx.Model(path, backend=backend).run({"x": x})["y"]
+    want = Decay()(torch.from_numpy(x)).numpy()
+    np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} x={x}")
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_while_on_data(tmp_path, backend):
+    x = np.array([[0.25, -0.5, 1.0]], np.float32)
+    path = export(Double(), x, tmp_path / "double.onnx")
+    assert "Loop" in ops_of(path)
+    model = cnnx.Model(path, backend=backend)
+    for scale in (1.0, 0.001, 200.0):  # 6, 16 and 0 iterations
+        xs = (x * scale).astype(np.float32)
+        want = Double()(torch.from_numpy(xs)).numpy()
+        got = model.run({"x": xs})["y"]
+        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} x={xs}")
+
+
+def data_dependent_model(path):
+    """y = 2 * x[x > 0] through NonZero -> Transpose -> GatherND, and z = the rows of x whose sum is positive
+    (Compress): both lengths depend on x's data, which plans do not have."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    n = helper.make_node
+    nodes = [n("Constant", [], ["zero"], value=helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0])),
+             n("Constant", [], ["two"], value=helper.make_tensor("two", TensorProto.FLOAT, [], [2.0])),
+             n("Greater", ["x", "zero"], ["mask"]), n("NonZero", ["mask"], ["where"]),
+             n("Transpose", ["where"], ["at"], perm=[1, 0]), n("GatherND", ["x", "at"], ["picked"]),
+             n("Mul", ["picked", "two"], ["y"]),
+             n("ReduceSum", ["x"], ["rows"], axes=[1], keepdims=0), n("Greater", ["rows", "zero"], ["keep"]),
+             n("Compress", ["x", "keep"], ["z"], axis=0)]
+    graph = helper.make_graph(nodes, "data_dependent", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+                               helper.make_tensor_value_info("z", TensorProto.FLOAT, None)])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)]), str(path))
+    return str(path)
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_shapes_from_data(tmp_path, backend):
+    """Each run gives other counts: the nodes after NonZero and Compress are planned per count (tolerance: none,
+    every op here selects or doubles, which is exact)."""
+    model = cnnx.Model(data_dependent_model(tmp_path / "data_dependent.onnx"), backend=backend)
+    rng = np.random.default_rng(36)
+    for seed in range(4):
+        x = rng.standard_normal((4, 3)).astype(np.float32)
+        if seed == 3:
+            x = -np.abs(x)  # nothing selected: empty outputs
+        got = model.run({"x": x})
+        np.testing.assert_array_equal(got["y"], x[x > 0] * 2, err_msg=f"backend={backend} x={x}")
+        np.testing.assert_array_equal(got["z"], x[x.sum(axis=1) > 0], err_msg=f"backend={backend} x={x}")
