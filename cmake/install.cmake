@@ -5,6 +5,7 @@ include(CMakePackageConfigHelpers)
 # <cnnx/cnnx.h> includes the core types as "engine/tensor.h" etc.: they go to include/cnnx/engine/.
 install(FILES api/cnnx.h api/cnnx_c.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cnnx)
 install(FILES engine/backend.h engine/tensor.h engine/dtype.h engine/shape.h engine/error.h engine/limits.h
+              engine/precision.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cnnx/engine)
 install(TARGETS cnnx cnnx_static EXPORT cnnxTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -24,11 +24,6 @@ namespace cnnx {
 
 dnnl::engine& dnnl_engine();
 
-// The ISA oneDNN runs at ("avx2", "avx512_core_bf16", ...; dnnl::get_effective_cpu_isa), and whether it has
-// native bfloat16 multiply-adds (AVX512_BF16 or AMX): without them oneDNN 2.6 has no bf16 convolution or
-// matmul kernels, or emulates them slower than float32.
-std::string dnnl_cpu_isa_name();
-bool dnnl_cpu_has_native_bfloat16();
 
 // A plain (row-major) f32 memory descriptor for a concrete shape; dims as oneDNN wants them.
 dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape);

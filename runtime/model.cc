@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "dnnl/dnnl_runtime.h"
+#include "dnnl/cpu_blocks.h"
 #include "dnnl/prepared_weights.h"
 #include "ops/builtin_ops.h"
 #include "passes/pass.h"
@@ -62,7 +62,7 @@ std::vector<TensorSpec> specs(const Graph& g, const std::vector<int>& ids) {
 PrecisionReport choose_precision(const Options& o, bool emulate) {
   PrecisionReport r;
   r.requested = o.precision;
-  r.cpu_isa = dnnl_cpu_isa_name();
+  r.cpu_isa = dnnl_cpu_isa();
   r.cpu_native_bfloat16 = dnnl_cpu_has_native_bfloat16();
   if (o.precision == Precision::f32) return r;
   const char* env = std::getenv("CNNX_BFLOAT16");

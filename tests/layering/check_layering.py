@@ -27,7 +27,7 @@ import tempfile
 LAYERS = ["engine", "dnnl", "ops", "passes", "api", "runtime", "classify", "lab", "tools", "python"]  # bottom to top
 FRONT_ENDS = ["classify", "lab", "tools", "python"]
 CONTRACT = {"engine/backend.h", "engine/dtype.h", "engine/error.h", "engine/limits.h", "engine/shape.h",
-            "engine/tensor.h"}
+            "engine/tensor.h", "engine/precision.h"}
 FACADE = "api/tools_facade.h"
 FACADE_EXPORTS = {"engine/attributes.h", "ops/pool/pool_geometry.h"}
 ONEDNN = re.compile(r'#include [<"](oneapi/dnnl/|dnnl/dnnl_runtime\.h|ops/common/activation_dnnl\.h)')

@@ -125,7 +125,9 @@ TEST_CASE("a bfloat16 convolution is float32 arithmetic on bfloat16 values, with
     }
     CAPTURE(worst);
     CHECK(worst <= 1.0);
-    CHECK(worst > 0.01);  // bfloat16 did round: the plan is not float32
+    // bfloat16 did round: the plan is not float32 (how far below the bound the error stays is statistics: the
+    // rounding errors of K products partly cancel, so no lower bound on `worst` holds for every K).
+    CHECK(std::memcmp(got.raw(), want.raw(), got.bytes()) != 0);
   }
 }
 
