@@ -1,7 +1,9 @@
 #include "api/cnnx_c.h"
 
+#include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api/cnnx.h"
@@ -43,15 +45,24 @@ std::vector<std::string> names(const char* const* array, size_t count) {
   return out;
 }
 
+// The integer a C caller stored in an enum field: C lets it hold any int, but in C++ loading a value outside the
+// enum's range as the enum type is undefined, so the bytes are read as the underlying type.
+template <class E>
+long long stored_value(const E& field) {
+  std::underlying_type_t<E> v;
+  std::memcpy(&v, &field, sizeof v);
+  return static_cast<long long>(v);
+}
+
 cnnx::Options to_options(const cnnx_options* o) {
   cnnx::Options out;
   if (!o) return out;
-  if (o->backend != CNNX_BACKEND_DNNL && o->backend != CNNX_BACKEND_REF)
-    cnnx::fail("unknown backend ", int(o->backend));
-  out.backend = o->backend == CNNX_BACKEND_DNNL ? cnnx::Backend::dnnl : cnnx::Backend::ref;
-  if (o->precision != CNNX_PRECISION_FP32 && o->precision != CNNX_PRECISION_BF16)
-    cnnx::fail("unknown precision ", int(o->precision), " (cnnx_options.precision: CNNX_PRECISION_FP32 or CNNX_PRECISION_BF16)");
-  out.precision = o->precision == CNNX_PRECISION_BF16 ? cnnx::Precision::bf16 : cnnx::Precision::f32;
+  const long long backend = stored_value(o->backend), precision = stored_value(o->precision);
+  if (backend != CNNX_BACKEND_DNNL && backend != CNNX_BACKEND_REF) cnnx::fail("unknown backend ", backend);
+  out.backend = backend == CNNX_BACKEND_DNNL ? cnnx::Backend::dnnl : cnnx::Backend::ref;
+  if (precision != CNNX_PRECISION_FP32 && precision != CNNX_PRECISION_BF16)
+    cnnx::fail("unknown precision ", precision, " (cnnx_options.precision: CNNX_PRECISION_FP32 or CNNX_PRECISION_BF16)");
+  out.precision = precision == CNNX_PRECISION_BF16 ? cnnx::Precision::bf16 : cnnx::Precision::f32;
   out.threads = o->threads;
   out.verify = o->verify != 0;
   out.disabled_passes = names(o->disabled_passes, o->disabled_pass_count);
