@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "error.h"
 
@@ -55,6 +56,18 @@ decltype(auto) visit_dtype(DType t, F&& f) {
     default: break;
   }
   fail("element type ", dtype_name(t), " (", int(t), ") is not supported here");
+}
+
+// visit_dtype for kernels that order or add their elements (ArgMax, TopK): bool is refused as well.
+template <class F>
+decltype(auto) visit_numeric_dtype(DType t, F&& f) {
+  using R = decltype(f(float{}));
+  return visit_dtype(t, [&](auto zero) -> R {
+    if constexpr (std::is_same_v<decltype(zero), bool>)
+      fail("element type bool is not supported");
+    else
+      return f(zero);
+  });
 }
 
 template <class T> constexpr DType dtype_of();

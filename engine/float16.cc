@@ -1,5 +1,6 @@
 #include "engine/float16.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -99,24 +100,26 @@ uint16_t float_to_bfloat16(float x) { return f32_to_bf16(x); }
 uint16_t double_to_float16(double x) { return round_double_to<10, 5>(x); }
 uint16_t double_to_bfloat16(double x) { return round_double_to<7, 8>(x); }
 
+namespace {
+
+// Elementwise f over n elements, chosen by dtype: f16 when it is float16, bf16 when bfloat16.
+template <class From, class To, class F16, class BF16>
+void convert_family(DType dtype, const From* src, To* dst, size_t n, F16 f16, BF16 bf16) {
+  require(is_float16_family(dtype), "expected float16 or bfloat16, got ", dtype_name(dtype));
+  if (dtype == DType::f16)
+    std::transform(src, src + n, dst, f16);
+  else
+    std::transform(src, src + n, dst, bf16);
+}
+
+}  // namespace
+
 void float16_family_to_float(DType dtype, const uint16_t* src, float* dst, size_t n) {
-  if (dtype == DType::f16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = f16_to_f32(src[i]);
-  } else if (dtype == DType::bf16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = bfloat16_to_float(src[i]);
-  } else {
-    fail("expected float16 or bfloat16, got ", dtype_name(dtype));
-  }
+  convert_family(dtype, src, dst, n, f16_to_f32, bfloat16_to_float);
 }
 
 void float_to_float16_family(DType dtype, const float* src, uint16_t* dst, size_t n) {
-  if (dtype == DType::f16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = f32_to_f16(src[i]);
-  } else if (dtype == DType::bf16) {
-    for (size_t i = 0; i < n; ++i) dst[i] = f32_to_bf16(src[i]);
-  } else {
-    fail("expected float16 or bfloat16, got ", dtype_name(dtype));
-  }
+  convert_family(dtype, src, dst, n, f32_to_f16, f32_to_bf16);
 }
 
 }  // namespace cnnx

@@ -37,6 +37,24 @@ void OpDef::add_kernel(const std::string& name, Functions fns) {
   functions_.push_back(fns);
 }
 
+namespace {
+
+// A kernel of the run form (Kernel::run), its params type erased.
+struct RunKernel final : CompiledKernel {
+  using Call = void (*)(void (*fn)(), const OpParams& params, const KernelIO& io);
+  RunKernel(ParamsPtr p, void (*f)(), Call c) : params(std::move(p)), fn(f), call(c) {}
+  void run(const KernelIO& io) const override { call(fn, *params, io); }
+  ParamsPtr params;
+  void (*fn)();
+  Call call;
+};
+
+}  // namespace
+
+Compiled OpDef::make_run_kernel(const ParamsPtr& p, Erased fn, void (*call)(Erased, const OpParams&, const KernelIO&)) {
+  return std::make_unique<RunKernel>(p, fn, call);
+}
+
 Compiled OpDef::compile_kernel(size_t index, const ParamsPtr& params, const KernelArgs& args) const {
   return compile_(functions_.at(index), params, args, type);
 }
@@ -82,6 +100,11 @@ void require_dtype(const std::vector<ValueInfo>& in, size_t i, std::initializer_
     names += (names.empty() ? "" : " or ") + dtype_name(a);
   }
   fail(what, " ", i, " has element type ", dtype_name(t), "; expected ", names);
+}
+
+void require_float32(const std::vector<ValueInfo>& in) {
+  for (size_t i = 0; i < in.size(); ++i)
+    if (present(in, i)) require_dtype(in, i, {DType::f32});
 }
 
 bool constant_ints(const std::vector<ValueInfo>& in, size_t i, std::vector<int64_t>& out) {

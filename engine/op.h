@@ -284,6 +284,13 @@ class OpDef {
                                          const std::string& type) {
     return reinterpret_cast<decltype(OpSpec<P>::infer)>(fn)(params_as<P>(p, type), in);
   }
+  // Kernel::run's form: the typed call (per P) and the kernel that holds it (one, out of line: registering an
+  // op instantiates only what depends on P).
+  template <class P>
+  static void run_as(Erased fn, const OpParams& params, const KernelIO& io) {
+    reinterpret_cast<typename Kernel<P>::RunFn>(fn)(static_cast<const P&>(params), io);
+  }
+  static Compiled make_run_kernel(const ParamsPtr& p, Erased fn, void (*call)(Erased, const OpParams&, const KernelIO&));
   template <class P>
   static Compiled compile_as(Functions fns, const ParamsPtr& p, const KernelArgs& args, const std::string& type);
 
@@ -298,16 +305,6 @@ class OpDef {
 inline Compiled KernelDef::compile(const ParamsPtr& params, const KernelArgs& args) const {
   return op->compile_kernel(index, params, args);
 }
-
-// A kernel of the run form (Kernel::run), its params type erased.
-struct RunKernel final : CompiledKernel {
-  using Call = void (*)(void (*fn)(), const OpParams& params, const KernelIO& io);
-  RunKernel(ParamsPtr p, void (*f)(), Call c) : params(std::move(p)), fn(f), call(c) {}
-  void run(const KernelIO& io) const override { call(fn, *params, io); }
-  ParamsPtr params;
-  void (*fn)();
-  Call call;
-};
 
 template <class P>
 OpDef::OpDef(OpSpec<P>&& spec)
@@ -324,10 +321,7 @@ OpDef::OpDef(OpSpec<P>&& spec)
 template <class P>
 Compiled OpDef::compile_as(Functions fns, const ParamsPtr& p, const KernelArgs& args, const std::string& type) {
   params_as<P>(*p, type);
-  if (fns.run)
-    return std::make_unique<RunKernel>(p, fns.run, [](Erased fn, const OpParams& params, const KernelIO& io) {
-      reinterpret_cast<typename Kernel<P>::RunFn>(fn)(static_cast<const P&>(params), io);
-    });
+  if (fns.run) return make_run_kernel(p, fns.run, &run_as<P>);
   return reinterpret_cast<typename Kernel<P>::CompileFn>(fns.compile)(std::static_pointer_cast<const P>(p), args);
 }
 
@@ -341,9 +335,9 @@ std::unique_ptr<CompiledKernel> compile_reference(const OpDef& def, const Params
 struct NoParams : OpParams {};
 
 // A kernel that always compiles to a function run(const P&, const KernelIO&): the form of most reference
-// kernels.
+// kernels. P is deduced from the function: ref_kernel(conv_ref).
 template <class P>
-Kernel<P> ref_kernel(typename Kernel<P>::RunFn run) {
+Kernel<P> ref_kernel(void (*run)(const P& params, const KernelIO& io)) {
   return {"ref", nullptr, run};
 }
 
@@ -359,6 +353,8 @@ bool present(const std::vector<ValueInfo>& in, size_t i);
 // Throws unless input i has one of the element types given.
 void require_dtype(const std::vector<ValueInfo>& in, size_t i, std::initializer_list<DType> allowed,
                    const char* what = "input");
+// Throws unless every input present is float32 (ops with float32 kernels only: Conv, Gemm, ...).
+void require_float32(const std::vector<ValueInfo>& in);
 // Reads an integer 1-D (or scalar) constant input as int64 values; nullopt-like: returns false when the
 // data is not known yet (not constant at load time).
 bool constant_ints(const std::vector<ValueInfo>& in, size_t i, std::vector<int64_t>& out);

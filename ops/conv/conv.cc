@@ -201,15 +201,18 @@ ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueI
   return g;
 }
 
+double ConvGeometry::flops(const std::vector<int64_t>& sweep) const {
+  return 2.0 * double(N * numel_range(sweep, 0, sweep.size())) * double(C * M_per_group) *
+         double(numel_range(kernel, 0, kernel.size()));
+}
+
 double conv_flops(const ConvParams& p, const std::vector<ValueInfo>& in) {
   const ConvGeometry g = resolve_conv_geometry(p, in);
-  return 2.0 * double(g.N * g.M * numel_range(g.out, 0, g.out.size())) *
-         double(g.C_per_group * numel_range(g.kernel, 0, g.kernel.size()));
+  return g.flops(g.out);
 }
 
 std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueInfo>& in) {
-  for (size_t i = 0; i < in.size(); ++i)
-    if (present(in, i)) require_dtype(in, i, {DType::f32});
+  require_float32(in);
   return {ValueInfo::of(DType::f32, resolve_conv_geometry(p, in).output_shape())};
 }
 

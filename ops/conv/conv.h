@@ -54,6 +54,9 @@ struct ConvGeometry {
   size_t spatial_rank() const { return in.size(); }
   Shape input_shape() const;   // [N, C, in...]
   Shape output_shape() const;  // [N, M, out...]
+  // 2 flops (one multiply-add) for every cell of `sweep` (out for Conv, in for ConvTranspose) times every tap
+  // of every (input, output) channel pair of its group: 2 * N * prod(sweep) * C * M / group * prod(kernel).
+  double flops(const std::vector<int64_t>& sweep) const;
 };
 
 ConvParams parse_conv(const Node& node);

@@ -31,8 +31,7 @@ class ConvRef : public CompiledKernel {
       for (int64_t m = 0; m < g_.M; ++m) {
         std::fill(acc.begin(), acc.end(), b ? double(b[m]) : 0.0);
         w_.accumulate_plane(x + (n * g_.C + m / Mg * Cg) * in_plane, w + m * Cg * taps, Cg, acc.data());
-        float* yp = y + (n * g_.M + m) * out_plane;
-        for (int64_t i = 0; i < out_plane; ++i) yp[i] = float(acc[size_t(i)]);
+        std::copy(acc.begin(), acc.end(), y + (n * g_.M + m) * out_plane);  // one rounding per output
       }
     }
   }

@@ -112,13 +112,11 @@ ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams&
 
 double conv_transpose_flops(const ConvTransposeParams& p, const std::vector<ValueInfo>& in) {
   const ConvTransposeGeometry g = resolve_conv_transpose_geometry(p, in);
-  return 2.0 * double(g.N * g.C * numel_range(g.in, 0, g.in.size())) *
-         double(g.M_per_group * numel_range(g.kernel, 0, g.kernel.size()));
+  return g.flops(g.in);
 }
 
 std::vector<ValueInfo> infer_conv_transpose(const ConvTransposeParams& p, const std::vector<ValueInfo>& in) {
-  for (size_t i = 0; i < in.size(); ++i)
-    if (present(in, i)) require_dtype(in, i, {DType::f32});
+  require_float32(in);
   return {ValueInfo::of(DType::f32, resolve_conv_transpose_geometry(p, in).output_shape())};
 }
 

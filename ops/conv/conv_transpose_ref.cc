@@ -59,8 +59,7 @@ class ConvTransposeRef : public CompiledKernel {
             }
           }
         }
-        float* yp = y + (n * g_.M + m) * out_plane;
-        for (int64_t i = 0; i < out_plane; ++i) yp[i] = float(acc[size_t(i)]);
+        std::copy(acc.begin(), acc.end(), y + (n * g_.M + m) * out_plane);  // one rounding per output
       }
     }
   }

@@ -5,7 +5,7 @@
 namespace cnnx {
 
 void register_detect_ops(OpRegistry& r) {
-  OpSpec<NmsParams> nms{"NonMaxSuppression", 10, parse_nms, infer_nms, kExact, {ref_kernel<NmsParams>(nms_ref)}};
+  OpSpec<NmsParams> nms{"NonMaxSuppression", 10, parse_nms, infer_nms, kExact, {ref_kernel(nms_ref)}};
   nms.hints.shapes_from_data = true;
   r.add(std::move(nms));
 }

@@ -216,13 +216,13 @@ Shape binary_b_shape(const BinaryParams& p, const Shape& a, const Shape& b) {
 
 void register_binary_ops(OpRegistry& r) {
   const auto with_dnnl = [] {
-    return std::vector<Kernel<BinaryParams>>{binary_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)};
+    return std::vector<Kernel<BinaryParams>>{binary_dnnl_kernel(), ref_kernel(binary_ref)};
   };
   // Ops oneDNN 2.6's binary primitive does not compute: Mod has no algorithm (nor an eltwise one); there are no logical
   // algorithms (and bool is not a oneDNN source type); Where is not a binary op.
-  const auto ref_only = [] { return std::vector<Kernel<BinaryParams>>{ref_kernel<BinaryParams>(binary_ref)}; };
+  const auto ref_only = [] { return std::vector<Kernel<BinaryParams>>{ref_kernel(binary_ref)}; };
   const auto variadic = [] {
-    return std::vector<Kernel<VariadicParams>>{variadic_dnnl_kernel(), ref_kernel<VariadicParams>(variadic_ref)};
+    return std::vector<Kernel<VariadicParams>>{variadic_dnnl_kernel(), ref_kernel(variadic_ref)};
   };
   using B = BinaryKind;
   using BP = OpSpec<BinaryParams>;
@@ -231,8 +231,7 @@ void register_binary_ops(OpRegistry& r) {
   r.add(BP{"Sub", 1, parse_binary<B::sub>, infer_binary, kExact, with_dnnl()});
   r.add(BP{"Mul", 1, parse_binary<B::mul>, infer_binary, kExact, with_dnnl()});
   r.add(BP{"Div", 1, parse_binary<B::div>, infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Pow", 1, parse_binary<B::pow>, infer_binary, kPowTolerance,
-           {pow_dnnl_kernel(), ref_kernel<BinaryParams>(binary_ref)}});
+  r.add(BP{"Pow", 1, parse_binary<B::pow>, infer_binary, kPowTolerance, {pow_dnnl_kernel(), ref_kernel(binary_ref)}});
   r.add(BP{"Mod", 10, parse_binary<B::mod>, infer_binary, kExact, ref_only()});
   r.add(BP{"Equal", 1, parse_binary<B::equal>, infer_binary, kExact, with_dnnl()});
   r.add(BP{"Less", 1, parse_binary<B::less>, infer_binary, kExact, with_dnnl()});
@@ -245,8 +244,8 @@ void register_binary_ops(OpRegistry& r) {
   r.add(VP{"Sum", 1, parse_variadic<B::add>, infer_variadic, kSumOrder, variadic()});
   r.add(VP{"Max", 1, parse_variadic<B::max>, infer_variadic, kExact, variadic()});
   r.add(VP{"Min", 1, parse_variadic<B::min>, infer_variadic, kExact, variadic()});
-  r.add(VP{"Mean", 1, parse_variadic<B::mean>, infer_variadic, kSumOrder, {ref_kernel<VariadicParams>(variadic_ref)}});
-  r.add(OpSpec<NoParams>{"Where", 9, parse_where, infer_where, kExact, {ref_kernel<NoParams>(where_ref)}});
+  r.add(VP{"Mean", 1, parse_variadic<B::mean>, infer_variadic, kSumOrder, {ref_kernel(variadic_ref)}});
+  r.add(OpSpec<NoParams>{"Where", 9, parse_where, infer_where, kExact, {ref_kernel(where_ref)}});
 }
 
 }  // namespace cnnx

@@ -10,7 +10,7 @@ void register_eltwise_ops(OpRegistry& r) {
   register_binary_ops(r);  // Add, Sub, Mul, Div, Pow, Mod, comparisons, And/Or/Xor, Sum/Max/Min/Mean, Where
   // Opsets 1, 6, 7, 9 and 16 differ in type constraints and the legacy consumed_inputs (ops/eltwise/prelu.h).
   OpSpec<PReluParams> prelu{"PRelu", 1, parse_prelu, infer_prelu, kPReluTolerance,
-                            {prelu_dnnl_kernel(), ref_kernel<PReluParams>(prelu_ref)}};
+                            {prelu_dnnl_kernel(), ref_kernel(prelu_ref)}};
   prelu.hints.caution = prelu_caution;  // a per-channel slope below opset 7 (ops/eltwise/prelu.h)
   r.add(std::move(prelu));
 }

@@ -100,16 +100,15 @@ void register_unary_ops(OpRegistry& r) {
     if (row.since == 0) continue;  // fused only, or declared below
     std::vector<Kernel<ActivationParams>> kernels;
     if (has_dnnl_kernel(row)) kernels.push_back(activation_dnnl_kernel());
-    kernels.push_back(ref_kernel<ActivationParams>(activation_ref));
+    kernels.push_back(ref_kernel(activation_ref));
     OpSpec<ActivationParams> op{row.name, row.since, parse_activation_node, infer_float_unary, row.tolerance,
                                 std::move(kernels)};
     op.domain = row.domain;
     r.add(std::move(op));
   }
-  r.add(OpSpec<ClipParams>{"Clip", 1, parse_clip, infer_clip, kExact,
-                           {clip_dnnl_kernel(), ref_kernel<ClipParams>(clip_ref_any)}});
+  r.add(OpSpec<ClipParams>{"Clip", 1, parse_clip, infer_clip, kExact, {clip_dnnl_kernel(), ref_kernel(clip_ref_any)}});
   // A copy with one logical operation per element (oneDNN has no bool eltwise).
-  r.add(OpSpec<NoParams>{"Not", 1, parse_not, infer_not, kExact, {ref_kernel<NoParams>(not_ref)}});
+  r.add(OpSpec<NoParams>{"Not", 1, parse_not, infer_not, kExact, {ref_kernel(not_ref)}});
 }
 
 }  // namespace cnnx

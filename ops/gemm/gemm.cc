@@ -67,8 +67,7 @@ double gemm_flops(const GemmParams& p, const std::vector<ValueInfo>& in) {
 }
 
 std::vector<ValueInfo> infer_gemm(const GemmParams& p, const std::vector<ValueInfo>& in) {
-  for (size_t i = 0; i < in.size(); ++i)
-    if (present(in, i)) require_dtype(in, i, {DType::f32});
+  require_float32(in);
   const GemmGeometry g = resolve_gemm_geometry(p, in);
   return {ValueInfo::of(DType::f32, {g.M, g.N})};
 }

@@ -35,7 +35,7 @@ void register_gemm_ops(OpRegistry& r) {
   fused.hints.terms = terms_before_activation<MatMulParams>;
   r.add(std::move(fused));
   OpSpec<EinsumParams> einsum{"Einsum", 12, parse_einsum, infer_einsum, kEinsumTolerance,
-                              {einsum_dnnl_kernel(), ref_kernel<EinsumParams>(einsum_ref)}};
+                              {einsum_dnnl_kernel(), ref_kernel(einsum_ref)}};
   einsum.hints.flops = einsum_flops;
   r.add(std::move(einsum));
 }

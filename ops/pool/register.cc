@@ -17,9 +17,9 @@ void register_pool_ops(OpRegistry& r) {
   // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.
   r.add(OpSpec<NoParams>{"GlobalAveragePool", 1, parse_global_pool, infer_global_average_pool, kPoolAverageTolerance,
                          {global_mean_kernel(), global_pool_dnnl_kernel(false),
-                          ref_kernel<NoParams>(global_average_pool_ref)}});
+                          ref_kernel(global_average_pool_ref)}});
   r.add(OpSpec<NoParams>{"GlobalMaxPool", 1, parse_global_pool, infer_global_max_pool, kExact,
-                         {global_pool_dnnl_kernel(true), ref_kernel<NoParams>(global_max_pool_ref)}});
+                         {global_pool_dnnl_kernel(true), ref_kernel(global_max_pool_ref)}});
 
   // org.pytorch.aten, opset import version 1.
   OpSpec<AdaptivePoolParams> adaptive1{"adaptive_avg_pool1d", 1, parse_adaptive_avg_pool1d, infer_adaptive_pool,

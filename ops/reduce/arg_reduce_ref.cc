@@ -36,21 +36,17 @@ void arg_reduce_ref(const ArgReduceParams& p, const KernelIO& io) {
   const int64_t outer = numel_range(s, 0, size_t(axis)), inner = numel_range(s, size_t(axis) + 1, s.size());
   const int64_t n = s[size_t(axis)];
   int64_t* dst = y.data<int64_t>();
-  visit_dtype(x.dtype(), [&](auto zero) {
+  visit_numeric_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      fail("element type bool is not supported");
-    } else {
-      const T* src = x.data<T>();
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-          const T* row = src + o * n * inner + i;
-          int64_t best = 0;
-          for (int64_t k = 1; k < n; ++k)
-            if (beats(p.is_max, p.select_last_index, row[k * inner], row[best * inner])) best = k;
-          dst[o * inner + i] = best;
-        }
-    }
+    const T* src = x.data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const T* row = src + o * n * inner + i;
+        int64_t best = 0;
+        for (int64_t k = 1; k < n; ++k)
+          if (beats(p.is_max, p.select_last_index, row[k * inner], row[best * inner])) best = k;
+        dst[o * inner + i] = best;
+      }
   });
 }
 

@@ -23,8 +23,8 @@ ArgReduceParams parse_arg(const Node& node) {
 void register_reduce_ops(OpRegistry& r) {
   using K = ReduceKind;
   using RP = OpSpec<ReduceParams>;
-  const std::vector<Kernel<ReduceParams>> ref = {ref_kernel<ReduceParams>(reduce_ref)};
-  const std::vector<Kernel<ReduceParams>> dnnl = {reduce_dnnl_kernel(), ref_kernel<ReduceParams>(reduce_ref)};
+  const std::vector<Kernel<ReduceParams>> ref = {ref_kernel(reduce_ref)};
+  const std::vector<Kernel<ReduceParams>> dnnl = {reduce_dnnl_kernel(), ref_kernel(reduce_ref)};
   auto lenient = [](RP spec) {  // negative axes below opset 11, with a warning (ops/reduce/reduce.h)
     spec.hints.caution = reduce_caution;
     return spec;
@@ -40,10 +40,10 @@ void register_reduce_ops(OpRegistry& r) {
   r.add(lenient(RP{"ReduceLogSum", 1, parse<K::log_sum>, infer_reduce, kReduceSumTolerance, ref}));
   r.add(lenient(RP{"ReduceLogSumExp", 1, parse<K::log_sum_exp>, infer_reduce, kReduceSumTolerance, ref}));
   using AP = OpSpec<ArgReduceParams>;
-  r.add(AP{"ArgMax", 1, parse_arg<true>, infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
-  r.add(AP{"ArgMin", 1, parse_arg<false>, infer_arg_reduce, kExact, {ref_kernel<ArgReduceParams>(arg_reduce_ref)}});
-  r.add(OpSpec<CumSumParams>{"CumSum", 11, parse_cumsum, infer_cumsum, kCumSumTolerance, {ref_kernel<CumSumParams>(cumsum_ref)}});
-  r.add(OpSpec<TopKParams>{"TopK", 1, parse_top_k, infer_top_k, kExact, {ref_kernel<TopKParams>(top_k_ref)}});
+  r.add(AP{"ArgMax", 1, parse_arg<true>, infer_arg_reduce, kExact, {ref_kernel(arg_reduce_ref)}});
+  r.add(AP{"ArgMin", 1, parse_arg<false>, infer_arg_reduce, kExact, {ref_kernel(arg_reduce_ref)}});
+  r.add(OpSpec<CumSumParams>{"CumSum", 11, parse_cumsum, infer_cumsum, kCumSumTolerance, {ref_kernel(cumsum_ref)}});
+  r.add(OpSpec<TopKParams>{"TopK", 1, parse_top_k, infer_top_k, kExact, {ref_kernel(top_k_ref)}});
 }
 
 }  // namespace cnnx

@@ -40,37 +40,33 @@ void top_k_ref(const TopKParams& p, const KernelIO& io) {
           to_string(values.shape()), " and ", to_string(indices.shape()), "; expected ", to_string(out));
   const int64_t outer = numel_range(s, 0, size_t(axis)), inner = numel_range(s, size_t(axis) + 1, s.size());
   int64_t* idx_out = indices.data<int64_t>();
-  visit_dtype(x.dtype(), [&](auto zero) {
+  visit_numeric_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      fail("element type bool is not supported");
-    } else {
-      const T* src = x.data<T>();
-      T* val_out = values.data<T>();
-      std::vector<int64_t> order(static_cast<size_t>(n), 0);
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-          const T* row = src + o * n * inner + i;
-          // a before b: a is better, or equal with the lower index. NaN ranks above every number.
-          auto before = [&](int64_t a, int64_t b) {
-            const T va = row[a * inner], vb = row[b * inner];
-            const bool na = is_nan(va), nb = is_nan(vb);
-            if (na || nb) {
-              if (na && nb) return a < b;
-              return p.largest ? na : nb;
-            }
-            if (va == vb) return a < b;
-            return p.largest ? va > vb : va < vb;
-          };
-          std::iota(order.begin(), order.end(), int64_t(0));
-          std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
-          const int64_t base = o * k * inner + i;
-          for (int64_t j = 0; j < k; ++j) {
-            val_out[base + j * inner] = row[order[size_t(j)] * inner];
-            idx_out[base + j * inner] = order[size_t(j)];
+    const T* src = x.data<T>();
+    T* val_out = values.data<T>();
+    std::vector<int64_t> order(static_cast<size_t>(n), 0);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const T* row = src + o * n * inner + i;
+        // a before b: a is better, or equal with the lower index. NaN ranks above every number.
+        auto before = [&](int64_t a, int64_t b) {
+          const T va = row[a * inner], vb = row[b * inner];
+          const bool na = is_nan(va), nb = is_nan(vb);
+          if (na || nb) {
+            if (na && nb) return a < b;
+            return p.largest ? na : nb;
           }
+          if (va == vb) return a < b;
+          return p.largest ? va > vb : va < vb;
+        };
+        std::iota(order.begin(), order.end(), int64_t(0));
+        std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+        const int64_t base = o * k * inner + i;
+        for (int64_t j = 0; j < k; ++j) {
+          val_out[base + j * inner] = row[order[size_t(j)] * inner];
+          idx_out[base + j * inner] = order[size_t(j)];
         }
-    }
+      }
   });
 }
 

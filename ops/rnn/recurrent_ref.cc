@@ -185,6 +185,6 @@ void recurrent_ref(const RnnParams& p, const KernelIO& io) {
 
 }  // namespace
 
-Kernel<RnnParams> recurrent_ref_kernel() { return ref_kernel<RnnParams>(recurrent_ref); }
+Kernel<RnnParams> recurrent_ref_kernel() { return ref_kernel(recurrent_ref); }
 
 }  // namespace cnnx

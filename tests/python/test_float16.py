@@ -20,15 +20,18 @@ parity tests). Tolerances, derived from float16 rounding, not tuned:
             for the smallest values, float16's subnormal half-ulp)."""
 import os
 import re
+import sys
 
 import numpy as np
 import onnx
 import onnx.helper as oh
-import onnx.numpy_helper as onh
 import pytest
 from onnx import TensorProto
 
 import cnnx
+
+sys.path.insert(0, os.path.join(os.environ.get("CNNX_SOURCE_DIR", ""), "models"))
+from float16_convert import graph_as_float16, rounded_to_float16, weights_as_float16  # noqa: E402
 
 H, F, B = TensorProto.FLOAT16, TensorProto.FLOAT, TensorProto.BFLOAT16
 U = 2.0 ** -11  # float16's unit roundoff (half an ulp relative, round to nearest)
@@ -92,71 +95,6 @@ def export(name, path):
     torch.onnx.export(net, torch.randn(1, 3, 64, 64), str(path), opset_version=13, input_names=["x"],
                       output_names=["y"])
     return onnx.load(str(path))
-
-
-def float_constants(model):
-    """Every float32 tensor the graph holds: initializers and Constant nodes' values."""
-    for t in model.graph.initializer:
-        if t.data_type == F:
-            yield t
-    for node in model.graph.node:
-        if node.op_type == "Constant":
-            for a in node.attribute:
-                if a.name == "value" and a.t.data_type == F:
-                    yield a.t
-
-
-def rounded_to_float16(model):
-    """The float32 model holding the float16 values of its constants (the reference)."""
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    for t in float_constants(m):
-        t.CopyFrom(onh.from_array(onh.to_array(t).astype(np.float16).astype(np.float32), t.name))
-    return m
-
-
-def weights_as_float16(model):
-    """Initializers stored as float16 and read through Cast(to float32) nodes."""
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    casts = []
-    for t in list(m.graph.initializer):
-        if t.data_type != F:
-            continue
-        half = onh.from_array(onh.to_array(t).astype(np.float16), t.name + "_fp16")
-        casts.append(oh.make_node("Cast", [half.name], [t.name], to=F, name=t.name + "_cast"))
-        m.graph.initializer.remove(t)
-        m.graph.initializer.append(half)
-    nodes = casts + list(m.graph.node)
-    del m.graph.node[:]
-    m.graph.node.extend(nodes)
-    return m
-
-
-def graph_as_float16(model, keep_io_float32):
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    for t in float_constants(m):
-        t.CopyFrom(onh.from_array(onh.to_array(t).astype(np.float16), t.name))
-    for node in m.graph.node:
-        if node.op_type == "Cast":
-            for a in node.attribute:
-                if a.name == "to" and a.i == F:
-                    a.i = H
-    del m.graph.value_info[:]
-    if not keep_io_float32:
-        for v in list(m.graph.input) + list(m.graph.output):
-            v.type.tensor_type.elem_type = H
-        return m
-    (x,), (y,) = m.graph.input, m.graph.output
-    for node in m.graph.node:
-        node.input[:] = ["x_fp16" if i == x.name else i for i in node.input]
-        node.output[:] = ["y_fp16" if o == y.name else o for o in node.output]
-    nodes = [oh.make_node("Cast", [x.name], ["x_fp16"], to=H, name="cast_in")] + list(m.graph.node) + \
-            [oh.make_node("Cast", ["y_fp16"], [y.name], to=F, name="cast_out")]
-    del m.graph.node[:]
-    m.graph.node.extend(nodes)
-    return m
 
 
 # Ops whose float16 output is exact (they select, clamp or move float16 values) add no rounding.

@@ -90,6 +90,27 @@ TEST_CASE("float32 -> float16 rounds to nearest even, overflows to inf, keeps su
   CHECK(float16_to_float(0xfc00) == -kInf);
 }
 
+TEST_CASE("whole arrays convert as each element does, for float16 and bfloat16; other types are refused") {
+  const std::vector<float> x = {0.f, -1.5f, 1e-7f, 65520.f, 3.1415927f, std::numeric_limits<float>::infinity()};
+  for (DType t : {DType::f16, DType::bf16}) {
+    CAPTURE(dtype_name(t));
+    std::vector<uint16_t> bits(x.size());
+    std::vector<float> back(x.size());
+    float_to_float16_family(t, x.data(), bits.data(), x.size());
+    float16_family_to_float(t, bits.data(), back.data(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      CAPTURE(x[i]);
+      CHECK(bits[i] == (t == DType::f16 ? float_to_float16(x[i]) : float_to_bfloat16(x[i])));
+      const float want = t == DType::f16 ? float16_to_float(bits[i]) : bfloat16_to_float(bits[i]);
+      CHECK(std::memcmp(&back[i], &want, sizeof(float)) == 0);
+    }
+  }
+  uint16_t h = 0;
+  float f = 0;
+  CHECK_THROWS_WITH_AS(float_to_float16_family(DType::f32, &f, &h, 1), "expected float16 or bfloat16, got float32", Error);
+  CHECK_THROWS_WITH_AS(float16_family_to_float(DType::i64, &h, &f, 1), "expected float16 or bfloat16, got int64", Error);
+}
+
 TEST_CASE("a float64 source is rounded to 16 bits once, not through float32") {
   // 1 + 2^-11 + 2^-40: float32 would drop the 2^-40 and leave a tie that rounds down; rounded once it goes up.
   const double x = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);

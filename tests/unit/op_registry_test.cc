@@ -33,28 +33,28 @@ OpSpec<TestParams> test_op(const char* type, std::vector<Kernel<TestParams>> ker
 
 TEST_CASE("the registry refuses a second op of one name and an op without a reference kernel last") {
   OpRegistry r;
-  r.add(test_op("T", {ref_kernel<TestParams>(run_test)}));
-  CHECK_THROWS_WITH_AS(r.add(test_op("T", {ref_kernel<TestParams>(run_test)})), "op T is registered twice", Error);
+  r.add(test_op("T", {ref_kernel(run_test)}));
+  CHECK_THROWS_WITH_AS(r.add(test_op("T", {ref_kernel(run_test)})), "op T is registered twice", Error);
   CHECK_THROWS_AS(r.add(test_op("NoKernels", {})), Error);
   Kernel<TestParams> fast{"fast", [](const std::shared_ptr<const TestParams>&, const KernelArgs&) {
                             return Compiled::decline("never");
                           }};
-  CHECK_THROWS_AS(r.add(test_op("RefFirst", {ref_kernel<TestParams>(run_test), fast})), Error);
-  CHECK_THROWS_AS(r.add(test_op("TwoRefs", {ref_kernel<TestParams>(run_test), ref_kernel<TestParams>(run_test)})), Error);
+  CHECK_THROWS_AS(r.add(test_op("RefFirst", {ref_kernel(run_test), fast})), Error);
+  CHECK_THROWS_AS(r.add(test_op("TwoRefs", {ref_kernel(run_test), ref_kernel(run_test)})), Error);
   Kernel<TestParams> neither{"fast"};
   Kernel<TestParams> both = fast;
   both.run = run_test;
   Kernel<TestParams> ref_without_run{"ref"};
-  CHECK_THROWS_AS(r.add(test_op("Neither", {neither, ref_kernel<TestParams>(run_test)})), Error);
-  CHECK_THROWS_AS(r.add(test_op("Both", {both, ref_kernel<TestParams>(run_test)})), Error);
+  CHECK_THROWS_AS(r.add(test_op("Neither", {neither, ref_kernel(run_test)})), Error);
+  CHECK_THROWS_AS(r.add(test_op("Both", {both, ref_kernel(run_test)})), Error);
   CHECK_THROWS_AS(r.add(test_op("EmptyRef", {ref_without_run})), Error);
-  r.add(test_op("FastThenRef", {fast, ref_kernel<TestParams>(run_test)}));
+  r.add(test_op("FastThenRef", {fast, ref_kernel(run_test)}));
   CHECK(r.names() == std::vector<std::string>{"FastThenRef", "T"});
 }
 
 TEST_CASE("a kernel given another op's params fails with an internal error, not a bad cast") {
   OpRegistry r;
-  r.add(test_op("T", {ref_kernel<TestParams>(run_test)}));
+  r.add(test_op("T", {ref_kernel(run_test)}));
   const OpDef& def = r.find("", "T", 19);
   const ParamsPtr other = std::make_shared<NoParams>();
   const std::vector<ValueInfo> in{ValueInfo::of(DType::f32, {1})}, out = in;
@@ -66,7 +66,7 @@ TEST_CASE("a kernel given another op's params fails with an internal error, not 
 
 TEST_CASE("an op's hints reach its OpDef as written; a hook written for another params type is refused") {
   OpRegistry r;
-  OpSpec<TestParams> spec = test_op("H", {ref_kernel<TestParams>(run_test)});
+  OpSpec<TestParams> spec = test_op("H", {ref_kernel(run_test)});
   spec.hints.flops = [](const TestParams& p, const std::vector<ValueInfo>&) { return double(p.value) + 2; };
   spec.hints.terms = [](const TestParams& p) {
     TermsRun<TestParams> run{p, 3};
@@ -92,7 +92,7 @@ TEST_CASE("an op's hints reach its OpDef as written; a hook written for another 
   CHECK_THROWS_WITH_AS(def.hints.flops(NoParams(), {}), "internal error: an op's hook was given params of another op",
                        Error);
 
-  OpSpec<TestParams> wrong = test_op("W", {ref_kernel<TestParams>(run_test)});
+  OpSpec<TestParams> wrong = test_op("W", {ref_kernel(run_test)});
   wrong.hints.caution = [](const NoParams&, const std::vector<ValueInfo>&) { return std::string(); };
   CHECK_THROWS_WITH_AS(r.add(std::move(wrong)), "op W has a hook written for another params type", Error);
   CHECK_FALSE(r.has("", "W"));
@@ -121,9 +121,9 @@ TEST_CASE("a disabled kernel is named as KERNEL or OP:KERNEL; reference kernels 
   Kernel<TestParams> fast{"fast", [](const std::shared_ptr<const TestParams>&, const KernelArgs&) {
                             return Compiled::decline("never");
                           }};
-  r.add(test_op("A", {fast, ref_kernel<TestParams>(run_test)}));
-  r.add(test_op("B", {ref_kernel<TestParams>(run_test)}));
-  OpSpec<TestParams> in_domain = test_op("D", {fast, ref_kernel<TestParams>(run_test)});
+  r.add(test_op("A", {fast, ref_kernel(run_test)}));
+  r.add(test_op("B", {ref_kernel(run_test)}));
+  OpSpec<TestParams> in_domain = test_op("D", {fast, ref_kernel(run_test)});
   in_domain.domain = "x.y";
   r.add(in_domain);
   const OpDef& a = r.find("", "A", 19);

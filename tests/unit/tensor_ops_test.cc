@@ -910,3 +910,15 @@ TEST_CASE("NonZero and Compress: shapes from data known when planned, refused ot
                          doctest::Contains(b.message), Error);
   }
 }
+
+TEST_CASE("visit_numeric_dtype visits the numeric types and refuses bool, float16 and bfloat16") {
+  for (DType t : {DType::f32, DType::f64, DType::i64, DType::i32, DType::i8, DType::u8}) {
+    CAPTURE(dtype_name(t));
+    CHECK(visit_numeric_dtype(t, [](auto zero) { return dtype_of<decltype(zero)>(); }) == t);
+  }
+  for (DType t : {DType::boolean, DType::f16, DType::bf16, DType::undefined}) {
+    CAPTURE(dtype_name(t));
+    CHECK_THROWS_AS(visit_numeric_dtype(t, [](auto) {}), Error);
+  }
+  CHECK_THROWS_WITH_AS(visit_numeric_dtype(DType::boolean, [](auto) {}), "element type bool is not supported", Error);
+}
