@@ -241,6 +241,7 @@ void detect_files(const Model& model, const std::vector<std::string>& files, con
                   const std::function<void(const DetectRecord&, const std::vector<Tensor>&)>& emit) {
   const std::string why = not_an_image_input(model);
   require(why.empty(), why);
+  require(std::isfinite(o.threshold), "the score threshold must be a finite number, got ", o.threshold);
   const TensorSpec& in = model.inputs()[0];
   const ImagePreprocess p = detection_preprocess_for(model, 0, o.image);
   const std::vector<std::string> labels = o.labels.empty() ? class_labels(model) : o.labels;

@@ -39,13 +39,20 @@ def _means(batched):
 
 
 def triple(path, batched=False, names=("boxes", "scores", "labels"), labels_dtype=TensorProto.INT64,
-           extra_output=False, metadata=None, dynamic=False, h=H, w=W, boxes=BOXES):
+           extra_output=False, metadata=None, dynamic=False, h=H, w=W, boxes=BOXES, short_scores=False, batch=None):
     """torchvision's layout: boxes [N, 4], scores [N], labels [N] (each with a leading 1 when batched), in the
-    order torchvision writes them; the boxes are `boxes` + 0 * the image's mean (so they are computed)."""
+    order torchvision writes them; the boxes are `boxes` + 0 * the image's mean (so they are computed).
+    short_scores: only the first two scores (a broken detector); batch: the input's fixed batch ([batch, 3, H, W])."""
     b, s, l = names
     pre = [1] if batched else []
-    nodes, means = _means(batched)
+    nodes, means = _means(batched or batch is not None)
+    if batch is not None and not batched:
+        nodes.append(helper.make_node("Squeeze", [means, "zero"], ["means0"]))
+        means = "means0"
+    if short_scores:
+        nodes.append(helper.make_node("Slice", [means, "zero", "two"], ["means2"]))
     inits = [numpy_helper.from_array(np.array([0], np.int64), "zero"),
+             numpy_helper.from_array(np.array([2], np.int64), "two"),
              numpy_helper.from_array(boxes.reshape(pre + [3, 4]), "box_consts"),
              numpy_helper.from_array(CLASSES.reshape(pre + [3]).astype(
                  onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[labels_dtype]), "class_consts"),
@@ -53,7 +60,7 @@ def triple(path, batched=False, names=("boxes", "scores", "labels"), labels_dtyp
     nodes += [helper.make_node("ReduceMean", [means], ["mean_all"], keepdims=1),
               helper.make_node("Mul", ["mean_all", "nothing"], ["zeroed"]),
               helper.make_node("Add", ["box_consts", "zeroed"], [b]),
-              helper.make_node("Identity", [means], [s]),
+              helper.make_node("Identity", ["means2" if short_scores else means], [s]),
               helper.make_node("Identity", ["class_consts"], [l])]
     outputs = [helper.make_tensor_value_info(b, TensorProto.FLOAT, pre + ["N", 4]),
                helper.make_tensor_value_info(s, TensorProto.FLOAT, pre + ["N"]),
@@ -62,7 +69,9 @@ def triple(path, batched=False, names=("boxes", "scores", "labels"), labels_dtyp
         inits.append(numpy_helper.from_array(np.array([3], np.float32), "count"))
         nodes.append(helper.make_node("Identity", ["count"], ["num_detections"]))
         outputs.append(helper.make_tensor_value_info("num_detections", TensorProto.FLOAT, [1]))
-    image = _image_input(batched, "H" if dynamic else h, "W" if dynamic else w)
+    image = _image_input(batched or batch is not None, "H" if dynamic else h, "W" if dynamic else w)
+    if batch is not None:
+        image.type.tensor_type.shape.dim[0].dim_value = batch
     _save(path, nodes, [image], outputs, inits, metadata)
 
 
