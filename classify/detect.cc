@@ -9,7 +9,6 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
-#include "api/tools_facade.h"
 #include "classify/classify.h"
 
 namespace cnnx {

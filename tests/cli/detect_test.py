@@ -12,6 +12,7 @@ import sys
 import tempfile
 
 import numpy as np
+import onnx
 from onnx import TensorProto
 from PIL import Image
 
@@ -131,6 +132,9 @@ def check_guards(cnnx, tmp, images):
     dm.triple(p("short_scores.onnx"), short_scores=True)
     dm.triple(p("batch2.onnx"), batch=2)
     dm.triple(p("det.onnx"))
+    grey = onnx.load(p("det.onnx"))  # one channel: not an image cnnx makes
+    grey.graph.input[0].type.tensor_type.shape.dim[0].dim_value = 1
+    onnx.save(grey, p("grey.onnx"))
     not_det = "cnnx: error: the model's outputs are not detections: 'logits' float32 [1,4]"
     # (what, args, exit code, text expected in stdout, text expected in stderr, text not expected in stdout)
     checks = [
@@ -148,6 +152,9 @@ def check_guards(cnnx, tmp, images):
         ("scores shorter than the boxes", ["short_scores.onnx", a, "--task", "detect"], 1, "",
          "cnnx: error: the model's outputs are not detections: 'boxes' float32 [3,4], 'scores' float32 [2], "
          "'labels' int64 [3] (cnnx takes", None),
+        ("a one-channel input", ["grey.onnx", a, "--task", "detect"], 1, "",
+         "cnnx: error: input 'images' is float32 [1,48,64]: detection feeds float32 images, [3, H, W] or "
+         "[N, 3, H, W]", None),
         ("a fixed batch of 2", ["batch2.onnx", a, "--task", "detect"], 1, "",
          "cnnx: error: input 'images' has a fixed batch of 2: detection runs one image per run", None),
         ("--save with two images", ["det.onnx", a, b, "--save", p("saved")], 1, "",
