@@ -96,3 +96,57 @@ def test_detect_refuses_what_is_not_a_detector(dm, folder, tmp_path):
     dm.triple(str(tmp_path / "det.onnx"))
     with pytest.raises(cnnx.Error, match="threshold must be a finite number, got nan"):
         cnnx.detect(str(tmp_path / "det.onnx"), [folder / "a.png"], threshold=float("nan"))
+
+
+class _NmsDetector:
+    """A PyTorch module written like torchvision's detectors: [3, H, W] in [0, 1] -> boxes [K, 4] (input pixels),
+    scores [K], labels int64 [K], kept by torchvision.ops.nms (exported as NonMaxSuppression, Gather and Slice)."""
+
+    @staticmethod
+    def make():
+        import torch
+        import torchvision
+
+        class Det(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = torch.nn.Conv2d(3, 6, 8, stride=8)
+
+            def forward(self, x):
+                f = self.conv(x[None])[0]  # [6, H/8, W/8]
+                h, w = f.shape[1], f.shape[2]
+                ys, xs = torch.meshgrid(torch.arange(h, dtype=torch.float32), torch.arange(w, dtype=torch.float32),
+                                        indexing="ij")
+                cx, cy = xs.reshape(-1) * 8 + 4, ys.reshape(-1) * 8 + 4
+                size = 8 + 16 * torch.sigmoid(f[0].reshape(-1))
+                boxes = torch.stack([cx - size, cy - size, cx + size, cy + size], 1)
+                scores, labels = torch.sigmoid(f[1:].reshape(5, -1).t()).max(1)
+                keep = torchvision.ops.nms(boxes, scores, 0.3)[:20]
+                return boxes[keep], scores[keep], labels[keep] + 1
+
+        torch.manual_seed(0)
+        return Det().eval()
+
+
+@pytest.mark.parametrize("backend", ["dnnl", "ref"])
+def test_a_pytorch_export_with_nms_gives_pytorchs_detections(tmp_path, backend):
+    """The image at the model's size (no resize: the input is exactly pixels / 255), so PyTorch sees what cnnx feeds."""
+    import torch
+    net = _NmsDetector.make()
+    torch.onnx.export(net, (torch.rand(3, 96, 128),), str(tmp_path / "nms.onnx"), opset_version=13,
+                      input_names=["images"], output_names=["boxes", "scores", "labels"])
+    pixels = np.random.default_rng(2).integers(0, 256, (96, 128, 3), np.uint8)
+    Image.fromarray(pixels).save(tmp_path / "exact.png")
+    with torch.no_grad():
+        boxes, scores, labels = net(torch.from_numpy(pixels.astype(np.float32) * np.float32(1 / 255)).permute(2, 0, 1))
+    model = cnnx.Model(str(tmp_path / "nms.onnx"), threads=1, backend=backend)
+    assert cnnx.looks_like_detector(model)
+    (record,) = cnnx.detect(model, [tmp_path / "exact.png"], threshold=0)
+    order = np.argsort(-scores.numpy(), kind="stable")
+    got = record["detections"]
+    assert [d["class"] for d in got] == labels.numpy()[order].tolist()
+    # Each box is c +- (8 + 16 sigmoid(conv)), the conv a sum of 192 products of |w| <= 1/sqrt(192) and x in [0, 1]:
+    # float32 sums err by at most 192 * 2^-24 * 192 / sqrt(192) ~ 1.6e-4, times 16 * sigmoid' <= 4 in a box, plus
+    # the coordinate's own rounding (< 2^-16 at 200); the scores by sigmoid' <= 1/4 of the conv's error.
+    np.testing.assert_allclose(np.float32([d["box"] for d in got]), boxes.numpy()[order], rtol=0, atol=7e-4)
+    np.testing.assert_allclose([d["score"] for d in got], scores.numpy()[order], rtol=0, atol=5e-5)
