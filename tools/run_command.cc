@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "classify/classify.h"
@@ -128,14 +129,16 @@ int run_folder_detect(const RunOptions& o, const Model& model) {
 
 // One detection record as text: the file, its size and each detection above the threshold.
 void print_detections(const DetectRecord& r, double threshold) {
-  std::cout << r.file << " (" << r.width << "x" << r.height << "): " << plural(r.detections.size(), "detection")
-            << " with score >= " << threshold << "\n";
+  std::ostringstream text;  // its own formatting state, so std::cout's stays as it was
+  text << r.file << " (" << r.width << "x" << r.height << "): " << plural(r.detections.size(), "detection")
+       << " with score >= " << threshold << "\n";
   for (const Detection& d : r.detections) {
-    std::cout << "  " << std::fixed << std::setprecision(4) << d.score << "  class " << std::setw(4) << d.index;
-    if (!d.label.empty()) std::cout << "  " << d.label;
-    std::cout << std::setprecision(1) << "  [" << d.box[0] << ", " << d.box[1] << ", " << d.box[2] << ", " << d.box[3]
-              << "]" << std::defaultfloat << "\n";
+    text << "  " << std::fixed << std::setprecision(4) << d.score << "  class " << std::setw(4) << d.index;
+    if (!d.label.empty()) text << "  " << d.label;
+    text << std::setprecision(1) << "  [" << d.box[0] << ", " << d.box[1] << ", " << d.box[2] << ", " << d.box[3]
+         << "]\n";
   }
+  std::cout << text.str();
 }
 
 // `cnnx run DETECTOR IMAGE...`: each image run alone, its boxes in the image's pixels. A file that cannot be

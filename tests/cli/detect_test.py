@@ -175,6 +175,12 @@ def check_guards(cnnx, tmp, images):
             failures.append(f"{what}: exit {r.returncode} (expected {code}), stdout {r.stdout!r} (expected "
                             f"{out!r}{'' if not_out is None else ', without ' + repr(not_out)}), stderr {r.stderr!r} "
                             f"(expected {err!r})")
+    # Several images, text: one block each, every header with the threshold as given.
+    r = run([cnnx, "run", p("det.onnx"), a, b, "--threshold", "0.25"])
+    heads = [line for line in r.stdout.splitlines() if not line.startswith("  ")]
+    if r.returncode != 0 or heads != [f"{a} (128x144): 2 detections with score >= 0.25",
+                                      f"{b} (64x48): 2 detections with score >= 0.25"]:
+        failures.append(f"two images, text: exit {r.returncode}, {r.stdout!r} {r.stderr}")
     # --save with one image writes every output as the model gave it.
     r = run([cnnx, "run", p("det.onnx"), a, "--save", p("saved")])
     saved = sorted(os.listdir(p("saved"))) if os.path.isdir(p("saved")) else []
