@@ -175,6 +175,16 @@ def check_guards(cnnx, tmp, images):
             failures.append(f"{what}: exit {r.returncode} (expected {code}), stdout {r.stdout!r} (expected "
                             f"{out!r}{'' if not_out is None else ', without ' + repr(not_out)}), stderr {r.stderr!r} "
                             f"(expected {err!r})")
+    # A tensor file runs as it is: its outputs summarized, then its detections in its own pixels (no scaling).
+    np.save(p("x.npy"), np.full((3, dm.H, dm.W), 0.75, np.float32))
+    r = run([cnnx, "run", p("det.onnx"), p("x.npy"), "--json"])
+    report = json.loads(r.stdout) if r.returncode == 0 else {}
+    recs = report.get("images", [{}])
+    want = [{"box": [float(v) for v in box], "class": int(c), "score": 0.75} for box, c in zip(dm.BOXES, dm.CLASSES)]
+    if (r.returncode != 0 or [o["name"] for o in report.get("outputs", [])] != ["boxes", "scores", "labels"] or
+            len(recs) != 1 or (recs[0].get("file"), recs[0].get("width"), recs[0].get("height")) !=
+            (p("x.npy"), dm.W, dm.H) or not same(recs[0].get("detections", []), want)):
+        failures.append(f"a .npy input: exit {r.returncode}, {r.stdout} {r.stderr}, expected {want}")
     # Several images, text: one block each, every header with the threshold as given.
     r = run([cnnx, "run", p("det.onnx"), a, b, "--threshold", "0.25"])
     heads = [line for line in r.stdout.splitlines() if not line.startswith("  ")]
