@@ -31,10 +31,12 @@ bool same_dims(const Shape& a, const Shape& b) {
   return true;
 }
 
+bool one_or_unknown(int64_t dim) { return dim < 0 || dim == 1; }
+
 // [N, last] or [1, N, last] (a leading dim 1 or unknown); `last` known.
 bool is_rows(const TensorSpec& s, int64_t last) {
   if (!s.shape_known || !is_floating(s.dtype) || s.shape.empty() || s.shape.back() != last) return false;
-  return s.shape.size() == 2 || (s.shape.size() == 3 && (s.shape[0] < 0 || s.shape[0] == 1));
+  return s.shape.size() == 2 || (s.shape.size() == 3 && one_or_unknown(s.shape[0]));
 }
 
 // The candidate for a role: the first whose name says it, else the first.
@@ -122,8 +124,8 @@ DetectionOutputs find_detection_outputs(const std::vector<TensorSpec>& outputs, 
   }
   for (size_t i = 0; i < outputs.size() && !d; ++i) {
     const TensorSpec& s = outputs[i];
-    const bool seven = s.shape_known && s.shape.size() == 4 && s.shape[0] * s.shape[1] == 1 &&
-                       is_floating(s.dtype) && s.shape[3] == 7;  // [1, 1, N, 7]
+    const bool seven = s.shape_known && s.shape.size() == 4 && one_or_unknown(s.shape[0]) &&
+                       one_or_unknown(s.shape[1]) && is_floating(s.dtype) && s.shape[3] == 7;  // [1, 1, N, 7]
     for (int64_t last : {6, 7})
       if (!d && is_rows(s, last) && (asked || s.shape.size() == 3)) {
         d.layout = last == 6 ? DetectionOutputs::Layout::rows6 : DetectionOutputs::Layout::rows7;
