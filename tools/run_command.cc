@@ -261,7 +261,7 @@ int run(const RunOptions& o) {
 Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* sub = add_model_command(app, "run", "Run a model on input files and print its outputs", *o);
-  sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
+  sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify (or detect in) one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   add_backend_option(sub, o->backend, "Kernels to run");
@@ -282,8 +282,7 @@ Command add_run_command(CLI::App& app) {
                   "auto (default): detection when the outputs are boxes, scores and labels (README), else "
                   "classification; classify or detect to say which")
       ->check(CLI::IsMember({"auto", "classify", "detect"}));
-  sub->add_option("--threshold", o->threshold, "Detection: the least score to report (default 0.5)")
-      ->check(CLI::Range(-1e30, 1e30));
+  sub->add_option("--threshold", o->threshold, "Detection: the least score to report (default 0.5)");
   return {sub, [o] {
             if (folder_mode(*o) && (o->json || !o->save_dir.empty() || !o->named_inputs.empty())) {
               std::cerr << "cnnx: error: --json, --save and --input do not apply to folder mode (a folder among "
