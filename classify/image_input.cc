@@ -66,18 +66,26 @@ bool declared_size(FILE* f, int64_t& w, int64_t& h) {
   return false;
 }
 
-// The preprocessing the model asks for (image_input.h) for its input `v`, before overrides.
-ImagePreprocess graph_preprocess(const Model& model, const TensorSpec& v) {
+// The preprocessing the model asks for (image_input.h) for its input `v`, before overrides; a detector's
+// (`detection`: the whole image, values in [0, 1], its size from [3, H, W] or [N, 3, H, W]) or a classifier's.
+ImagePreprocess graph_preprocess(const Model& model, const TensorSpec& v, bool detection) {
   ImagePreprocess p;
+  if (detection) {
+    p.whole = true;
+    p.height = p.width = 0;
+    p.mean = {0, 0, 0};
+    p.std = {1, 1, 1};
+  }
   const std::map<std::string, std::string> meta = model_report(model).metadata;
   auto find = [&](const char* key) -> const std::string* {
     auto it = meta.find(key);
     return it == meta.end() ? nullptr : &it->second;
   };
   bool sized = false;
-  if (v.shape_known && v.shape.size() == 4 && v.shape[2] > 0 && v.shape[3] > 0) {
-    p.height = v.shape[2];
-    p.width = v.shape[3];
+  const size_t rank = v.shape_known ? v.shape.size() : 0;
+  if ((rank == 4 || (detection && rank == 3)) && v.shape[rank - 2] > 0 && v.shape[rank - 1] > 0) {
+    p.height = v.shape[rank - 2];
+    p.width = v.shape[rank - 1];
     sized = true;
   }
   if (const std::string* s = find("cnnx.input_size"); s && !sized) {
@@ -87,7 +95,7 @@ ImagePreprocess graph_preprocess(const Model& model, const TensorSpec& v) {
     p.width = int64_t(hw[1]);
   }
   p.resize_shorter = int64_t(std::lround(double(std::min(p.height, p.width)) * 256.0 / 224.0));
-  if (const std::string* s = find("cnnx.resize_size")) {
+  if (const std::string* s = find("cnnx.resize_size"); s && !detection) {
     std::vector<float> r = parse_floats(*s, "cnnx.resize_size");
     require(r.size() == 1 && r[0] >= 1, "cnnx.resize_size must be one positive number, got '", *s, "'");
     p.resize_shorter = int64_t(r[0]);
@@ -104,8 +112,10 @@ void check_preprocess(const ImagePreprocess& p) {
   require(p.mean.size() == 3 && p.std.size() == 3, "mean and std need 3 values (one per channel), got ",
           p.mean.size(), " and ", p.std.size());
   for (float s : p.std) require(s != 0, "std values must not be 0");
+  if (p.whole && p.height == 0 && p.width == 0) return;  // the image's own size
   require(p.height >= 1 && p.width >= 1 && p.height * p.width <= kMaxPixels, "image size ", p.height, "x", p.width,
           " is out of range");
+  if (p.whole) return;  // nothing is cropped
   require(p.resize_shorter >= std::min(p.height, p.width) && p.resize_shorter <= 1 << 15, "resize size ",
           p.resize_shorter, " must be at least the crop size and at most 32768");
 }
@@ -118,9 +128,11 @@ bool is_image_file(const std::string& path) {
   return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp";
 }
 
-ImagePreprocess image_preprocess_for(const Model& model, size_t input, const ImageOverrides& o) {
+namespace {
+
+ImagePreprocess preprocess_for(const Model& model, size_t input, const ImageOverrides& o, bool detection) {
   require(input < model.inputs().size(), "the model has no input number ", input);
-  ImagePreprocess p = graph_preprocess(model, model.inputs()[input]);
+  ImagePreprocess p = graph_preprocess(model, model.inputs()[input], detection);
   if (!o.size.empty()) {
     require(o.size.size() <= 2 && o.size[0] > 0 && o.size.back() > 0, "--size takes S or H,W");
     p.height = o.size[0];
@@ -135,8 +147,22 @@ ImagePreprocess image_preprocess_for(const Model& model, size_t input, const Ima
   return p;
 }
 
-void load_image(const std::string& path, const ImagePreprocess& p, float* chw) {
-  check_preprocess(p);
+}  // namespace
+
+ImagePreprocess image_preprocess_for(const Model& model, size_t input, const ImageOverrides& o) {
+  return preprocess_for(model, input, o, false);
+}
+
+ImagePreprocess detection_preprocess_for(const Model& model, size_t input, const ImageOverrides& o) {
+  return preprocess_for(model, input, o, true);
+}
+
+namespace {
+
+using Pixels = std::unique_ptr<unsigned char, void (*)(void*)>;
+
+// The file's pixels as 8-bit RGB, w x h; every way a file can fail is a cnnx::Error naming it.
+Pixels decode_rgb(const std::string& path, int& w, int& h) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status link = fs::symlink_status(path, ec), target = fs::status(path, ec);
@@ -145,7 +171,7 @@ void load_image(const std::string& path, const ImagePreprocess& p, float* chw) {
   if (fs::exists(target) && !fs::is_regular_file(target)) fail("'", path, "' is not a regular file");
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
   if (!file) fail("cannot open image '", path, "': ", std::strerror(errno));
-  int w = 0, h = 0, c = 0;
+  int c = 0;
   if (!stbi_info_from_file(file.get(), &w, &h, &c)) {
     const std::string why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
     int64_t dw = 0, dh = 0;
@@ -159,22 +185,27 @@ void load_image(const std::string& path, const ImagePreprocess& p, float* chw) {
   require(int64_t(w) * h <= kMaxPixels, "'", path, "' declares ", w, "x", h,
           " pixels, over the limit of 64 megapixels");
   // stbi_info_from_file leaves the file position where it was.
-  std::unique_ptr<unsigned char, void (*)(void*)> bytes(stbi_load_from_file(file.get(), &w, &h, &c, 3),
-                                                        stbi_image_free);
+  Pixels bytes(stbi_load_from_file(file.get(), &w, &h, &c, 3), stbi_image_free);
   if (!bytes) fail("cannot decode '", path, "': ", stbi_failure_reason() ? stbi_failure_reason() : "corrupt data");
+  return bytes;
+}
 
-  // Resize so the shorter side is resize_shorter, then crop the centre H x W.
-  const int64_t H = p.height, W = p.width;
-  const double ratio = double(p.resize_shorter) / double(std::min(w, h));
-  const int rw = std::max<int>(int(W), int(std::lround(w * ratio)));
-  const int rh = std::max<int>(int(H), int(std::lround(h * ratio)));
-  std::vector<float> src(size_t(w) * size_t(h) * 3), resized(size_t(rw) * size_t(rh) * 3);
+// The w x h RGB pixels resized to rw x rh, as floats (HWC).
+std::vector<float> resized_rgb(const std::string& path, const Pixels& bytes, int w, int h, int rw, int rh) {
+  std::vector<float> src(size_t(w) * size_t(h) * 3);
   for (size_t i = 0; i < src.size(); ++i) src[i] = float(bytes.get()[i]);
   // stb_image_resize filters even at scale 1 (its downsampling filter, Mitchell, is not interpolating): an
   // image already at the size is taken as it is.
-  if (rw == w && rh == h) resized = src;
-  else require(stbir_resize_float(src.data(), w, h, 0, resized.data(), rw, rh, 0, 3) == 1, "cannot resize '", path, "'");
-  const int64_t top = (rh - H) / 2, left = (rw - W) / 2;
+  if (rw == w && rh == h) return src;
+  std::vector<float> resized(size_t(rw) * size_t(rh) * 3);
+  require(stbir_resize_float(src.data(), w, h, 0, resized.data(), rw, rh, 0, 3) == 1, "cannot resize '", path, "'");
+  return resized;
+}
+
+// The H x W window at (top, left) of the rw-wide HWC `resized`, scaled and normalized into CHW `chw`.
+void normalize_window(const std::vector<float>& resized, int64_t rw, int64_t top, int64_t left, const ImagePreprocess& p,
+                      float* chw) {
+  const int64_t H = p.height, W = p.width;
   for (int64_t ch = 0; ch < 3; ++ch) {
     const int64_t src_ch = p.bgr ? 2 - ch : ch;
     for (int64_t y = 0; y < H; ++y)
@@ -183,6 +214,38 @@ void load_image(const std::string& path, const ImagePreprocess& p, float* chw) {
         chw[(ch * H + y) * W + x] = (v - p.mean[size_t(ch)]) / p.std[size_t(ch)];
       }
   }
+}
+
+}  // namespace
+
+void load_image(const std::string& path, const ImagePreprocess& p, float* chw) {
+  check_preprocess(p);
+  require(!p.whole, "load_image crops: use load_whole_image for a detector's preprocessing");
+  int w = 0, h = 0;
+  const Pixels bytes = decode_rgb(path, w, h);
+  // Resize so the shorter side is resize_shorter, then crop the centre H x W.
+  const int64_t H = p.height, W = p.width;
+  const double ratio = double(p.resize_shorter) / double(std::min(w, h));
+  const int rw = std::max<int>(int(W), int(std::lround(w * ratio)));
+  const int rh = std::max<int>(int(H), int(std::lround(h * ratio)));
+  normalize_window(resized_rgb(path, bytes, w, h, rw, rh), rw, (rh - H) / 2, (rw - W) / 2, p, chw);
+}
+
+Tensor load_whole_image(const std::string& path, const ImagePreprocess& p, int64_t& width, int64_t& height) {
+  check_preprocess(p);
+  require(p.whole, "load_whole_image takes a detector's preprocessing (detection_preprocess_for)");
+  int w = 0, h = 0;
+  const Pixels bytes = decode_rgb(path, w, h);
+  width = w;
+  height = h;
+  ImagePreprocess q = p;
+  if (q.height == 0) {
+    q.height = h;
+    q.width = w;
+  }
+  Tensor chw(DType::f32, {3, q.height, q.width});
+  normalize_window(resized_rgb(path, bytes, w, h, int(q.width), int(q.height)), q.width, 0, 0, q, chw.data<float>());
+  return chw;
 }
 
 Tensor load_images(const std::vector<std::string>& paths, const ImagePreprocess& p) {

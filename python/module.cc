@@ -8,6 +8,7 @@
 
 #include "api/tools_facade.h"
 #include "classify/classify.h"
+#include "classify/detect.h"
 #include "python/arrays.h"
 
 namespace py = pybind11;
@@ -193,6 +194,18 @@ std::vector<std::string> classify_json(const PyModel& model, const std::vector<s
   return lines;
 }
 
+// The records of `cnnx run DETECTOR FILES... --jsonl` (--task detect), as the JSON text it writes: one line per
+// file, in order.
+std::vector<std::string> detect_json(const PyModel& model, const std::vector<std::string>& files, double threshold) {
+  DetectOptions options;
+  options.threshold = threshold;
+  std::vector<std::string> lines;
+  py::gil_scoped_release release;
+  detect_files(model.model(), files, options,
+               [&](const DetectRecord& r, const std::vector<Tensor>&) { lines.push_back(json_line(r)); });
+  return lines;
+}
+
 std::string repr(const TensorInfo& t) {
   return "TensorInfo(name=" + py::repr(py::str(t.name)).cast<std::string>() +
          ", shape=" + py::repr(t.shape).cast<std::string>() + ", type='" + t.type + "')";
@@ -303,4 +316,10 @@ Model(path_or_bytes, threads=0, backend="dnnl", verify=False, disable_passes=[],
   m.def("classify_json", &classify_json, "model"_a, "files"_a, "top"_a = 5, "batch"_a = 0,
         "The JSON lines `cnnx run MODEL FILES... --jsonl` writes, one per file in order (folders are not "
         "expanded); batch 0: the model's fixed batch, else 8");
+  m.def("detect_json", &detect_json, "model"_a, "files"_a, "threshold"_a = 0.5,
+        "The JSON lines `cnnx run MODEL FILES... --task detect --jsonl` writes, one per file in order (folders are "
+        "not expanded)");
+  m.def("looks_like_detector", [](const PyModel& p) { return cnnx::looks_like_detector(p.model()); }, "model"_a,
+        "Whether `cnnx run` takes the model for a detector without --task: one float image input and outputs "
+        "that are boxes, scores and labels (README, \"Detection\")");
 }

@@ -1,5 +1,6 @@
 // cnnx run MODEL [INPUT ...]: runs the model and prints each output (top-K for classifier scores).
 // cnnx run MODEL DIR_OR_FILES... [--batch N] [--jsonl FILE]: folder mode, one JSON line per image file.
+// A detector (--task detect, or recognised: classify/detect.h) gets boxes, scores and labels per image instead.
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,9 +9,11 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "classify/classify.h"
+#include "classify/detect.h"
 #include "classify/image_files.h"
 #include "tools/commands.h"
 #include "tools/progress_bar.h"
@@ -31,7 +34,41 @@ struct RunOptions : ModelArgs {
   bool json = false;
   int64_t batch = 0;   // folder mode: images per run (0: the model's fixed batch, else 8)
   std::string jsonl;   // folder mode: where the JSON lines go ("" or "-": stdout)
+  std::string task = "auto";  // auto, classify or detect
+  double threshold = 0.5;     // detection: the least score reported
 };
+
+std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+// The JSON lines of folder mode: `produce(emit)` emits one record per file of `files`, each written as its
+// line (to --jsonl FILE or stdout), a progress bar on stderr when it is a terminal, a summary line on stderr
+// at the end ("cnnx: 22 files, 11 classified, 11 errors, 412.5 img/s (batch 8)").
+template <class Record, class Produce>
+int write_lines(const RunOptions& o, const std::vector<std::string>& files, Produce produce, const char* done,
+                const std::string& how) {
+  std::ofstream file;
+  const bool to_file = !o.jsonl.empty() && o.jsonl != "-";
+  if (to_file) {
+    file.open(o.jsonl);
+    require(bool(file), "cannot write '", o.jsonl, "'");
+  }
+  std::ostream& out = to_file ? file : std::cout;
+  ProgressBar bar(files.size());
+  size_t errors = 0;
+  const bool lines_on_terminal = !to_file && isatty(STDOUT_FILENO) == 1;
+  produce([&](const Record& r) {
+    if (lines_on_terminal) bar.clear();
+    out << json_line(r) << "\n" << std::flush;
+    require(bool(out), "cannot write '", to_file ? o.jsonl : "stdout", "'");
+    errors += r.ok() ? 0 : 1;
+    bar.advance();
+  });
+  bar.finish();
+  std::cerr << "cnnx: " << plural(files.size(), "file") << ", " << files.size() - errors << " " << done << ", "
+            << plural(errors, "error") << ", " << std::fixed << std::setprecision(1) << bar.rate() << " img/s ("
+            << how << ")\n";
+  return 0;
+}
 
 // Folder mode: asked for with --batch or --jsonl, or implied by a folder among the inputs.
 bool folder_mode(const RunOptions& o) {
@@ -41,38 +78,87 @@ bool folder_mode(const RunOptions& o) {
                      [&](const std::string& in) { return std::filesystem::is_directory(in, ec); });
 }
 
-// Every file under the inputs, classified in batches: one JSON line each (classify/classify.h), a progress
-// bar on stderr when it is a terminal, a summary line on stderr at the end. A file that cannot be classified
-// is reported on its line and the run goes on; the exit code is 0 once every file has its line.
+// DIR/<output name>.npy for every output (a name's slashes made '_').
+void save_outputs(const std::string& dir, const Model& model, const std::vector<Tensor>& outputs) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  require(!ec, "cannot create '", dir, "': ", ec.message());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string file = model.outputs()[i].name;
+    for (char& c : file)
+      if (c == '/' || c == '\\' || c == '\0') c = '_';
+    if (file.empty() || file == "." || file == "..") file = "output_" + std::to_string(i);
+    write_npy((std::filesystem::path(dir) / (file + ".npy")).string(), outputs[i]);
+  }
+}
+
+// Every file under the inputs, classified in batches: one JSON line each (classify/classify.h). A file that
+// cannot be classified is reported on its line and the run goes on; the exit code is 0 once every file has
+// its line.
 int run_folder(const RunOptions& o, const Model& model) {
   ClassifyOptions co;
   co.top = o.top;
   co.batch = o.batch;
   co.image = o.image;
   co.labels = class_labels(model, o.labels_file);
-  std::ofstream file;
-  const bool to_file = !o.jsonl.empty() && o.jsonl != "-";
-  if (to_file) {
-    file.open(o.jsonl);
-    require(bool(file), "cannot write '", o.jsonl, "'");
-  }
-  std::ostream& out = to_file ? file : std::cout;
   const std::vector<std::string> files = collect_files(o.inputs);
-  ProgressBar bar(files.size());
-  size_t errors = 0;
-  const bool lines_on_terminal = !to_file && isatty(STDOUT_FILENO) == 1;
-  classify_files(model, files, co, [&](const ClassRecord& r) {
-    if (lines_on_terminal) bar.clear();
-    out << json_line(r) << "\n" << std::flush;
-    require(bool(out), "cannot write '", to_file ? o.jsonl : "stdout", "'");
-    errors += r.ok() ? 0 : 1;
-    bar.advance();
+  return write_lines<ClassRecord>(
+      o, files, [&](const auto& emit) { classify_files(model, files, co, emit); }, "classified",
+      "batch " + std::to_string(o.batch > 0 ? o.batch : default_batch(model)));
+}
+
+DetectOptions detect_options(const RunOptions& o, const Model& model) {
+  DetectOptions d;
+  d.threshold = o.threshold;
+  d.image = o.image;
+  d.labels = class_labels(model, o.labels_file);
+  return d;
+}
+
+// Folder mode for a detector: one JSON line per file (classify/detect.h), one image per run.
+int run_folder_detect(const RunOptions& o, const Model& model) {
+  const DetectOptions d = detect_options(o, model);
+  const std::vector<std::string> files = collect_files(o.inputs);
+  return write_lines<DetectRecord>(
+      o, files,
+      [&](const auto& emit) {
+        detect_files(model, files, d, [&](const DetectRecord& r, const std::vector<Tensor>&) { emit(r); });
+      },
+      "run", "detect, 1 image per run");
+}
+
+// One detection record as text: the file, its size and each detection above the threshold.
+void print_detections(const DetectRecord& r, double threshold) {
+  std::ostringstream text;  // its own formatting state, so std::cout's stays as it was
+  text << r.file << " (" << r.width << "x" << r.height << "): " << plural(r.detections.size(), "detection")
+       << " with score >= " << threshold << "\n";
+  for (const Detection& d : r.detections) {
+    text << "  " << std::fixed << std::setprecision(4) << d.score << "  class " << std::setw(4) << d.index;
+    if (!d.label.empty()) text << "  " << d.label;
+    text << std::setprecision(1) << "  [" << d.box[0] << ", " << d.box[1] << ", " << d.box[2] << ", " << d.box[3]
+         << "]\n";
+  }
+  std::cout << text.str();
+}
+
+// `cnnx run DETECTOR IMAGE...`: each image run alone, its boxes in the image's pixels. A file that cannot be
+// read is an error (exit 1), as for a classifier.
+int run_detect_images(const RunOptions& o, const Model& model) {
+  require(o.save_dir.empty() || o.inputs.size() == 1, "--save writes one run's outputs: give one image with it");
+  nlohmann::json report;
+  report["model"] = o.model;
+  report["backend"] = o.backend;
+  report["task"] = "detect";
+  report["images"] = nlohmann::json::array();
+  detect_files(model, o.inputs, detect_options(o, model), [&](const DetectRecord& r, const std::vector<Tensor>& outputs) {
+    require(r.ok(), r.error);
+    if (!o.save_dir.empty()) save_outputs(o.save_dir, model, outputs);
+    if (o.json)
+      report["images"].push_back(r);
+    else
+      print_detections(r, o.threshold);
   });
-  bar.finish();
-  std::cerr << "cnnx: " << files.size() << " file" << (files.size() == 1 ? "" : "s") << ", "
-            << files.size() - errors << " classified, " << errors << " error" << (errors == 1 ? "" : "s") << ", "
-            << std::fixed << std::setprecision(1) << bar.rate() << " img/s (batch "
-            << (o.batch > 0 ? o.batch : default_batch(model)) << ")\n";
+  if (o.json) std::cout << report.dump(2) << "\n";
   return 0;
 }
 
@@ -103,25 +189,17 @@ int run(const RunOptions& o) {
   mo.verify = o.verify;
   Model model = Model::load(o.model, mo);
   print_warnings(model);
-  if (folder_mode(o)) return run_folder(o, model);
+  const bool detect = o.task == "detect" || (o.task == "auto" && looks_like_detector(model));
+  if (folder_mode(o)) return detect ? run_folder_detect(o, model) : run_folder(o, model);
+  if (detect && o.named_inputs.empty() && !o.inputs.empty() &&
+      std::all_of(o.inputs.begin(), o.inputs.end(), [](const std::string& f) { return is_image_file(f); }))
+    return run_detect_images(o, model);
   std::vector<Tensor> inputs = load_inputs(model, o.inputs, o.named_inputs, o.image);
   std::vector<std::string> labels = class_labels(model, o.labels_file);
   std::vector<Tensor> outputs = model.run(inputs);
   std::vector<std::string> names;
   for (const TensorSpec& s : model.outputs()) names.push_back(s.name);
-
-  if (!o.save_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.save_dir, ec);
-    require(!ec, "cannot create '", o.save_dir, "': ", ec.message());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      std::string file = names[i];
-      for (char& c : file)
-        if (c == '/' || c == '\\' || c == '\0') c = '_';
-      if (file.empty() || file == "." || file == "..") file = "output_" + std::to_string(i);
-      write_npy((std::filesystem::path(o.save_dir) / (file + ".npy")).string(), outputs[i]);
-    }
-  }
+  if (!o.save_dir.empty()) save_outputs(o.save_dir, model, outputs);
 
   nlohmann::json report;
   report["model"] = o.model;
@@ -130,7 +208,7 @@ int run(const RunOptions& o) {
     const Tensor& t = outputs[i];
     nlohmann::json out = summary(t);
     out["name"] = names[i];
-    if (is_class_scores(t)) {
+    if (!detect && is_class_scores(t)) {
       int64_t classes = t.dim(1);
       require(labels.empty() || int64_t(labels.size()) >= classes, "the labels list has ", labels.size(),
               " entries but output '", names[i], "' has ", classes, " classes");
@@ -139,6 +217,18 @@ int run(const RunOptions& o) {
         out["top"].push_back(top_classes(t.data<float>() + n * classes, classes, o.top, probabilities, labels));
     }
     report["outputs"].push_back(out);
+  }
+  DetectRecord found;  // detect: boxes in the pixels of the first input's last two dims
+  if (detect) {
+    const DetectionOutputs d = find_detection_outputs(model, outputs);
+    const Tensor& x = inputs.at(0);
+    found.file = o.inputs.empty() ? o.named_inputs.at(0) : o.inputs[0];
+    found.width = x.rank() >= 2 ? x.dim(x.rank() - 1) : 1;
+    found.height = x.rank() >= 2 ? x.dim(x.rank() - 2) : 1;
+    found.detections = read_detections(model, d, outputs, o.threshold, labels, found.width, found.height,
+                                       found.width, found.height);
+    report["task"] = "detect";
+    report["images"] = nlohmann::json::array({found});
   }
   if (o.json) {
     std::cout << report.dump(2) << "\n";
@@ -162,6 +252,7 @@ int run(const RunOptions& o) {
                 << out["mean"].get<double>() << "\n";
     }
   }
+  if (detect) print_detections(found, o.threshold);
   return 0;
 }
 
@@ -170,7 +261,7 @@ int run(const RunOptions& o) {
 Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* sub = add_model_command(app, "run", "Run a model on input files and print its outputs", *o);
-  sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify one by one (folder mode)");
+  sub->add_option("inputs", o->inputs, "Input files (.npy, .pb, images), bound to the graph inputs in order; or folders and images to classify (or detect in) one by one (folder mode)");
   sub->add_option("--input", o->named_inputs, "NAME=FILE: bind a file to the input NAME");
   add_disable_options(sub, o->disabled_passes, o->disabled_kernels);
   add_backend_option(sub, o->backend, "Kernels to run");
@@ -187,6 +278,11 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--batch", o->batch, "Folder mode: images per run (default: the model's fixed batch, else 8)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--jsonl", o->jsonl, "Folder mode: write the JSON lines to FILE ('-': stdout, the default)");
+  sub->add_option("--task", o->task,
+                  "auto (default): detection when the outputs are boxes, scores and labels (README), else "
+                  "classification; classify or detect to say which")
+      ->check(CLI::IsMember({"auto", "classify", "detect"}));
+  sub->add_option("--threshold", o->threshold, "Detection: the least score to report (default 0.5)");
   return {sub, [o] {
             if (folder_mode(*o) && (o->json || !o->save_dir.empty() || !o->named_inputs.empty())) {
               std::cerr << "cnnx: error: --json, --save and --input do not apply to folder mode (a folder among "

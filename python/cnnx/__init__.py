@@ -11,14 +11,16 @@
 Errors about the model or the inputs are cnnx.Error (a RuntimeError) with the message the cnnx program
 prints. Inputs are read without a copy when they are C-contiguous arrays of the input's dtype, converted once
 otherwise; outputs own their buffers. The GIL is released while a model runs, so one Model or session can
-serve many Python threads. cnnx.dask classifies many images on a Dask cluster.
+serve many Python threads. cnnx.classify and cnnx.detect give the records of `cnnx run` on image files;
+cnnx.dask classifies many images on a Dask cluster.
 """
 import json as _json
 import os as _os
 
 from . import _cnnx
 from ._cnnx import (
-    Error, Model, ModelMetadata, NodeCheck, RunInfo, TensorInfo, __version__, classify_json, graph_passes,
+    Error, Model, ModelMetadata, NodeCheck, RunInfo, TensorInfo, __version__, classify_json, detect_json,
+    graph_passes, looks_like_detector,
 )
 from .session import (
     ExecutionMode,
@@ -34,7 +36,8 @@ from .session import (
 
 __all__ = [
     "Error", "Model", "ModelMetadata", "NodeCheck", "RunInfo", "TensorInfo", "__version__",
-    "classify", "classify_json", "collect_files", "graph_passes", "preprocess",
+    "classify", "classify_json", "collect_files", "detect", "detect_json", "graph_passes", "looks_like_detector",
+    "preprocess",
     "ExecutionMode", "GraphOptimizationLevel", "InferenceSession", "NodeArg", "RunOptions", "SessionOptions",
     "get_all_providers", "get_available_providers", "get_device", "quantize",
 ]
@@ -75,3 +78,22 @@ def classify(model, paths, top=5, batch=0):
     else 8."""
     files = collect_files(paths)
     return [_json.loads(line) for line in classify_json(_as_model(model), files, top, batch)]
+
+
+def detect(model, paths, threshold=0.5):
+    """The records `cnnx run MODEL DIR_OR_FILES... --task detect --jsonl` writes for a detector, one dict per file in
+    order: folders are searched recursively; {"file": F, "width": W, "height": H, "detections": [{"box": [x1, y1,
+    x2, y2], "class": I, "label": L, "score": S}, ...]} with the detections whose score is at least `threshold`,
+    best first, their boxes in the pixels of the image file (the image is resized whole to the model's input, its
+    values in [0, 1] unless the model's metadata says otherwise, and each box scaled back); "label" only when the
+    model's "cnnx.labels" metadata names the class. {"file": F, "error": MESSAGE} for a file that could not be
+    read. Each image runs alone. The outputs cnnx takes for detections (boxes [N, 4] + scores [N] + labels [N] as
+    torchvision's detectors give them, or one tensor of rows [1, N, 6] or [1, 1, N, 7]) are listed in the README,
+    "Detection"; a model whose outputs are not detections raises cnnx.Error naming them.
+
+        for record in cnnx.detect("ssdlite.onnx", ["photos/"], threshold=0.3):
+            for d in record.get("detections", []):
+                print(record["file"], d["label"] if "label" in d else d["class"], d["score"], d["box"])
+    """
+    files = collect_files(paths)
+    return [_json.loads(line) for line in detect_json(_as_model(model), files, float(threshold))]

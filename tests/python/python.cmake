@@ -1,7 +1,7 @@
 # The Python module's tests (pytest, one ctest per file), run with the interpreter the module was built for
 # and the package from the build tree (included from tests/CMakeLists.txt). The session tests use torchvision
 # exports made by the model_export_* fixtures (tests/models/models.cmake).
-set(cnnx_python_tests model session classify dask float16 bfloat16 rnn quantize control_flow)
+set(cnnx_python_tests model session classify detect dask float16 bfloat16 rnn quantize control_flow)
 foreach(name IN LISTS cnnx_python_tests)
   add_test(NAME python_${name}
            COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR}/test_${name}.py)
