@@ -1,5 +1,5 @@
 // Kernel cases of the detect family (ops/detect): NonMaxSuppression, with every input's data known (its output's
-// length is that data's). tests/unit/kernel_cases.h says how a table runs; the selections themselves are
+// length is that data's), and RoiAlign (its native kernel against the reference). tests/unit/kernel_cases.h says how a table runs; the selections themselves are
 // checked against ONNX's node tests and by hand below.
 #include <doctest/doctest.h>
 
@@ -29,9 +29,93 @@ std::vector<KernelCase> detect_cases() {
   return cases;
 }
 
+CaseInput rois_in(std::vector<float> v) { return given(make_tensor({int64_t(v.size() / 4), 4}, std::move(v))); }
+CaseInput indices_in(std::vector<int64_t> v) { return given(make_int_tensor({int64_t(v.size())}, std::move(v))); }
+
+std::vector<KernelCase> roi_align_cases() {
+  // RoIs inside, straddling the border, past it (points more than a cell out give 0), inverted, tiny, and on
+  // the second image; in input coordinates, spatial_scale 0.5 maps them onto the 9 x 11 map.
+  const std::vector<float> rois = {2, 3, 13, 15, -4, -2, 6, 5, 18, 14, 30, 26, 9, 9, 3, 4, 5.2f, 5.3f, 5.4f, 5.5f,
+                                   0, 0, 21.9f, 17.9f};
+  const std::vector<int64_t> batch = {0, 1, 1, 0, 1, 0};
+  std::vector<KernelCase> cases;
+  for (const char* ctm : {"half_pixel", "output_half_pixel"})
+    for (const char* mode : {"avg", "max"})
+      for (int64_t ratio : {0, 2})
+        cases.push_back(KernelCase("RoiAlign", 16, std::string(ctm) + " " + mode + " sampling_ratio " + std::to_string(ratio))
+                            .attr("coordinate_transformation_mode", string_attr(ctm)).attr("mode", string_attr(mode))
+                            .attr("output_height", int_attr(3)).attr("output_width", int_attr(4))
+                            .attr("sampling_ratio", int_attr(ratio)).attr("spatial_scale", float_attr(0.5f))
+                            .in(random_in({2, 5, 9, 11})).in(rois_in(rois)).in(indices_in(batch)));
+  cases.push_back(KernelCase("RoiAlign", 10, "opset 10: output_half_pixel, defaults 1 x 1, adaptive")
+                      .in(random_in({2, 3, 9, 11})).in(rois_in(rois)).in(indices_in(batch)));
+  cases.push_back(KernelCase("RoiAlign", 16, "no RoIs").in(random_in({1, 3, 4, 4})).in(rois_in({})).in(indices_in({})));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("NonMaxSuppression", detect_cases)
+KERNEL_CASES("RoiAlign", roi_align_cases)
+
+TEST_CASE("RoiAlign samples as ONNX Runtime and torchvision do") {
+  // X = [[1, 2], [3, 4]]; RoI [0, 0, 1, 1], one bin, one point.
+  const Tensor x = make_tensor({1, 1, 2, 2}, {1, 2, 3, 4}), roi = make_tensor({1, 4}, {0, 0, 1, 1});
+  const Tensor b = make_int_tensor({1}, {0});
+  for (const char* kernel : {"ref", "native"}) {
+    CAPTURE(kernel);
+    Attributes a;
+    a.set("sampling_ratio", int_attr(1));
+    // output_half_pixel: the point is the RoI's centre (0.5, 0.5): the mean of the four cells.
+    CHECK(run_op("RoiAlign", a, {x, roi, b}, 10, 1, kernel)[0].data<float>()[0] == 2.5f);
+    // half_pixel: the RoI moves by -0.5 cell, its centre onto cell (0, 0).
+    CHECK(run_op("RoiAlign", a, {x, roi, b}, 16, 1, kernel)[0].data<float>()[0] == 1.f);
+    // A RoI narrower than a cell is widened to one in output_half_pixel: [0, 0, 0.2, 0.2] samples (0.5, 0.5).
+    CHECK(run_op("RoiAlign", a, {x, make_tensor({1, 4}, {0, 0, 0.2f, 0.2f}), b}, 10, 1, kernel)[0].data<float>()[0] ==
+          2.5f);
+    // max: the largest weighted tap, 0.25 * 4.
+    a.set("mode", string_attr("max"));
+    CHECK(run_op("RoiAlign", a, {x, roi, b}, 10, 1, kernel)[0].data<float>()[0] == 1.f);
+  }
+}
+
+TEST_CASE("RoiAlign refuses bad RoIs, batch indices and attributes, naming what is wrong") {
+  const Tensor x = make_tensor({2, 1, 4, 4}), b = make_int_tensor({1}, {0});
+  const Tensor roi = make_tensor({1, 4}, {0, 0, 1, 1});
+  struct Bad {
+    const char* what;
+    std::vector<Tensor> in;
+    Attributes attrs;
+    const char* message;
+  };
+  Attributes bad_mode, bad_ctm, bad_size, bad_ratio;
+  bad_mode.set("mode", string_attr("sum"));
+  bad_ctm.set("coordinate_transformation_mode", string_attr("asymmetric"));
+  bad_size.set("output_height", int_attr(0));
+  bad_ratio.set("sampling_ratio", int_attr(-1));
+  const std::vector<Bad> bad = {
+      {"rois [1, 5]", {x, make_tensor({1, 5}), b}, {}, "rois must be [num_rois, 4], got [1,5]"},
+      {"rois of rank 1", {x, make_tensor({4}), b}, {}, "rois must be [num_rois, 4]"},
+      {"X of rank 3", {make_tensor({1, 4, 4}), roi, b}, {}, "X must be [N, C, H, W]"},
+      {"2 batch indices for 1 RoI", {x, roi, make_int_tensor({2}, {0, 0})}, {}, "disagree on the number of RoIs"},
+      {"batch index 2 of 2 images", {x, roi, make_int_tensor({1}, {2})}, {}, "batch_indices[0] is 2; X has 2 images"},
+      {"batch index -1", {x, roi, make_int_tensor({1}, {-1})}, {}, "batch_indices[0] is -1"},
+      {"int32 batch indices", {x, roi, Tensor(DType::i32, {1})}, {}, "batch_indices"},
+      {"mode sum", {x, roi, b}, bad_mode, "attribute 'mode' must be"},
+      {"coordinate_transformation_mode asymmetric", {x, roi, b}, bad_ctm, "coordinate_transformation_mode"},
+      {"output_height 0", {x, roi, b}, bad_size, "'output_height' (0)"},
+      {"sampling_ratio -1", {x, roi, b}, bad_ratio, "'sampling_ratio' must be in [0, 1024], got -1"},
+  };
+  for (const Bad& c : bad)
+    for (const char* kernel : {"ref", "native"}) {
+      CAPTURE(c.what);
+      CAPTURE(kernel);
+      CHECK_THROWS_WITH_AS(run_op("RoiAlign", c.attrs, c.in, 16, 1, kernel), doctest::Contains(c.message), Error);
+    }
+  // An adaptive grid past kRoiMaxPoints: a RoI of 10^6 cells on a side pooled to 1 x 1.
+  CHECK_THROWS_WITH_AS(run_op("RoiAlign", {}, {x, make_tensor({1, 4}, {0, 0, 1e6f, 1e6f}), b}, 16, 1, "native"),
+                       doctest::Contains("sampling points per bin"), Error);
+}
 
 TEST_CASE("NonMaxSuppression keeps boxes by score, suppressing overlaps past the threshold") {
   const std::vector<Tensor> in = {make_tensor({1, 3, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, 10, 1, 11}),
