@@ -151,7 +151,9 @@ std::vector<Node> infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs,
     const bool outputs_concrete = std::all_of(out.begin(), out.end(), [](const ValueInfo& v) {
       return v.dtype == DType::undefined || v.concrete();
     });
-    if (node.def->hints.shapes_from_data && inputs_concrete && !outputs_concrete) {
+    // An If whose branch computes a shape from data (a detector's batched NMS under `if boxes.numel() > 0`)
+    // ends the planned part too: each run infers it with the data, which runs its branch.
+    if ((node.def->hints.shapes_from_data || node.def->hints.runs_subgraphs) && inputs_concrete && !outputs_concrete) {
       rest.push_back(std::move(node));
       continue;
     }
