@@ -92,8 +92,12 @@ def image(size, seed=1):
 
 
 def export(model, x, path, opset):
-    torch.onnx.export(model, ([x],), path, opset_version=opset, input_names=["image"],
-                      output_names=["boxes", "scores", "labels"], dynamic_axes=None)
+    """Returns PyTorch's outputs for x, by name. The graph's outputs are named as the model's result dict orders
+    them (the R-CNNs give boxes, labels, scores; SSD, RetinaNet and FCOS boxes, scores, labels)."""
+    with torch.no_grad():
+        out = model([x])[0]
+    torch.onnx.export(model, ([x],), path, opset_version=opset, input_names=["image"], output_names=list(out.keys()))
+    return {k: v.numpy() for k, v in out.items()}
 
 
 def main():
@@ -107,12 +111,9 @@ def main():
     a = ap.parse_args()
     model = build(a.name, a.classes, a.size)
     x = image(a.size)
-    export(model, x, a.out, a.opset)
+    out = export(model, x, a.out, a.opset)
     if a.ref:
-        with torch.no_grad():
-            out = model([x])[0]
-        np.savez(a.ref, image=x.numpy(), boxes=out["boxes"].numpy(), scores=out["scores"].numpy(),
-                 labels=out["labels"].numpy())
+        np.savez(a.ref, image=x.numpy(), **out)
         print(f"{a.name}: {len(out['boxes'])} detections", file=sys.stderr)
 
 
