@@ -7,8 +7,9 @@ Usage: export_detectors.py NAME OUT.onnx [--size S] [--classes K] [--opset N] [-
 The detectors take one image (3 x S x S, values in [0, 1]) and give boxes [D, 4] (x1, y1, x2, y2 in input
 pixels), scores [D] and labels [D] (int64). Random weights would leave few boxes above a detector's score
 threshold, so the threshold is 0.05 (PyTorch's default for the R-CNNs and RetinaNet, 0.001 for SSD) and the
-classification heads' weights are scaled up (LOGIT_GAIN) so that the scores spread instead of tying, and the
-sigmoid heads' biases set so that every class scores about 1/K: boxes survive, and the exported postprocessing (per-class NonZero, TopK, GatherND, NMS) has
+BatchNorm statistics are measured on images (so that the backbone's features depend on the image and the
+scores spread instead of tying) and the sigmoid heads' biases set so that every class scores about 1/K: boxes
+survive, and the exported postprocessing (per-class NonZero, TopK, GatherND, NMS) has
 work to do. K (--classes, background included) is small so that the per-class loops PyTorch unrolls stay short.
 
 Opset 13 by default: torchvision 0.14 writes RoiAlign without coordinate_transformation_mode, which from opset
@@ -27,19 +28,6 @@ import torchvision
 from torchvision.models import detection
 
 SIGMOID_HEADS = ("retinanet", "fcos")
-LOGIT_GAIN = 30.0
-
-
-def class_heads(model):
-    """The layers that score classes (and the RPN's objectness, whose TopK picks the proposals)."""
-    heads = []
-    if hasattr(model, "rpn"):
-        heads += [model.rpn.head.cls_logits, model.roi_heads.box_predictor.cls_score]
-    else:
-        heads.append(model.head.classification_head)
-    return heads
-
-
 def build(name, classes, size, seed=0):
     torch.manual_seed(seed)
     kw = dict(weights=None, weights_backbone=None, num_classes=classes)
@@ -53,12 +41,6 @@ def build(name, classes, size, seed=0):
         kw.update(num_keypoints=5)
     model = getattr(detection, name)(**kw).eval()
     with torch.no_grad():
-        # Class logits spread over a few units: default-initialized heads give scores within 1% of each other,
-        # whose many near-ties make the selection (TopK, NMS) a matter of rounding.
-        for head in class_heads(model):
-            for m in head.modules():
-                if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)) and getattr(m, "groups", 1) == 1:
-                    m.weight.mul_(LOGIT_GAIN)
         if name.startswith(SIGMOID_HEADS):  # every class at ~1/K before the image moves it
             model.head.classification_head.cls_logits.bias.fill_(-math.log(classes - 1))
     calibrate_batchnorm(model, size)
