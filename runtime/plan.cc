@@ -734,9 +734,11 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
   }
   std::vector<Tensor> outputs;
   for (int id : outputs_) {
-    // Constants belong to the plan and inputs to the caller: hand out copies the caller may change.
+    // Constants belong to the plan and inputs to the caller: hand out copies the caller may change. What a plan
+    // hands its tail is only read, while this run (and the plan) lives: no copy (a detector's tail of 180
+    // NonZero/NMS segments passed every later class's scores on, copied at each segment).
     const ValueSlot::Kind kind = slots_[size_t(id)].kind;
-    outputs.push_back(kind == ValueSlot::output ? values[size_t(id)] : values[size_t(id)].clone());
+    outputs.push_back(kind == ValueSlot::output || tail_ ? values[size_t(id)] : values[size_t(id)].clone());
   }
   return tail_ ? run_tail(outputs, checks) : outputs;
 }

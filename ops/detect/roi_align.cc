@@ -40,10 +40,15 @@ RoiAlignParams parse_roi_align(const Node& node) {
 }
 
 std::vector<ValueInfo> infer_roi_align(const RoiAlignParams& p, const std::vector<ValueInfo>& in) {
-  require_dtype(in, 0, {DType::f32}, "X");
-  require_dtype(in, 1, {DType::f32}, "rois");
-  require_dtype(in, 2, {DType::i64}, "batch_indices");
-  const Shape &x = in[0].shape, &rois = in[1].shape, &idx = in[2].shape;
+  // At load a value computed under an If may not be known yet: what is known is checked, the rest when planned.
+  const char* names[] = {"X", "rois", "batch_indices"};
+  const DType types[] = {DType::f32, DType::f32, DType::i64};
+  for (size_t i = 0; i < 3; ++i)
+    if (present(in, i)) require_dtype(in, i, {types[i]}, names[i]);
+  auto known = [&](size_t i) { return present(in, i) && in[i].rank_known; };
+  const Shape x = known(0) ? in[0].shape : Shape{kUnknownDim, kUnknownDim, kUnknownDim, kUnknownDim};
+  const Shape rois = known(1) ? in[1].shape : Shape{kUnknownDim, 4};
+  const Shape idx = known(2) ? in[2].shape : Shape{kUnknownDim};
   require(x.size() == 4, "X must be [N, C, H, W], got ", to_string(x));
   require(rois.size() == 2 && (rois[1] == 4 || rois[1] < 0), "rois must be [num_rois, 4], got ", to_string(rois));
   require(idx.size() == 1, "batch_indices must be [num_rois], got ", to_string(idx));
@@ -52,7 +57,6 @@ std::vector<ValueInfo> infer_roi_align(const RoiAlignParams& p, const std::vecto
   const int64_t r = rois[0] >= 0 ? rois[0] : idx[0];
   return {ValueInfo::of(DType::f32, {r, x[1], p.output_height, p.output_width})};
 }
-
 
 // ONNX Runtime's RoiAlignForward and PreCalcForBilinearInterpolate (onnxruntime/core/providers/cpu/
 // object_detection/roialign.cc), which torchvision's roi_align (aligned=False) matches: same float32 steps.

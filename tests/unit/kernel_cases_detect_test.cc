@@ -3,6 +3,9 @@
 // checked against ONNX's node tests and by hand below.
 #include <doctest/doctest.h>
 
+#include <numeric>
+#include <random>
+
 #include "tests/unit/kernel_cases.h"
 
 using namespace cnnx;
@@ -131,4 +134,52 @@ TEST_CASE("NonMaxSuppression keeps boxes by score, suppressing overlaps past the
   CHECK_THROWS_WITH_AS(run_op("NonMaxSuppression", {}, {in[0], in[1], make_int_tensor({1}, {-1})}, 11, 1, "ref",
                               {true, true, true}),
                        doctest::Contains("must be >= 0"), Error);
+}
+
+TEST_CASE("NonMaxSuppression keeps what a test against every kept box keeps (the x-sorted search is exact)") {
+  // Boxes in 6 far-apart groups (batched NMS's class offsets), of widths from 0 to 60, some inverted corners,
+  // many scores; compared with greedy NMS testing every kept box, IoU in float32 as the kernel's.
+  std::mt19937 gen(34);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int64_t n = 400;
+    std::vector<float> boxes, scores;
+    for (int64_t i = 0; i < n; ++i) {
+      const float off = float(i % 6) * 1000.f, x = off + 200 * u(gen), y = 200 * u(gen);
+      const float w = trial % 4 == 0 ? 60 * u(gen) * u(gen) : 60 * u(gen), h = 60 * u(gen);
+      if (i % 7 == 0) boxes.insert(boxes.end(), {y + h, x + w, y, x});  // opposite corners
+      else boxes.insert(boxes.end(), {y, x, y + h, x + w});
+      scores.push_back(u(gen));
+    }
+    const float iou = 0.2f + 0.1f * float(trial % 5);
+    const Tensor y = run_op("NonMaxSuppression", {}, {make_tensor({1, n, 4}, boxes), make_tensor({1, 1, n}, scores),
+                                                      make_int_tensor({1}, {1000}), make_tensor({1}, {iou})},
+                            11, 1, "ref", {true, true, true, true})[0];
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return scores[size_t(a)] > scores[size_t(b)]; });
+    auto corner = [&](int64_t i, int k) { return boxes[size_t(i * 4 + k)]; };
+    std::vector<int64_t> want;
+    for (int64_t i : order) {
+      bool suppressed = false;
+      for (int64_t j : want) {
+        const float ax0 = std::min(corner(j, 1), corner(j, 3)), ax1 = std::max(corner(j, 1), corner(j, 3));
+        const float ay0 = std::min(corner(j, 0), corner(j, 2)), ay1 = std::max(corner(j, 0), corner(j, 2));
+        const float bx0 = std::min(corner(i, 1), corner(i, 3)), bx1 = std::max(corner(i, 1), corner(i, 3));
+        const float by0 = std::min(corner(i, 0), corner(i, 2)), by1 = std::max(corner(i, 0), corner(i, 2));
+        const float w = std::min(ax1, bx1) - std::max(ax0, bx0), h = std::min(ay1, by1) - std::max(ay0, by0);
+        if (w <= 0 || h <= 0) continue;
+        const float inter = w * h, area_a = (ax1 - ax0) * (ay1 - ay0), area_b = (bx1 - bx0) * (by1 - by0);
+        const float uni = area_a + area_b - inter;
+        if (area_a <= 0 || area_b <= 0 || uni <= 0) continue;
+        suppressed = suppressed || inter / uni > iou;
+      }
+      if (!suppressed) want.push_back(i);
+    }
+    CAPTURE(trial);
+    CAPTURE(iou);
+    CHECK(want.size() < size_t(n));  // overlaps were suppressed: the search had work to do
+    REQUIRE(y.dim(0) == int64_t(want.size()));
+    for (size_t r = 0; r < want.size(); ++r) CHECK(y.data<int64_t>()[r * 3 + 2] == want[r]);
+  }
 }
