@@ -10,8 +10,14 @@ namespace {
 std::vector<ValueInfo> infer_typed(const Node& node, const std::vector<ValueInfo>& in, int64_t max_tensor_bytes) {
   const OpDef& def = *node.def;
   bool any_unknown_rank = false, all_constant = true;
-  for (const ValueInfo& v : in) {
-    if (v.dtype == DType::undefined) continue;  // omitted optional input
+  for (size_t i = 0; i < in.size(); ++i) {
+    const ValueInfo& v = in[i];
+    if (v.dtype == DType::undefined) {
+      // An omitted optional input; or, at load, a value given neither a type by inference nor by the file
+      // (an untyped value computed from one of unknown rank): as unknown as an unknown rank.
+      any_unknown_rank = any_unknown_rank || (i < node.inputs.size() && node.inputs[i] >= 0);
+      continue;
+    }
     any_unknown_rank = any_unknown_rank || !v.rank_known;
     all_constant = all_constant && v.constant != nullptr;
   }

@@ -24,7 +24,7 @@ void register_norm_ops(OpRegistry& r);     // ops/norm: BatchNormalization, LRN,
 void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, Hardmax
 void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample
 void register_rnn_ops(OpRegistry& r);      // ops/rnn: LSTM, GRU, RNN (recurrent layers)
-void register_detect_ops(OpRegistry& r);   // ops/detect: NonMaxSuppression
+void register_detect_ops(OpRegistry& r);   // ops/detect: NonMaxSuppression, RoiAlign
 void register_control_ops(OpRegistry& r);  // ops/control: If, Loop, Scan (subgraphs, engine/subgraph.h)
 void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shapes or make, select and move elements
                                            // without arithmetic on them: Shape, Size, NonZero, Compress, Unique, Reshape, Flatten, Squeeze,

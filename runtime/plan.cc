@@ -151,7 +151,9 @@ std::vector<Node> infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs,
     const bool outputs_concrete = std::all_of(out.begin(), out.end(), [](const ValueInfo& v) {
       return v.dtype == DType::undefined || v.concrete();
     });
-    if (node.def->hints.shapes_from_data && inputs_concrete && !outputs_concrete) {
+    // An If whose branch computes a shape from data (a detector's batched NMS under `if boxes.numel() > 0`)
+    // ends the planned part too: each run infers it with the data, which runs its branch.
+    if ((node.def->hints.shapes_from_data || node.def->hints.runs_subgraphs) && inputs_concrete && !outputs_concrete) {
       rest.push_back(std::move(node));
       continue;
     }
@@ -732,9 +734,11 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
   }
   std::vector<Tensor> outputs;
   for (int id : outputs_) {
-    // Constants belong to the plan and inputs to the caller: hand out copies the caller may change.
+    // Constants belong to the plan and inputs to the caller: hand out copies the caller may change. What a plan
+    // hands its tail is only read, while this run (and the plan) lives: no copy (a detector's tail of 180
+    // NonZero/NMS segments passed every later class's scores on, copied at each segment).
     const ValueSlot::Kind kind = slots_[size_t(id)].kind;
-    outputs.push_back(kind == ValueSlot::output ? values[size_t(id)] : values[size_t(id)].clone());
+    outputs.push_back(kind == ValueSlot::output || tail_ ? values[size_t(id)] : values[size_t(id)].clone());
   }
   return tail_ ? run_tail(outputs, checks) : outputs;
 }

@@ -1,5 +1,7 @@
 #include "ops/detect/non_max_suppression.h"
 
+#include <algorithm>
+
 #include "ops/common/node_checks.h"
 
 namespace cnnx {
@@ -34,7 +36,12 @@ std::vector<ValueInfo> infer_nms(const NmsParams& p, const std::vector<ValueInfo
   if (!all_known) return {ValueInfo::of(DType::i64, {kUnknownDim, 3})};
   std::vector<const Tensor*> data;
   for (size_t i = 0; i < in.size(); ++i) data.push_back(present(in, i) ? in[i].constant.get() : nullptr);
-  return {ValueInfo::of(DType::i64, {int64_t(select_boxes(p, data).size()), 3})};
+  // The selection itself, so that folding does not select again.
+  const std::vector<std::array<int64_t, 3>> selected = select_boxes(p, data);
+  Tensor rows(DType::i64, {int64_t(selected.size()), 3});
+  for (size_t r = 0; r < selected.size(); ++r)
+    std::copy(selected[r].begin(), selected[r].end(), rows.data<int64_t>() + 3 * r);
+  return {ValueInfo::of(rows)};
 }
 
 }  // namespace cnnx

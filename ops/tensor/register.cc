@@ -24,6 +24,7 @@
 #include "ops/tensor/scatter_nd.h"
 #include "ops/tensor/shape_of.h"
 #include "ops/tensor/slice.h"
+#include "ops/tensor/scatter_elements.h"
 #include "ops/tensor/split.h"
 #include "ops/tensor/tile.h"
 #include "ops/tensor/transpose.h"
@@ -95,6 +96,10 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(OpSpec<GatherNDParams>{"GatherND", 11, parse_gather_nd, infer_gather_nd, kExact, {ref_kernel(gather_nd_ref)}});
   r.add(OpSpec<ScatterNDParams>{"ScatterND", 11, parse_scatter_nd, infer_scatter_nd, kExact,
                                 {ref_kernel(scatter_nd_ref)}});
+  r.add(OpSpec<ScatterElementsParams>{"ScatterElements", 11, parse_scatter_elements, infer_scatter_elements, kExact,
+                                      {ref_kernel(scatter_elements_ref)}});
+  r.add(OpSpec<ScatterElementsParams>{"Scatter", 9, parse_scatter_elements, infer_scatter_elements, kExact,
+                                      {ref_kernel(scatter_elements_ref)}});
   r.add(copies(OpSpec<DepthToSpaceParams>{
       "DepthToSpace", 1, parse_depth_to_space, infer_depth_to_space, kExact,
       {depth_to_space_dnnl_kernel(), ref_kernel(depth_to_space_ref)}}));

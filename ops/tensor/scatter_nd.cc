@@ -9,23 +9,25 @@
 
 namespace cnnx {
 
+ScatterReduction parse_scatter_reduction(const Node& node) {
+  if (node.opset < 16) return ScatterReduction::none;
+  const std::string r = node.attrs.get_string("reduction", "none");
+  if (r == "none") return ScatterReduction::none;
+  if (r == "add") return ScatterReduction::add;
+  if (r == "mul") return ScatterReduction::mul;
+  if (r == "max" && node.opset >= 18) return ScatterReduction::max;
+  if (r == "min" && node.opset >= 18) return ScatterReduction::min;
+  fail("attribute 'reduction' = '", r, "' is not one of none, add, mul",
+       node.opset >= 18 ? ", max, min" : " (max and min need opset 18)");
+}
+
 ScatterNDParams parse_scatter_nd(const Node& node) {
   require_inputs(node, 3, 3);
   require_outputs(node, 1, 1);
+  if (node.opset < 16) node.attrs.allow_only({});
+  else node.attrs.allow_only({"reduction"});
   ScatterNDParams p;
-  if (node.opset < 16) {
-    node.attrs.allow_only({});
-    return p;
-  }
-  node.attrs.allow_only({"reduction"});
-  const std::string r = node.attrs.get_string("reduction", "none");
-  if (r == "none") p.reduction = ScatterReduction::none;
-  else if (r == "add") p.reduction = ScatterReduction::add;
-  else if (r == "mul") p.reduction = ScatterReduction::mul;
-  else if (r == "max" && node.opset >= 18) p.reduction = ScatterReduction::max;
-  else if (r == "min" && node.opset >= 18) p.reduction = ScatterReduction::min;
-  else fail("attribute 'reduction' = '", r, "' is not one of none, add, mul",
-            node.opset >= 18 ? ", max, min" : " (max and min need opset 18)");
+  p.reduction = parse_scatter_reduction(node);
   return p;
 }
 

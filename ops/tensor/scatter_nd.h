@@ -18,6 +18,8 @@ struct ScatterNDParams : OpParams {
 };
 
 ScatterNDParams parse_scatter_nd(const Node& node);
+// The `reduction` attribute as ScatterND and ScatterElements read it (none before opset 16; max, min from 18).
+ScatterReduction parse_scatter_reduction(const Node& node);
 std::vector<ValueInfo> infer_scatter_nd(const ScatterNDParams& p, const std::vector<ValueInfo>& in);
 void scatter_nd_ref(const ScatterNDParams& p, const KernelIO& io);
 // Throws unless updates has the shape indices.shape[:-1] + data.shape[k:] for indices of data's rank or less.

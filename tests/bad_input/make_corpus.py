@@ -882,7 +882,8 @@ def reduce_cases(c):
 
 
 def detect_cases(c):
-    """NonMaxSuppression: boxes of the wrong rank; a run whose selection is known only from the data."""
+    """NonMaxSuppression: boxes of the wrong rank; a run whose selection is known only from the data. RoiAlign:
+    rois of the wrong shape, batch indices out of range (given at run time), RoIs and indices that disagree."""
     n = helper.make_node
     m = make_model([n("NonMaxSuppression", ["boxes", "scores"], ["sel"], name="nms")],
                    [vi("boxes", [3, 4]), vi("scores", [1, 1, 3])], [vi("sel", None, I64)], opset=11)
@@ -894,6 +895,27 @@ def detect_cases(c):
     boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 10, 1, 11]]], np.float32)
     c.add("nms_runs", m, [boxes, np.array([[[0.9, 0.95, 0.3]]], np.float32)], expect="ok",
           outputs={"sel": np.array([[0, 0, 1], [0, 0, 2]], np.int64)})
+
+    def roi_align(rois_shape, count):
+        return make_model([n("RoiAlign", ["x", "rois", "idx"], ["y"], name="roi", output_height=2, output_width=2)],
+                          [vi("x", [2, 3, 8, 8]), vi("rois", rois_shape), vi("idx", [count], I64)],
+                          [vi("y", None)], opset=16)
+    x = np.ones((2, 3, 8, 8), np.float32)
+    c.add("roi_align_rois_5_wide", roi_align([1, 5], 1), [x, np.zeros((1, 5), np.float32), np.zeros(1, np.int64)],
+          contains=["node 'roi' (RoiAlign)", "rois must be [num_rois, 4], got [1,5]"])
+    c.add("roi_align_rois_rank_3", roi_align([1, 1, 4], 1), [x, np.zeros((1, 1, 4), np.float32), np.zeros(1, np.int64)],
+          contains=["node 'roi' (RoiAlign)", "rois must be [num_rois, 4]"])
+    c.add("roi_align_indices_count", roi_align([2, 4], 3), [x, np.zeros((2, 4), np.float32), np.zeros(3, np.int64)],
+          contains=["node 'roi' (RoiAlign)", "disagree on the number of RoIs"])
+    c.add("roi_align_batch_index_out_of_range", roi_align([2, 4], 2),
+          [x, np.zeros((2, 4), np.float32), np.array([1, 2], np.int64)],
+          contains=["node 'roi' (RoiAlign)", "batch_indices[1] is 2; X has 2 images"])
+    c.add("roi_align_batch_index_negative", roi_align([2, 4], 2),
+          [x, np.zeros((2, 4), np.float32), np.array([-1, 0], np.int64)],
+          contains=["node 'roi' (RoiAlign)", "batch_indices[0] is -1"])
+    rois = np.array([[0, 0, 3, 3], [2, 2, 7, 7]], np.float32)
+    c.add("roi_align_runs", roi_align([2, 4], 2), [x, rois, np.array([1, 0], np.int64)], expect="ok",
+          outputs={"y": np.ones((2, 3, 2, 2), np.float32)})
 
 
 def leniency_cases(c):

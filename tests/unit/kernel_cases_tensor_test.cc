@@ -282,6 +282,14 @@ std::vector<KernelCase> data_cases() {
   for (const char* r : {"add", "mul", "max", "min"})
     cases.push_back(KernelCase("ScatterND", 18, r).attr("reduction", string_attr(r)).in(random_in({4, 3}))
                         .in(given(make_int_tensor({3, 2}, {1, 1, 1, 1, -1, 0}))).in(random_in({3})));
+  cases.push_back(KernelCase("ScatterElements", 11, "axis 1, negative indices").attr("axis", int_attr(1))
+                      .in(random_in({3, 4})).in(given(make_int_tensor({3, 2}, {0, -1, 3, 2, 1, 1})))
+                      .in(random_in({3, 2})));
+  for (const char* r : {"add", "mul", "max", "min"})
+    cases.push_back(KernelCase("ScatterElements", 18, r).attr("reduction", string_attr(r)).in(random_in({4, 3}))
+                        .in(given(make_int_tensor({2, 3}, {1, 1, 3, 1, 0, 3}))).in(random_in({2, 3})));
+  cases.push_back(KernelCase("Scatter", 9, "opset 9, int64 data").in(given(ints6))
+                      .in(given(make_int_tensor({1, 3}, {1, 0, 1}))).in(given(make_int_tensor({1, 3}, {7, 8, 9}))));
   cases.push_back(KernelCase("DepthToSpace", 13, "DCR").attr("blocksize", int_attr(2)).in(random_in({1, 8, 2, 3})));
   cases.push_back(KernelCase("DepthToSpace", 13, "CRD").attr("blocksize", int_attr(2)).attr("mode", string_attr("CRD"))
                       .in(random_in({2, 4, 2, 2})));

@@ -776,7 +776,7 @@ TEST_CASE("Split: attribute, input and num_outputs forms; sizes must add up") {
   CHECK_THROWS_AS(run_op("Split", attrs({{"axis", int_attr(1)}}), {x}, 13, 1), Error);
 }
 
-TEST_CASE("GatherElements, GatherND and ScatterND pick and place elements; indices out of range are errors") {
+TEST_CASE("GatherElements, GatherND, ScatterND and ScatterElements pick and place elements; indices out of range are errors") {
   const Tensor x = make_tensor({2, 3}, iota(6));
   const Tensor ge = run_op("GatherElements", attrs({{"axis", int_attr(1)}}),
                            {x, make_int_tensor({2, 2}, {2, 0, -1, 1})})[0];
@@ -794,7 +794,10 @@ TEST_CASE("GatherElements, GatherND and ScatterND pick and place elements; indic
        {error_of([&] { run_op("GatherElements", {}, {x, make_int_tensor({1, 1}, {2})}); }),
         error_of([&] { run_op("GatherElements", {}, {x, make_int_tensor({1, 1}, {-3})}, 19, 1, "ref", {false, false}); }),
         error_of([&] { run_op("GatherND", {}, {x, make_int_tensor({1, 2}, {0, 3})}, 19, 1, "ref", {false, false}); }),
-        error_of([&] { run_op("ScatterND", {}, {x, make_int_tensor({1, 1}, {2}), make_tensor({1, 3})}); })})
+        error_of([&] { run_op("ScatterND", {}, {x, make_int_tensor({1, 1}, {2}), make_tensor({1, 3})}); }),
+        error_of([&] { run_op("ScatterElements", {}, {x, make_int_tensor({1, 1}, {2}), make_tensor({1, 1})}); }),
+        error_of([&] { run_op("ScatterElements", attrs({{"axis", int_attr(1)}}),
+                              {x, make_int_tensor({1, 1}, {-4}), make_tensor({1, 1})}); })})
     CHECK(e.find("out of range") != std::string::npos);
   CHECK_THROWS_AS(run_op("GatherElements", {}, {x, make_int_tensor({2}, {0, 1})}), Error);          // rank
   CHECK_THROWS_AS(run_op("GatherElements", {}, {x, make_int_tensor({1, 4}, {0, 0, 0, 0})}), Error);  // 4 > 3
@@ -805,6 +808,17 @@ TEST_CASE("GatherElements, GatherND and ScatterND pick and place elements; indic
   CHECK_THROWS_AS(make_node("ScatterND", attrs({{"reduction", string_attr("max")}}), 3, 1, 16), Error);  // opset 18
   CHECK_THROWS_AS(make_node("ScatterND", attrs({{"reduction", string_attr("add")}}), 3, 1, 13), Error);
   CHECK_THROWS_AS(make_node("GatherND", attrs({{"batch_dims", int_attr(1)}}), 2, 1, 11), Error);
+  // ScatterElements: updates land where the indices say along the axis; reductions from opset 16.
+  const Tensor se = run_op("ScatterElements", attrs({{"axis", int_attr(1)}}),
+                           {x, make_int_tensor({2, 1}, {2, -3}), make_tensor({2, 1}, {10, 20})}, 13)[0];
+  CHECK(values<float>(se) == std::vector<float>{0, 1, 10, 20, 4, 5});
+  const Tensor sa = run_op("ScatterElements", attrs({{"reduction", string_attr("add")}}),
+                           {x, make_int_tensor({2, 1}, {1, 1}), make_tensor({2, 1}, {10, 20})}, 16)[0];
+  CHECK(values<float>(sa) == std::vector<float>{0, 1, 2, 33, 4, 5});
+  CHECK_THROWS_WITH_AS(run_op("ScatterElements", {}, {x, make_int_tensor({1, 1}, {0}), make_tensor({1, 2})}),
+                       doctest::Contains("must have the shape of indices"), Error);
+  CHECK_THROWS_AS(make_node("ScatterElements", attrs({{"reduction", string_attr("max")}}), 3, 1, 16), Error);
+  CHECK_THROWS_AS(make_node("Scatter", attrs({{"reduction", string_attr("add")}}), 3, 1, 10), Error);
 }
 
 TEST_CASE("DepthToSpace, SpaceToDepth and Trilu") {
