@@ -9,9 +9,9 @@
 // vectorizes over contiguous floats (the channel lanes of a blocked or channels-last position, the columns
 // of a plain row).
 //
-// NaN: ONNX's max (the reference) is NaN when a window holds a NaN; a vector max drops NaN operands. Each work
-// item first checks the input rows it reads for NaN (one OR per input float); rows holding one run the same
-// passes with a max that keeps NaN (slower, exact). Ties (+0 / -0) are equal values: the same result within
+// NaN: ONNX's max (the reference) is NaN when a window holds a NaN; a vector max drops NaN operands. Each input
+// row is checked for NaN (one OR per float) just before the first output row that reads it, while it is in
+// cache; output rows whose windows hold one run the same passes with a max that keeps NaN (slower, exact). Ties (+0 / -0) are equal values: the same result within
 // kExact.
 #include <omp.h>
 
@@ -50,7 +50,7 @@ struct Window {
 };
 
 // True when x[0, n) holds a NaN.
-CNNX_POOL_CLONES bool any_nan(const float* x, int64_t n) {
+inline __attribute__((always_inline)) bool any_nan(const float* x, int64_t n) {
   uint32_t acc[4][8] = {};
   int64_t i = 0;
   for (; i + 32 <= n; i += 32)
@@ -67,53 +67,57 @@ CNNX_POOL_CLONES bool any_nan(const float* x, int64_t n) {
   return any != 0;
 }
 
-// Output rows [oh0, oh1) of one plane: `row` holds padded_w * L floats of scratch.
+// Output row oh of one plane from input rows [h0, h1); `row` holds padded_w * L floats, its padding columns
+// already -inf.
 template <int FixedL, bool KeepNaN>
+inline __attribute__((always_inline)) void pool_row(const float* x, float* y, const Plane& p, const Window& w,
+                                                    int64_t oh, int64_t h0, int64_t h1, float* row) {
+  const int64_t L = FixedL ? FixedL : p.L, WL = p.W * L;
+  float* mid = row + w.PW * L;
+  const float* first = x + h0 * WL;
+  std::copy(first, first + WL, mid);
+  for (int64_t h = h0 + 1; h < h1; ++h) {
+    const float* r = x + h * WL;
+    for (int64_t i = 0; i < WL; ++i) mid[i] = KeepNaN ? max_nan(r[i], mid[i]) : max_fast(r[i], mid[i]);
+  }
+  float* out = y + oh * w.OW * L;
+  for (int64_t ow = 0; ow < w.OW; ++ow)
+    for (int64_t j = 0; j < L; ++j) out[ow * L + j] = row[ow * w.SW * L + j];
+  for (int64_t k = 1; k < w.KW; ++k)
+    for (int64_t ow = 0; ow < w.OW; ++ow) {
+      const float* t = row + (ow * w.SW + k) * L;
+      for (int64_t j = 0; j < L; ++j)
+        out[ow * L + j] = KeepNaN ? max_nan(t[j], out[ow * L + j]) : max_fast(t[j], out[ow * L + j]);
+    }
+}
+
+// Output rows [oh0, oh1) of one plane. Each input row is checked for NaN once, just before the first output
+// row reading it (while it is in cache); an output row whose window rows hold a NaN takes the NaN-keeping max.
+template <int FixedL>
 inline __attribute__((always_inline)) void pool_rows(const float* x, float* y, const Plane& p, const Window& w,
                                                      int64_t oh0, int64_t oh1, float* row) {
   const int64_t L = FixedL ? FixedL : p.L, WL = p.W * L;
   constexpr float kLow = -std::numeric_limits<float>::infinity();  // padding never wins over an input cell
   std::fill(row, row + w.PW * L, kLow);
   std::fill(row + (w.PW + p.W) * L, row + w.padded_w * L, kLow);
-  float* mid = row + w.PW * L;
+  int64_t checked = std::max<int64_t>(0, oh0 * w.SH - w.PH), last_nan = -1;
   for (int64_t oh = oh0; oh < oh1; ++oh) {
     const int64_t h0 = std::max<int64_t>(0, oh * w.SH - w.PH), h1 = std::min(p.H, oh * w.SH - w.PH + w.KH);
-    const float* first = x + h0 * WL;
-    std::copy(first, first + WL, mid);
-    for (int64_t h = h0 + 1; h < h1; ++h) {
-      const float* r = x + h * WL;
-      for (int64_t i = 0; i < WL; ++i) mid[i] = KeepNaN ? max_nan(r[i], mid[i]) : max_fast(r[i], mid[i]);
-    }
-    float* out = y + oh * w.OW * L;
-    for (int64_t ow = 0; ow < w.OW; ++ow)
-      for (int64_t j = 0; j < L; ++j) out[ow * L + j] = row[ow * w.SW * L + j];
-    for (int64_t k = 1; k < w.KW; ++k)
-      for (int64_t ow = 0; ow < w.OW; ++ow) {
-        const float* t = row + (ow * w.SW + k) * L;
-        for (int64_t j = 0; j < L; ++j)
-          out[ow * L + j] = KeepNaN ? max_nan(t[j], out[ow * L + j]) : max_fast(t[j], out[ow * L + j]);
-      }
+    for (checked = std::max(checked, h0); checked < h1; ++checked)
+      if (any_nan(x + checked * WL, WL)) last_nan = checked;
+    if (last_nan >= h0) pool_row<FixedL, true>(x, y, p, w, oh, h0, h1, row);
+    else pool_row<FixedL, false>(x, y, p, w, oh, h0, h1, row);
   }
 }
 
-template <bool KeepNaN>
-inline __attribute__((always_inline)) void pool_rows_of(const float* x, float* y, const Plane& p, const Window& w,
-                                                        int64_t oh0, int64_t oh1, float* row) {
+CNNX_POOL_CLONES void pool_plane_rows(const float* x, float* y, const Plane& p, const Window& w, int64_t oh0,
+                                      int64_t oh1, float* row) {
   switch (p.L) {
-    case 1: return pool_rows<1, KeepNaN>(x, y, p, w, oh0, oh1, row);
-    case 8: return pool_rows<8, KeepNaN>(x, y, p, w, oh0, oh1, row);
-    case 16: return pool_rows<16, KeepNaN>(x, y, p, w, oh0, oh1, row);
-    default: return pool_rows<0, KeepNaN>(x, y, p, w, oh0, oh1, row);
+    case 1: return pool_rows<1>(x, y, p, w, oh0, oh1, row);
+    case 8: return pool_rows<8>(x, y, p, w, oh0, oh1, row);
+    case 16: return pool_rows<16>(x, y, p, w, oh0, oh1, row);
+    default: return pool_rows<0>(x, y, p, w, oh0, oh1, row);
   }
-}
-
-CNNX_POOL_CLONES void pool_rows_fast(const float* x, float* y, const Plane& p, const Window& w, int64_t oh0,
-                                     int64_t oh1, float* row) {
-  pool_rows_of<false>(x, y, p, w, oh0, oh1, row);
-}
-CNNX_POOL_CLONES void pool_rows_keeping_nan(const float* x, float* y, const Plane& p, const Window& w, int64_t oh0,
-                                            int64_t oh1, float* row) {
-  pool_rows_of<true>(x, y, p, w, oh0, oh1, row);
 }
 
 class MaxPoolNative : public CompiledKernel {
@@ -146,13 +150,7 @@ class MaxPoolNative : public CompiledKernel {
         if (oh0 >= oh1) continue;
         const float* xp = x + n * x_.n_stride + g * x_.c_stride;
         float* yp = y + n * y_.n_stride + g * y_.c_stride;
-        // The input rows these output rows read.
-        const int64_t h0 = std::max<int64_t>(0, oh0 * w_.SH - w_.PH);
-        const int64_t h1 = std::min(p_.H, (oh1 - 1) * w_.SH - w_.PH + w_.KH);
-        if (any_nan(xp + h0 * p_.W * p_.L, (h1 - h0) * p_.W * p_.L))
-          pool_rows_keeping_nan(xp, yp, p_, w_, oh0, oh1, row.data());
-        else
-          pool_rows_fast(xp, yp, p_, w_, oh0, oh1, row.data());
+        pool_plane_rows(xp, yp, p_, w_, oh0, oh1, row.data());
       }
     }
   }
