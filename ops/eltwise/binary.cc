@@ -220,6 +220,11 @@ void register_binary_ops(OpRegistry& r) {
   };
   // Ops oneDNN 2.6's binary primitive does not compute: Mod has no algorithm (nor an eltwise one); there are no logical
   // algorithms (and bool is not a oneDNN source type); Where is not a binary op.
+  // Add, Sub, Mul, Div: first the per-channel kernel over blocked layouts (binary_channel.cc), which declines
+  // everything else.
+  const auto arithmetic = [] {
+    return std::vector<Kernel<BinaryParams>>{binary_channel_kernel(), binary_dnnl_kernel(), ref_kernel(binary_ref)};
+  };
   const auto ref_only = [] { return std::vector<Kernel<BinaryParams>>{ref_kernel(binary_ref)}; };
   const auto variadic = [] {
     return std::vector<Kernel<VariadicParams>>{variadic_dnnl_kernel(), ref_kernel(variadic_ref)};
@@ -227,10 +232,10 @@ void register_binary_ops(OpRegistry& r) {
   using B = BinaryKind;
   using BP = OpSpec<BinaryParams>;
   using VP = OpSpec<VariadicParams>;
-  r.add(BP{"Add", 1, parse_binary<B::add>, infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Sub", 1, parse_binary<B::sub>, infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Mul", 1, parse_binary<B::mul>, infer_binary, kExact, with_dnnl()});
-  r.add(BP{"Div", 1, parse_binary<B::div>, infer_binary, kExact, with_dnnl()});
+  r.add(BP{"Add", 1, parse_binary<B::add>, infer_binary, kExact, arithmetic()});
+  r.add(BP{"Sub", 1, parse_binary<B::sub>, infer_binary, kExact, arithmetic()});
+  r.add(BP{"Mul", 1, parse_binary<B::mul>, infer_binary, kExact, arithmetic()});
+  r.add(BP{"Div", 1, parse_binary<B::div>, infer_binary, kExact, arithmetic()});
   r.add(BP{"Pow", 1, parse_binary<B::pow>, infer_binary, kPowTolerance, {pow_dnnl_kernel(), ref_kernel(binary_ref)}});
   r.add(BP{"Mod", 10, parse_binary<B::mod>, infer_binary, kExact, ref_only()});
   r.add(BP{"Equal", 1, parse_binary<B::equal>, infer_binary, kExact, with_dnnl()});

@@ -54,6 +54,11 @@ void register_binary_ops(OpRegistry& r);
 // broadcasting. oneDNN broadcasts src1 alone: when input A would need broadcasting, Add, Mul and Equal swap
 // their operands, and Sub, Div, Less and LessOrEqual decline.
 Kernel<BinaryParams> binary_dnnl_kernel();
+// Add, Sub, Mul and Div of a float32 tensor arriving channel-blocked (nChw8c, nChw16c, ...) and one value per
+// channel (and batch), or one value, as squeeze-and-excitation blocks multiply (ops/eltwise/binary_channel.cc):
+// a native loop over the blocked bytes, where oneDNN 2.6 has only its reference implementation. It declines
+// plain and channels-last inputs (oneDNN broadcasts over those in JIT code) and every other broadcast.
+Kernel<BinaryParams> binary_channel_kernel();
 // Pow of a float32 X with one constant exponent (ops/eltwise/pow_dnnl.cc): oneDNN's eltwise pow; oneDNN 2.6
 // has no binary pow, so other exponents run the reference.
 Kernel<BinaryParams> pow_dnnl_kernel();

@@ -13,7 +13,8 @@ void register_pool_ops(OpRegistry& r) {
                                   {pool_dnnl_kernel(), pool_ref_kernel()}};
   average_pool.hints.caution = average_pool_caution;
   r.add(std::move(average_pool));
-  r.add(OpSpec<PoolParams>{"MaxPool", 1, parse_max_pool, infer_pool, kExact, {pool_dnnl_kernel(), pool_ref_kernel()}});
+  r.add(OpSpec<PoolParams>{"MaxPool", 1, parse_max_pool, infer_pool, kExact,
+                           {max_pool_native_kernel(), pool_dnnl_kernel(), pool_ref_kernel()}});
   // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.
   r.add(OpSpec<NoParams>{"GlobalAveragePool", 1, parse_global_pool, infer_global_average_pool, kPoolAverageTolerance,
                          {global_mean_kernel(), global_pool_dnnl_kernel(false),

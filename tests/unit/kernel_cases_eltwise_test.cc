@@ -196,17 +196,60 @@ std::vector<KernelCase> binary_cases() {
     cases.push_back(KernelCase(op, variadic ? 8 : 7, "first broadcasting opset").in(random_in({3, 4})).in(random_in({4}, 0.5f, 2.f)));
   }
   // oneDNN 2.6 runs a broadcast src1 (per channel, or one scalar) over nChw16c with its reference
-  // implementation only: the kernel takes such inputs plain (the plan reorders) instead.
+  // implementation only: the dnnl kernel takes such inputs plain (the plan reorders) instead, and the channel
+  // kernel runs them where they arrive.
   for (const char* op : {"Add", "Mul"}) {
     cases.push_back(KernelCase(op, 14, "nChw16c, same shapes")
                         .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1, 32, 9, 9}).blocked())
-                        .runs("dnnl", Takes::offered_through));
+                        .runs("dnnl", Takes::offered_through).declines("channel", "nothing is broadcast"));
     cases.push_back(KernelCase(op, 14, "nChw16c, per-channel B")
                         .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1, 32, 1, 1}))
-                        .runs("dnnl", Takes::plain));
+                        .runs("dnnl", Takes::plain).runs("channel", Takes::offered_through));
     cases.push_back(KernelCase(op, 14, "nChw16c, scalar B")
                         .in(random_in({1, 32, 9, 9}).blocked()).in(random_in({1}))
-                        .runs("dnnl", Takes::plain));
+                        .runs("dnnl", Takes::plain).runs("channel", Takes::offered_through));
+  }
+  // The channel kernel (binary_channel.cc): every arithmetic op, either operand the broadcast one (a
+  // squeeze-and-excitation block's `scale * x`), channels that fill no whole block (the padding lanes),
+  // per batch and channel (batch 3), per batch only, B of lower rank, B blocked itself, 3-D and 5-D, rows
+  // past one work item (kRowsPerItem 512), and what it leaves to the others.
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    const bool commutative = std::string(op) == "Add" || std::string(op) == "Mul";
+    cases.push_back(KernelCase(op, 14, "blocked A, per-channel B, 20 channels")
+                        .in(random_in({1, 20, 5, 7}).blocked()).in(random_in({1, 20, 1, 1}, 0.5f, 2.f))
+                        .runs("channel", Takes::offered_through));
+    KernelCase swapped = KernelCase(op, 14, "per-channel A, blocked B, 20 channels")
+                             .in(random_in({1, 20, 1, 1}, 0.5f, 2.f)).in(random_in({1, 20, 5, 7}, 0.5f, 2.f).blocked())
+                             .runs("channel");
+    if (!commutative) swapped.declines("dnnl", "oneDNN broadcasts only its second source");
+    cases.push_back(swapped);
+    cases.push_back(KernelCase(op, 14, "blocked A, B per batch and channel")
+                        .in(random_in({3, 24, 6, 5}).blocked()).in(random_in({3, 24, 1, 1}, 0.5f, 2.f))
+                        .runs("channel", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "blocked A, B per batch")
+                        .in(random_in({2, 12, 3, 3}).blocked()).in(random_in({2, 1, 1, 1}, 0.5f, 2.f))
+                        .runs("channel", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "blocked A, B [C, 1, 1]")
+                        .in(random_in({2, 16, 4, 4}).blocked()).in(random_in({16, 1, 1}, 0.5f, 2.f))
+                        .runs("channel", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "blocked A, blocked per-channel B")
+                        .in(random_in({1, 24, 33, 17}).blocked()).in(random_in({1, 24, 1, 1}, 0.5f, 2.f).blocked())
+                        .runs("channel", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "blocked 3-D A, per-channel B")
+                        .in(random_in({2, 10, 9}).blocked()).in(random_in({1, 10, 1}, 0.5f, 2.f))
+                        .runs("channel", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "blocked 5-D A, per-channel B")
+                        .in(random_in({1, 9, 3, 4, 5}).blocked()).in(random_in({1, 9, 1, 1, 1}, 0.5f, 2.f))
+                        .runs("channel", Takes::offered_through));
+    cases.push_back(KernelCase(op, 14, "plain A, per-channel B")
+                        .in(random_in({1, 16, 4, 4})).in(random_in({1, 16, 1, 1}, 0.5f, 2.f))
+                        .declines("channel", "no input arrives channel-blocked"));
+    cases.push_back(KernelCase(op, 14, "channels-last A, per-channel B")
+                        .in(random_in({1, 16, 4, 4}).channels_last()).in(random_in({1, 16, 1, 1}, 0.5f, 2.f))
+                        .declines("channel", "not channel-blocked"));
+    cases.push_back(KernelCase(op, 14, "blocked A, B along W")
+                        .in(random_in({1, 16, 4, 4}).blocked()).in(random_in({1, 1, 1, 4}, 0.5f, 2.f))
+                        .declines("channel", "varies along spatial dim 3"));
   }
   // Before opset 7: B broadcasts onto A only with broadcast=1, placed at axis (suffix without it).
   cases.push_back(KernelCase("Add", 6, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))
@@ -264,6 +307,17 @@ std::vector<KernelCase> binary_cases() {
   cases.push_back(KernelCase("Mean", 6, "opset 6, same shapes").in(random_in({5, 6})).in(random_in({5, 6})));
   cases.push_back(KernelCase("Mean", 1, "opset 1, consumed_inputs").attr("consumed_inputs", ints({0}))
                       .in(random_in({5, 6})).in(random_in({5, 6})));
+  // The channel kernel of Add, Sub, Mul and Div declines every case not written for it: all inputs plain
+  // (integers are refused before their layout is looked at).
+  for (KernelCase& c : cases) {
+    const bool arithmetic = c.op == "Add" || c.op == "Sub" || c.op == "Mul" || c.op == "Div";
+    const bool named = std::any_of(c.expects.begin(), c.expects.end(), [](const Expect& e) { return e.kernel == "channel"; });
+    if (!arithmetic || named) continue;
+    const bool integers = std::any_of(c.inputs.begin(), c.inputs.end(),
+                                      [](const CaseInput& i) { return i.data.defined() && i.data.dtype() != DType::f32; });
+    REQUIRE(std::all_of(c.inputs.begin(), c.inputs.end(), [](const CaseInput& i) { return i.offer == Offer::plain; }));
+    c.declines("channel", integers ? "not a float32" : "no input arrives channel-blocked");
+  }
   return cases;
 }
 

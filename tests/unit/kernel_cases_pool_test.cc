@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dnnl/cpu_blocks.h"
 #include "ops/pool/adaptive_pool.h"
 #include "tests/unit/kernel_cases.h"
 
@@ -15,6 +16,13 @@ using namespace cnnx::testing;
 namespace {
 
 // ---- pooling ----
+
+// MaxPool's native kernel reads blocked and channels-last inputs where oneDNN runs avx2 code (where it was
+// measured against oneDNN's pooling), and declines them, naming oneDNN's ISA, elsewhere.
+void native_on_layout(KernelCase& c) {
+  if (dnnl_cpu_isa().rfind("avx2", 0) == 0) c.runs("native", Takes::offered_through);
+  else c.declines("native", "pooling here");
+}
 
 std::vector<KernelCase> pool_cases() {
   struct Window {
@@ -79,6 +87,9 @@ std::vector<KernelCase> pool_cases() {
       if (v.count_include_pad >= 0) c.attr("count_include_pad", int_attr(v.count_include_pad));
       c.in(random_in(w.x));
       if (v.count_include_pad == 1 && w.overhangs) c.declines("dnnl", "ceil_mode window overhangs the padding");
+      const bool dilated = std::any_of(w.dilations.begin(), w.dilations.end(), [](int64_t d) { return d != 1; });
+      if (v.count_include_pad < 0 && w.x.size() != 4) c.declines("native", "is not [N, C, H, W]");
+      else if (v.count_include_pad < 0 && dilated) c.declines("native", "dilation");
       cases.push_back(c);
     }
   const Attributes window3 = [] {
@@ -91,29 +102,64 @@ std::vector<KernelCase> pool_cases() {
   for (const char* op : {"AveragePool", "MaxPool"}) {
     KernelCase c(op, op == std::string("MaxPool") ? 12 : 19, "X offered nChw16c");
     c.attrs = window3;
-    cases.push_back(c.in(random_in({1, 32, 14, 14}).blocked()).runs("dnnl", Takes::offered_through));
+    c.in(random_in({1, 32, 14, 14}).blocked()).runs("dnnl", Takes::offered_through);
+    if (op == std::string("MaxPool")) native_on_layout(c);
+    cases.push_back(c);
     KernelCase old(op, 7, "opset 7");
     old.attrs = window3;
     cases.push_back(old.in(random_in({2, 3, 9, 9})));
   }
   KernelCase four_d_max("MaxPool", 12, "4 spatial dims");
   four_d_max.attr("kernel_shape", ints({2, 2, 2, 2}));
-  cases.push_back(four_d_max.in(random_in({1, 1, 3, 3, 3, 3})).declines("dnnl", "spatial dims"));
+  cases.push_back(four_d_max.in(random_in({1, 1, 3, 3, 3, 3})).declines("dnnl", "spatial dims")
+                      .declines("native", "is not [N, C, H, W]"));
   KernelCase four_d_avg("AveragePool", 19, "4 spatial dims");
   four_d_avg.attr("kernel_shape", ints({2, 2, 2, 2}));
   cases.push_back(four_d_avg.in(random_in({1, 1, 3, 3, 3, 3})).declines("dnnl", "spatial dims"));
   Tensor bytes(DType::u8, {1, 2, 4, 4});
   for (int64_t i = 0; i < bytes.numel(); ++i) bytes.data<uint8_t>()[i] = uint8_t((i * 37) % 251);
   cases.push_back(KernelCase("MaxPool", 12, "uint8").attr("kernel_shape", ints({2, 2})).in(given(bytes))
-                      .declines("dnnl", "not float32"));
+                      .declines("dnnl", "not float32").declines("native", "uint8, not float32"));
   // The Indices output: oneDNN gives no ONNX flat indices; storage_order alone changes nothing else.
   auto indices = [](const char* what) {
     return KernelCase("MaxPool", 12, what).attr("kernel_shape", ints({2, 2})).attr("storage_order", int_attr(1))
         .in(random_in({1, 2, 5, 5}));
   };
-  cases.push_back(indices("Indices requested").outputs(2).declines("dnnl", "Indices"));
+  cases.push_back(indices("Indices requested").outputs(2).declines("dnnl", "Indices").declines("native", "Indices"));
   cases.push_back(indices("Indices omitted").outputs(2).omit_output(1));
   cases.push_back(indices("storage_order, one output"));
+  // MaxPool's native kernel (max_pool_native.cc) where inputs arrive blocked or channels-last: channels that
+  // fill no whole block, the 3x3 stride-1 and stride-2 ceil_mode windows of GoogLeNet and SqueezeNet, output
+  // rows split over work items (one plane: channels-last at batch 1), a batch, a 1x1 window, a window
+  // wider than tall; the special-values rerun plants NaN in some planes and rows (the NaN-keeping passes)
+  // next to others without.
+  struct Laid {
+    const char* what;
+    Shape x;
+    std::vector<int64_t> kernel, strides, pads;
+    bool ceil_mode;
+  };
+  const Laid laid[] = {
+      {"3x3 stride 1 pads 1, 20 channels", {1, 20, 14, 14}, {3, 3}, {1, 1}, {1, 1, 1, 1}, true},
+      {"3x3 stride 2 ceil", {1, 24, 27, 27}, {3, 3}, {2, 2}, {0, 0, 0, 0}, true},
+      {"2x2 stride 2, batch 3", {3, 16, 14, 14}, {2, 2}, {2, 2}, {0, 0, 0, 0}, false},
+      {"1x1 stride 2", {1, 8, 7, 7}, {1, 1}, {2, 2}, {0, 0, 0, 0}, false},
+      {"2x5 asymmetric pads", {2, 9, 6, 11}, {2, 5}, {1, 2}, {1, 0, 0, 3}, false},
+      {"3x3 stride 1, 56x56, 64 channels", {1, 64, 56, 56}, {3, 3}, {1, 1}, {1, 1, 1, 1}, false},
+  };
+  for (const Laid& l : laid)
+    for (const Offer offer : {Offer::plain, Offer::blocked, Offer::channels_last}) {
+      const char* kind = offer == Offer::plain ? "plain" : offer == Offer::blocked ? "blocked" : "channels-last";
+      KernelCase c("MaxPool", 12, std::string(l.what) + ", " + kind);
+      c.attr("kernel_shape", ints(l.kernel)).attr("strides", ints(l.strides)).attr("pads", ints(l.pads));
+      if (l.ceil_mode) c.attr("ceil_mode", int_attr(1));
+      CaseInput x = random_in(l.x);
+      x.offer = offer;
+      c.in(x);
+      if (offer == Offer::plain) c.runs("native", Takes::plain);
+      else native_on_layout(c);
+      cases.push_back(c);
+    }
   return cases;
 }
 
