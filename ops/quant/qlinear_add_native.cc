@@ -11,8 +11,8 @@
 // even, exactly for |v| <= 2^22; beyond, the clamp saturates int8 and uint8 alike. v is never NaN: A, B and
 // the scales are finite (checked where they are read).
 //
-// Layouts: elementwise, so A, B and C may sit in any layout, one for all three (an int8 convolution's
-// channels-last): the kernel takes the layout A and B both arrive in when it is dense, plain otherwise.
+// Layouts: elementwise, so A, B and C may sit in any one layout for all three (an int8 convolution's
+// channels-last): the kernel takes the dense layout A (else B) arrives in, plain when neither has one.
 #include <algorithm>
 #include <cmath>
 
@@ -86,10 +86,13 @@ Kernel<QLinearBinaryParams> qlinear_add_native_kernel() {
               if (i < a.in.size() && a.in[i].dtype != DType::undefined && a.in[i].concrete() &&
                   checked_numel(a.in[i].shape) != 1)
                 return Compiled::decline("a scale or zero point is not one value");
-            // Both in one dense layout (no padded blocks: every byte is an element): work in it.
-            const Layout& l = a.offered.in[0];
-            const bool dense = !is_plain(l) && l.desc()->bytes() == size_t(checked_numel(a.in[0].shape));
-            return std::make_unique<QLinearAddNative>(*p, dense && a.offered.in[3] == l ? l : Layout(), a.in.size());
+            // The dense layout (no padded blocks: every byte an element) A or B arrives in, the other reordered
+            // to it (an int8 convolution's channels-last beside a plain input); plain when neither has one.
+            const auto dense = [&](const Layout& l) {
+              return !is_plain(l) && l.desc()->bytes() == size_t(checked_numel(a.in[0].shape));
+            };
+            const Layout l = dense(a.offered.in[0]) ? a.offered.in[0] : dense(a.offered.in[3]) ? a.offered.in[3] : Layout();
+            return std::make_unique<QLinearAddNative>(*p, l, a.in.size());
           }};
 }
 
