@@ -130,7 +130,17 @@ Kernel<PoolParams> pool_dnnl_kernel() {
             algorithm algo{};
             why = choose_algorithm(*p, g, algo);
             if (!why.empty()) return Compiled::decline(why);
-            return compile_pool(algo, a.in[0].shape, g, a.offered.in[0], a.in[0].dtype);
+            // oneDNN 2.6 pools int8 with jit code only channels-last (plain runs its reference loop, ~1000x
+            // slower): a plain int8 input is reordered there first.
+            Layout arriving = a.offered.in[0];
+            if (a.in[0].dtype != DType::f32 && is_plain(arriving)) {
+              const Shape& x = a.in[0].shape;
+              const memory::format_tag cl = x.size() == 3 ? memory::format_tag::nwc
+                                            : x.size() == 4 ? memory::format_tag::nhwc : memory::format_tag::ndhwc;
+              arriving = layout_of(memory::desc(memory::dims(x.begin(), x.end()),
+                                                a.in[0].dtype == DType::u8 ? memory::data_type::u8 : memory::data_type::s8, cl));
+            }
+            return compile_pool(algo, a.in[0].shape, g, arriving, a.in[0].dtype);
           }};
 }
 
