@@ -87,11 +87,12 @@ dnnl::memory::desc dnnl_desc(const Layout& layout, const Shape& shape) {
 
 namespace {
 
-// True when `md` holds its elements where the plain descriptor of its dims does: f32, dense row-major but
-// for the strides of dims of size 1, which address nothing (a Transpose moving a unit dim).
+// True when `md` holds its elements where the plain descriptor of its dims does (of any element type: an int8
+// kernel's channels-last u8 of one pixel is plain): dense row-major but for the strides of dims of size 1,
+// which address nothing (a Transpose moving a unit dim).
 bool plain_bytes(const dnnl::memory::desc& md) {
   const dnnl_memory_desc_t& d = md.data;
-  if (d.data_type != dnnl_f32 || d.format_kind != dnnl_blocked || d.format_desc.blocking.inner_nblks > 0 ||
+  if (d.format_kind != dnnl_blocked || d.format_desc.blocking.inner_nblks > 0 ||
       d.offset0 != 0)
     return false;
   for (int i = 0; i < d.ndims; ++i)
@@ -235,10 +236,24 @@ void ReorderCopy::run(const KernelIO& io) const {
   reorder_.run(io.context, DnnlMemoryArg(from_, const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
 }
 
-std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape) {
+std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape, DType dtype) {
   try {
-    const dnnl::memory::desc input = dnnl_desc(from, shape);
-    return std::make_unique<ReorderCopy>(input, input, dnnl_desc(to, shape), 1);
+    // Plain is row-major of the value's own element type; a non-plain layout's descriptor carries its type.
+    dnnl::memory::data_type type = dnnl::memory::data_type::f32;
+    if (dtype == DType::u8) type = dnnl::memory::data_type::u8;
+    else if (dtype == DType::i8) type = dnnl::memory::data_type::s8;
+    else require(dtype == DType::f32, "oneDNN reorders float32, int8 and uint8 values, not ", dtype_name(dtype));
+    const auto desc = [&](const Layout& l) {
+      dnnl::memory::desc d = dnnl_desc(l, shape);
+      if (is_plain(l)) {
+        const dnnl_blocking_desc_t& b = d.data.format_desc.blocking;
+        d = dnnl::memory::desc(d.dims(), type, dnnl::memory::dims(b.strides, b.strides + d.data.ndims));
+      }
+      require(d.data_type() == type, "layout ", l.name(), " does not hold ", dtype_name(dtype));
+      return d;
+    };
+    const dnnl::memory::desc input = desc(from);
+    return std::make_unique<ReorderCopy>(input, input, desc(to), 1);
   } catch (const dnnl::error& e) {
     fail("cannot reorder ", to_string(shape), " from ", from.name(), " to ", to.name(), ": ", e.what());
   }

@@ -9,9 +9,10 @@
 
 namespace cnnx {
 
-// A kernel copying one float32 value of `shape` from layout `from` to layout `to`; throws cnnx::Error when
-// oneDNN cannot reorder between them.
-std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape);
+// A kernel copying one value of `shape` and element type `dtype` (float32, int8 or uint8) from layout `from`
+// to layout `to`; throws cnnx::Error when oneDNN cannot reorder between them.
+std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape,
+                                             DType dtype = DType::f32);
 
 // The channel-blocked layout of a float32 value of `shape` (N, C, 1 to 3 spatial dims). With N = 1 and a
 // multiple of 16 channels, a channel range starting at a multiple of 16 is a contiguous run of bytes in it.

@@ -89,10 +89,125 @@ std::string check_bias(const Graph& g, const Node* db, float sx, const Tensor& s
   return "";
 }
 
+// A value's per-tensor quantization read from a DequantizeLinear or QuantizeLinear with constant scale and zero
+// point (the zero point 0 when omitted).
+struct TensorQuant {
+  float scale = 0;
+  int64_t zero_point = 0;
+};
+TensorQuant tensor_quant(const Graph& g, const Node& n) {
+  const Tensor* z = constant_in(g, n, 2);
+  return {constant_in(g, n, 1)->data<float>()[0], z ? z->int_at(0) : 0};
+}
+
+// A DequantizeLinear of an int8/uint8 value per tensor with a constant scale and zero point, or nullptr.
+const Node* tensor_dequantize_of(const Graph& g, int value) {
+  const Node* d = dequantize_of(g, value);
+  return d && is_quantized_type(g.value(d->inputs[0]).info.dtype) && constant_quant(g, *d, 1) ? d : nullptr;
+}
+
+// The QuantizeLinear (per tensor, constant scale and zero point) that alone reads `value`, through at most a
+// Relu or Clip (constant bounds) that alone reads it; `act`, `bounds` say which. nullptr when there is none.
+const Node* quantize_after(const Graph& g, const std::vector<std::vector<int>>& consumers, int value, const Node*& act,
+                           ActivationArgs& bounds) {
+  const Node* next = sole_reader(g, consumers, value);
+  act = nullptr;
+  if (next && (is_op(*next, "Relu") || is_op(*next, "Clip")) && fusable_activation(g, *next, bounds)) {
+    act = next;
+    next = sole_reader(g, consumers, act->outputs[0]);
+  }
+  if (!next || !is_op(*next, "QuantizeLinear") || next->inputs[0] != (act ? act->outputs[0] : value) ||
+      !constant_quant(g, *next, 1))
+    return nullptr;
+  return next;
+}
+
+// The clamp of y a Relu or Clip becomes after the QuantizeLinear `q` (y of `range`): Q(relu(v)) =
+// max(Q(v), y_zp), Q(clip(v, a, b)) = clamp(Q(v), Q(a), Q(b)), exact because Q is monotone.
+void set_clamp(const Graph& g, const Node& act, const ActivationArgs& bounds, const Node& q, QuantRange range,
+               Attributes& attrs) {
+  const TensorQuant yq = tensor_quant(g, q);
+  const bool relu = is_op(act, "Relu");
+  attrs.set("y_min", int_attr(relu ? yq.zero_point : quantize_one(bounds.alpha, yq.scale, yq.zero_point, range)));
+  attrs.set("y_max", int_attr(relu ? range.hi : quantize_one(bounds.beta, yq.scale, yq.zero_point, range)));
+}
+
+// DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q  as FusedQLinearAdd (A, B and y of one int8 type, per tensor).
+void fold_add(Graph& g, const std::vector<std::vector<int>>& consumers, size_t n, PassDeclines& declines) {
+  const Node& add = g.nodes[n];
+  const Node* da = dequantize_of(g, add.inputs[0]);
+  const Node* db = dequantize_of(g, add.inputs[1]);
+  if (!da && !db) return;
+  const auto decline = [&](const std::string& why) { declines.add(add, why + ": runs DQ -> float Add -> Q"); };
+  da = tensor_dequantize_of(g, add.inputs[0]);
+  db = tensor_dequantize_of(g, add.inputs[1]);
+  if (!da || !db) {
+    decline("A or B is not a DequantizeLinear of int8/uint8 with one constant scale and zero point");
+    return;
+  }
+  const DType type = g.value(da->inputs[0]).info.dtype;
+  const Node* act = nullptr;
+  ActivationArgs bounds;
+  const Node* q = quantize_after(g, consumers, add.outputs[0], act, bounds);
+  if (!q) {
+    decline("its output is not read by one QuantizeLinear (constant scale and zero point per tensor), through at most a Relu or Clip");
+    return;
+  }
+  if (g.value(db->inputs[0]).info.dtype != type || g.value(q->outputs[0]).info.dtype != type) {
+    decline("A, B and the QuantizeLinear's y are not of one type");
+    return;
+  }
+  Attributes attrs;
+  std::string note = "DequantizeLinear, Add";
+  if (act) {
+    set_clamp(g, *act, bounds, *q, quant_range(type), attrs);
+    note += ", " + act->op_type;
+  }
+  note += ", QuantizeLinear from '" + da->name + "' '" + db->name + "' '" + add.name + "'" +
+          (act ? " '" + act->name + "'" : "") + " '" + q->name + "'";
+  const std::vector<int> inputs{da->inputs[0], da->inputs[1], zero_point_or_new(g, *da, type, add.name + "_a_zero_point"),
+                                db->inputs[0], db->inputs[1], zero_point_or_new(g, *db, type, add.name + "_b_zero_point"),
+                                q->inputs[1], zero_point_or_new(g, *q, type, add.name + "_y_zero_point")};
+  const std::vector<int> outputs = q->outputs;
+  Node& at = g.nodes[size_t(q - g.nodes.data())];
+  at = make_node(g, add.name, kInternalDomain, "FusedQLinearAdd", inputs, outputs, attrs, note);
+}
+
+// DQ(x) -> MaxPool -> Q with Q's scale, zero point and type those of the DequantizeLinear: MaxPool of x as it
+// is. Exact: DQ is monotone, so the max commutes with it, and Q(DQ(v)) = v (|v - zp| <= 255 survives the
+// float32 multiplication and division within far less than half a step).
+void fold_max_pool(Graph& g, const std::vector<std::vector<int>>& consumers, size_t n, PassDeclines& declines) {
+  const Node& pool = g.nodes[n];
+  const Node* dx = dequantize_of(g, pool.inputs[0]);
+  if (!dx) return;
+  const auto decline = [&](const std::string& why) { declines.add(pool, why + ": runs DQ -> float MaxPool -> Q"); };
+  dx = tensor_dequantize_of(g, pool.inputs[0]);
+  const Node* q = pool.outputs.size() == 1 ? sole_reader(g, consumers, pool.outputs[0]) : nullptr;
+  if (!dx || !q || !is_op(*q, "QuantizeLinear") || !constant_quant(g, *q, 1)) {
+    decline("not DQ (int8/uint8, per tensor) -> MaxPool -> QuantizeLinear (per tensor), each read only by the next, without Indices");
+    return;
+  }
+  const TensorQuant xq = tensor_quant(g, *dx), yq = tensor_quant(g, *q);
+  const DType type = g.value(dx->inputs[0]).info.dtype;
+  if (xq.scale != yq.scale || xq.zero_point != yq.zero_point || g.value(q->outputs[0]).info.dtype != type) {
+    decline("the QuantizeLinear's scale, zero point or type differ from the DequantizeLinear's");
+    return;
+  }
+  const std::string note = "DequantizeLinear, MaxPool, QuantizeLinear from '" + dx->name + "' '" + pool.name + "' '" +
+                           q->name + "'";
+  const std::vector<int> inputs{dx->inputs[0]}, outputs = q->outputs;
+  Node& at = g.nodes[size_t(q - g.nodes.data())];
+  at = make_node(g, pool.name, "", "MaxPool", inputs, outputs, pool.attrs, note, 12);  // int8 from opset 12
+}
+
 }  // namespace
 
 void fold_qdq(Graph& g, PassDeclines& declines) {
   const auto consumers = consumers_of(g);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (is_op(g.nodes[n], "Add")) fold_add(g, consumers, n, declines);
+    else if (is_op(g.nodes[n], "MaxPool")) fold_max_pool(g, consumers, n, declines);
+  }
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& conv = g.nodes[n];
     if (!is_op(conv, "Conv")) continue;

@@ -15,7 +15,8 @@ void compute_float16_in_float32(Graph& graph, PassDeclines& declines);
 void drop_identity(Graph& graph, PassDeclines& declines);
 // DequantizeLinear(x), DequantizeLinear(W) [, DequantizeLinear(B int32)] -> Conv [-> Relu | Clip] -> QuantizeLinear
 // (constant scales and zero points, each value read only by the next node) as one QLinearConv, or FusedQLinearConv
-// with the activation as a clamp of y; passes/fold_qdq.cc.
+// with the activation as a clamp of y; DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q as FusedQLinearAdd; DQ -> MaxPool
+// -> Q of one scale and zero point as MaxPool of the int8 tensor; passes/fold_qdq.cc.
 void fold_qdq(Graph& graph, PassDeclines& declines);
 // Transpose of a Conv's output (or of an op moved so) -> elementwise op (Mul/Add/Sub/Div with a constant that does not widen it, Relu, Clip with constant
 // bounds) reading it as its only reader: the op first (the constant permuted back), then the Transpose;

@@ -323,7 +323,7 @@ PlanStep reorder_step(const Graph& g, int id, int copy, const Layout& from, cons
   step.one_thread = small_step(step.in, step.out, kOneThreadCopyBytes);
   try {
     ThreadScope team(step.one_thread ? 1 : threads);
-    step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape);
+    step.exec = make_reorder(from, to, g.values[size_t(id)].info.shape, g.values[size_t(id)].info.dtype);
   } catch (const Error& e) {
     fail("value '", g.values[size_t(id)].name, "': ", e.what());
   }
@@ -343,8 +343,8 @@ std::vector<PlanStep> plan_reorders(Graph& g, std::vector<PlanStep> node_steps, 
     const Layout from = layouts[size_t(id)];  // a copy: layouts grows below
     if (from == to) return id;
     const ValueInfo info = g.values[size_t(id)].info;
-    require(info.dtype == DType::f32, "value '", g.values[size_t(id)].name, "' (", dtype_name(info.dtype),
-            ") cannot be reordered to a oneDNN layout");
+    require(info.dtype == DType::f32 || info.dtype == DType::u8 || info.dtype == DType::i8, "value '",
+            g.values[size_t(id)].name, "' (", dtype_name(info.dtype), ") cannot be reordered to a oneDNN layout");
     const std::string key = is_plain(to) ? std::string("plain") : to.name();
     auto [it, fresh] = copies.insert({{id, key}, -1});
     if (!fresh) return it->second;
@@ -606,7 +606,7 @@ namespace {
 Tensor plain_copy(const Tensor& t, const Layout& layout, RunContext* context) {
   if (is_plain(layout)) return t;
   Tensor plain(t.dtype(), t.shape());
-  make_reorder(layout, Layout(), t.shape())->run({{&t}, {&plain}, context});
+  make_reorder(layout, Layout(), t.shape(), t.dtype())->run({{&t}, {&plain}, context});
   return plain;
 }
 

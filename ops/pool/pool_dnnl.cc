@@ -16,6 +16,7 @@
 // Known differences of MaxPool / GlobalMaxPool (data-dependent, so they cannot decline; seen with oneDNN 2.6):
 // NaN inputs are skipped (the max of the other cells; the reference gives NaN), and a window whose cells are
 // all -inf (or NaN and -inf) gives -FLT_MAX, oneDNN's starting value, instead of -inf.
+// MaxPool of int8/uint8 (what fold-qdq makes of DQ -> MaxPool -> Q) is exact: padding is never a candidate.
 #include "ops/pool/pool.h"
 
 #include "dnnl/primitive_kernel.h"
@@ -32,7 +33,15 @@ struct PoolDesc {
   pooling_v2_forward::primitive_desc pd;
 };
 
-PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving = {}) {
+// A plain descriptor of `shape` of element type `type`.
+memory::desc plain_desc(const Shape& shape, memory::data_type type) {
+  const memory::desc f32 = plain_f32_desc(shape);
+  const dnnl_blocking_desc_t& b = f32.data.format_desc.blocking;
+  return memory::desc(f32.dims(), type, memory::dims(b.strides, b.strides + f32.data.ndims));
+}
+
+PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving = {},
+                  memory::data_type type = memory::data_type::f32) {
   memory::dims dst_dims{x_shape[0], x_shape[1]}, K, S, DIL, P_L, P_R;
   for (const PoolAxis& a : g.axes) {
     dst_dims.push_back(a.out);
@@ -47,9 +56,8 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, c
   }
   PoolDesc d;
   // Plain in, plain out; a blocked input keeps its layout family (the primitive picks dst with `any`).
-  d.src_md = follow(arriving, plain_f32_desc(x_shape));
-  d.dst_md = is_plain(arriving) ? plain_f32_desc(dst_dims) : memory::desc(dst_dims, memory::data_type::f32,
-                                                                           memory::format_tag::any);
+  d.src_md = follow(arriving, plain_desc(x_shape, type));
+  d.dst_md = is_plain(arriving) ? plain_desc(dst_dims, type) : memory::desc(dst_dims, type, memory::format_tag::any);
   const pooling_v2_forward::desc desc(prop_kind::forward_inference, algo, d.src_md, d.dst_md, S, K, DIL, P_L, P_R);
   d.pd = pooling_v2_forward::primitive_desc(desc, dnnl_attr(), dnnl_engine());
   d.dst_md = d.pd.dst_desc();
@@ -58,18 +66,25 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, c
 
 // The kernel pooling with `algo` over `g`, input 0 of `x_shape` arriving in `arriving`; declines when oneDNN
 // refuses the descriptor.
-Compiled compile_pool(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving) {
+Compiled compile_pool(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving,
+                      DType dtype = DType::f32) {
   return compile_or_refuse([&] {
-    const PoolDesc d = describe(algo, x_shape, g, arriving);
+    const memory::data_type type = dtype == DType::u8   ? memory::data_type::u8
+                                   : dtype == DType::i8 ? memory::data_type::s8
+                                                        : memory::data_type::f32;
+    const PoolDesc d = describe(algo, x_shape, g, arriving, type);
     return std::make_unique<DnnlPrimitiveKernel>(
         d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.src_md}, {DNNL_ARG_DST, out(0), d.dst_md}},
         KernelLayouts{{arriving}, {layout_of(d.dst_md)}});
   });
 }
 
-// "" when input 0 is a float32 tensor oneDNN pools (1 to 3 spatial dims); otherwise why not.
-std::string declines_input(const std::vector<ValueInfo>& in) {
-  std::string why = dnnl_declines_inputs(in, 0, 1);
+// "" when input 0 is a float32 tensor (or int8/uint8 for max pooling, `any_int8`: the max of integers is
+// exact in any layout) oneDNN pools (1 to 3 spatial dims); otherwise why not.
+std::string declines_input(const std::vector<ValueInfo>& in, bool any_int8 = false) {
+  std::vector<ValueInfo> as_f32 = {in[0]};
+  if (any_int8 && (in[0].dtype == DType::u8 || in[0].dtype == DType::i8)) as_f32[0].dtype = DType::f32;
+  std::string why = dnnl_declines_inputs(as_f32, 0, 1);
   if (why.empty() && (in[0].rank() < 3 || in[0].rank() > 5))
     why = "input 0 has " + std::to_string(in[0].rank() - 2) + " spatial dims; oneDNN pools 1 to 3";
   return why;
@@ -109,13 +124,23 @@ PoolGeometry global_geometry(const Shape& spatial) {
 
 Kernel<PoolParams> pool_dnnl_kernel() {
   return {"dnnl", [](const std::shared_ptr<const PoolParams>& p, const KernelArgs& a) -> Compiled {
-            std::string why = declines_input(a.in);
+            std::string why = declines_input(a.in, p->kind == PoolKind::max);
             if (!why.empty()) return Compiled::decline(why);
             const PoolGeometry g = resolve_pool_geometry(p->window, spatial_of(a.in[0]));
             algorithm algo{};
             why = choose_algorithm(*p, g, algo);
             if (!why.empty()) return Compiled::decline(why);
-            return compile_pool(algo, a.in[0].shape, g, a.offered.in[0]);
+            // oneDNN 2.6 pools int8 with jit code only channels-last (plain runs its reference loop, ~1000x
+            // slower): a plain int8 input is reordered there first.
+            Layout arriving = a.offered.in[0];
+            if (a.in[0].dtype != DType::f32 && is_plain(arriving)) {
+              const Shape& x = a.in[0].shape;
+              const memory::format_tag cl = x.size() == 3 ? memory::format_tag::nwc
+                                            : x.size() == 4 ? memory::format_tag::nhwc : memory::format_tag::ndhwc;
+              arriving = layout_of(memory::desc(memory::dims(x.begin(), x.end()),
+                                                a.in[0].dtype == DType::u8 ? memory::data_type::u8 : memory::data_type::s8, cl));
+            }
+            return compile_pool(algo, a.in[0].shape, g, arriving, a.in[0].dtype);
           }};
 }
 

@@ -21,7 +21,16 @@ QLinearBinaryParams parse_qlinear_binary(const Node& node, bool multiply) {
 QLinearBinaryParams parse_qlinear_add(const Node& node) { return parse_qlinear_binary(node, false); }
 QLinearBinaryParams parse_qlinear_mul(const Node& node) { return parse_qlinear_binary(node, true); }
 
-std::vector<ValueInfo> infer_qlinear_binary(const QLinearBinaryParams&, const std::vector<ValueInfo>& in) {
+QLinearBinaryParams parse_fused_qlinear_add(const Node& node) {
+  check_node(node, 7, 8, {"y_min", "y_max"});
+  QLinearBinaryParams p;
+  p.y_min = node.attrs.get_int("y_min", p.y_min);
+  p.y_max = node.attrs.get_int("y_max", p.y_max);
+  require(p.y_min <= p.y_max, "y_min ", p.y_min, " exceeds y_max ", p.y_max);
+  return p;
+}
+
+std::vector<ValueInfo> infer_qlinear_binary(const QLinearBinaryParams& p, const std::vector<ValueInfo>& in) {
   require_quantized(in, 0, "A");
   const DType t = in[0].dtype;
   require(input(in, 3).dtype == t, "B (input 3) has element type ", dtype_name(in[3].dtype), "; expected A's, ",
@@ -29,6 +38,9 @@ std::vector<ValueInfo> infer_qlinear_binary(const QLinearBinaryParams&, const st
   check_scale_zero_point(in, 1, 2, "A_scale", "A_zero_point", t, {});
   check_scale_zero_point(in, 4, 5, "B_scale", "B_zero_point", t, {});
   check_scale_zero_point(in, 6, 7, "C_scale", "C_zero_point", t, {});
+  const QuantRange r = quant_range(t);
+  require(p.y_min <= r.hi && p.y_max >= r.lo, "y_min ", p.y_min, " and y_max ", p.y_max,
+          " leave no value of C's type ", dtype_name(t));
   if (!in[0].rank_known || !in[3].rank_known) return {ValueInfo::unknown(t)};
   return {ValueInfo::of(t, broadcast_shapes({in[0].shape, in[3].shape}))};
 }

@@ -11,6 +11,8 @@
 // quantization step (kOneQuantStep, ops/quant/qlinear_conv.h has the argument).
 #pragma once
 
+#include <limits>
+
 #include "engine/op.h"
 
 namespace cnnx {
@@ -20,7 +22,19 @@ constexpr const char* kMicrosoftDomain = "com.microsoft";
 
 struct QLinearBinaryParams : OpParams {
   bool multiply = false;  // QLinearMul; else QLinearAdd
+  // FusedQLinearAdd only: C clamped to [y_min, y_max] after saturation (a Relu or Clip the fold-qdq pass took;
+  // exact because Q is monotone, ops/quant/qlinear_conv.h). Otherwise C's whole range.
+  int64_t y_min = std::numeric_limits<int64_t>::min(), y_max = std::numeric_limits<int64_t>::max();
 };
+
+// cnnx.internal FusedQLinearAdd: QLinearAdd's inputs plus ints `y_min` and `y_max` (y_min <= y_max), made by
+// the fold-qdq pass (passes/fold_qdq.cc) from DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q.
+QLinearBinaryParams parse_fused_qlinear_add(const Node& node);
+
+// QLinearAdd's and FusedQLinearAdd's native kernel (ops/quant/qlinear_add_native.cc): A and B of one shape
+// (no broadcasting), in the layout both arrive in, computed in float32 in the order the QDQ graph it replaces
+// computes (DequantizeLinear, Add, QuantizeLinear).
+Kernel<QLinearBinaryParams> qlinear_add_native_kernel();
 
 QLinearBinaryParams parse_qlinear_add(const Node& node);
 QLinearBinaryParams parse_qlinear_mul(const Node& node);

@@ -1,4 +1,6 @@
 // com.microsoft QLinearAdd and QLinearMul: the reference kernel (one broadcast loop, real values in double).
+#include <algorithm>
+
 #include "ops/common/broadcast.h"
 #include "ops/quant/qlinear_binary.h"
 #include "ops/quant/quantization.h"
@@ -12,7 +14,10 @@ void qlinear_binary_ref(const QLinearBinaryParams& p, const KernelIO& io) {
   const QuantParams bq = read_quant_params(io, 4, "B_scale");
   const QuantParams cq = read_quant_params(io, 6, "C_scale");
   Tensor& C = *io.out[0];
-  const QuantRange range = quant_range(C.dtype());
+  QuantRange range = quant_range(C.dtype());
+  // FusedQLinearAdd's clamp: saturating to the narrower range is the same as clamping after.
+  range.lo = std::max(range.lo, p.y_min);
+  range.hi = std::min(range.hi, p.y_max);
   const int64_t za = aq.zero_point_at(0), zb = bq.zero_point_at(0), zc = cq.zero_point_at(0);
   const double sa = aq.scale_at(0), sb = bq.scale_at(0), sc = cq.scale_at(0);
   const double product_multiplier = sa * sb / sc;

@@ -25,8 +25,11 @@
 // taken only when every sum, and every partial sum oneDNN converts, is below 2^24 in magnitude: 255 *
 // sum_k |W - w_zero_point| < 2^24 for every output channel; larger ones run the reference kernel.
 //
-// Layouts: cnnx values of int8 type are plain (NCHW) between kernels; oneDNN's int8 kernels want
-// channels-last, so run() copies src into channels-last u8 (duplicating channels when split) and dst back.
+// Layouts: oneDNN's int8 kernels want channels-last, so the kernel takes x channels-last (int8 or uint8; the
+// plan reorders a plain x once, and an int8 convolution's y arrives so already) and writes an int8 y
+// channels-last, so chains of int8 convolutions run without copies between them. Only s8 x (made u8) and
+// split weights (channels doubled) copy src, and ConvInteger's int32 y is transposed to plain for its float
+// readers.
 #include "ops/quant/conv_integer.h"
 #include "ops/quant/qlinear_conv.h"
 
@@ -75,22 +78,18 @@ tag plain_weights(size_t rank, bool grouped) {
 // Tiles of this many cells along the spatial axes: the transposes below read and write whole cache lines.
 constexpr int64_t kTile = 64;
 
-// x [N, C, S] (uint8 bytes; `flip` 0x80 turns s8 into u8 + 128) -> src [N, S, C * copies], each group of Cg
-// channels written `copies` times side by side, split over the team.
-void to_channels_last_copies(const uint8_t* x, uint8_t* src, int64_t N, int64_t C, int64_t Cg, int64_t S,
-                             uint8_t flip, int64_t copies) {
-  const int64_t IC = C * copies, tiles = (S + kTile - 1) / kTile;
+// x [N * S, C] channels-last (uint8 bytes; `flip` 0x80 turns s8 into u8 + 128) -> src [N * S, C * copies],
+// each group of Cg channels written `copies` times side by side, split over the team.
+void copy_channels_last(const uint8_t* x, uint8_t* src, int64_t NS, int64_t C, int64_t Cg, uint8_t flip,
+                        int64_t copies) {
+  const int64_t IC = C * copies;
 #pragma omp parallel for schedule(static)
-  for (int64_t nt = 0; nt < N * tiles; ++nt) {
-    const int64_t n = nt / tiles, s0 = nt % tiles * kTile, s1 = std::min(S, s0 + kTile);
-    for (int64_t c = 0; c < C; ++c) {
-      const uint8_t* from = x + (n * C + c) * S;
-      const int64_t at = (c / Cg) * Cg * copies + c % Cg;
-      for (int64_t k = 0; k < copies; ++k) {
-        uint8_t* to = src + n * S * IC + at + k * Cg;
-        for (int64_t s = s0; s < s1; ++s) to[s * IC] = uint8_t(from[s] ^ flip);
-      }
-    }
+  for (int64_t p = 0; p < NS; ++p) {
+    const uint8_t* from = x + p * C;
+    uint8_t* to = src + p * IC;
+    for (int64_t c0 = 0; c0 < C; c0 += Cg)
+      for (int64_t k = 0; k < copies; ++k, to += Cg)
+        for (int64_t c = 0; c < Cg; ++c) to[c] = uint8_t(from[c0 + c] ^ flip);
   }
 }
 
@@ -111,7 +110,8 @@ void from_channels_last(const T* dst, T* y, int64_t N, int64_t M, int64_t S) {
 
 class Int8ConvDnnl : public CompiledKernel {
  public:
-  Int8ConvDnnl(Int8Conv c, bool split, const CompileContext& context) : c_(std::move(c)), copies_(split ? 2 : 1) {
+  Int8ConvDnnl(Int8Conv c, bool split, size_t inputs, const CompileContext& context)
+      : c_(std::move(c)), copies_(split ? 2 : 1) {
     const ConvGeometry& g = c_.g;
     const memory::dim G = g.group, OC = g.M, IC = g.C * copies_, ICg = g.C_per_group * copies_, OCg = g.M_per_group;
     const memory::dims K = g.kernel, S = g.stride, P_L = g.pad_begin, P_R = g.pad_end;
@@ -123,7 +123,13 @@ class Int8ConvDnnl : public CompiledKernel {
     weights_dims.insert(weights_dims.end(), K.begin(), K.end());
     const size_t rank = src_dims.size();
     src_md_ = memory::desc(src_dims, dt::u8, channels_last(rank));
+    // x arrives channels-last in its own type (the plan reorders it there); y leaves channels-last when int8
+    // (the next int8 convolution reads it as it is), plain when int32 (ConvInteger's readers are float ops).
+    x_md_ = memory::desc(g.input_shape(), c_.x_signed ? dt::s8 : dt::u8, channels_last(rank));
     dst_md_ = memory::desc(dst_dims, c_.y_type, channels_last(rank));
+    layouts_.in.resize(inputs);
+    layouts_.in[0] = layout_of(x_md_);
+    layouts_.out = {c_.y_type == dt::s32 ? Layout() : layout_of(dst_md_)};
     const memory::desc weights_any(weights_dims, dt::s8, tag::any);
     const memory::desc bias_md = c_.bias.empty() ? memory::desc() : memory::desc({OC}, dt::s32, tag::x);
     const convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct, src_md_,
@@ -159,20 +165,26 @@ class Int8ConvDnnl : public CompiledKernel {
   }
 
   bool reads_input_at_run(size_t input) const override { return input == 0 || (input == 2 && c_.x_zp_at_run); }
+  const KernelLayouts* layouts() const override { return &layouts_; }
 
   void run(const KernelIO& io) const override {
     const ConvGeometry& g = c_.g;
-    const int64_t N = g.N, C = g.C, Cg = g.C_per_group, M = g.M;
+    const int64_t N = g.N, M = g.M;
     int64_t S = 1, OS = 1;  // spatial cells of src, of dst
     for (int64_t d : g.in) S *= d;
     for (int64_t d : g.out) OS *= d;
-    const size_t src_bytes = (src_md_.get_size() + 63) / 64 * 64;
-    const DnnlWorkspace space(io.context, src_bytes + dst_md_.get_size());
-    uint8_t* src = reinterpret_cast<uint8_t*>(space.data());
-    char* dst = space.data() + src_bytes;
-    // NCHW x -> channels-last u8, each group's channels `copies_` times over (s8 x + 128).
-    to_channels_last_copies(static_cast<const uint8_t*>(io.in[0]->raw()), src, N, C, Cg, S, c_.x_signed ? 0x80 : 0,
-                            copies_);
+    // u8 x without split weights is oneDNN's src as it arrives; otherwise a copy: s8 x + 128, each group's
+    // channels `copies_` times over. An int32 y is written channels-last to scratch, then transposed.
+    const bool copy_src = c_.x_signed || copies_ > 1, copy_dst = c_.y_type == dt::s32;
+    const size_t src_bytes = copy_src ? (src_md_.get_size() + 63) / 64 * 64 : 0;
+    const DnnlWorkspace space(io.context, src_bytes + (copy_dst ? dst_md_.get_size() : 0));
+    void* src = const_cast<void*>(io.in[0]->raw());
+    if (copy_src) {
+      src = space.data();
+      copy_channels_last(static_cast<const uint8_t*>(io.in[0]->raw()), static_cast<uint8_t*>(src), N * S, g.C,
+                         g.C_per_group, c_.x_signed ? 0x80 : 0, copies_);
+    }
+    void* dst = copy_dst ? space.data() + src_bytes : io.out[0]->raw();
     DnnlArgs args{{DNNL_ARG_SRC, DnnlMemoryArg(src_md_, src)},
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_DST, DnnlMemoryArg(dst_md_, dst)}};
@@ -183,9 +195,7 @@ class Int8ConvDnnl : public CompiledKernel {
       args.insert({DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, DnnlMemoryArg(zp_md_, &src_zp)});
     }
     conv_.execute(io.context, args);
-    // channels-last dst -> NCHW y.
-    if (c_.y_type == dt::s32) from_channels_last(reinterpret_cast<const int32_t*>(dst), io.out[0]->data<int32_t>(), N, M, OS);
-    else from_channels_last(reinterpret_cast<const uint8_t*>(dst), static_cast<uint8_t*>(io.out[0]->raw()), N, M, OS);
+    if (copy_dst) from_channels_last(static_cast<const int32_t*>(dst), io.out[0]->data<int32_t>(), N, M, OS);
   }
 
  private:
@@ -215,7 +225,8 @@ class Int8ConvDnnl : public CompiledKernel {
   int64_t copies_;
   convolution_forward::primitive_desc pd_;
   DnnlPrimitive conv_;
-  memory::desc src_md_, dst_md_, bias_md_;
+  memory::desc x_md_, src_md_, dst_md_, bias_md_;
+  KernelLayouts layouts_;
   const memory::desc zp_md_{{1}, dt::s32, tag::x};
   OwnedMemory weights_;
   Tensor bias_;
@@ -249,7 +260,7 @@ Compiled compile_int8(Int8Conv c, const KernelArgs& a) {
   // One input channel per group (depthwise): oneDNN pairs products along the input channels (its int8
   // weights are blocked by 4 of them), so each pair is one product and a zero of the padding.
   const bool split = !cpu_has_vnni() && max_abs(c.w) > 64 && c.g.C_per_group > 1;
-  return compile_or_refuse([&]() -> Compiled { return std::make_unique<Int8ConvDnnl>(std::move(c), split, a.context); });
+  return compile_or_refuse([&]() -> Compiled { return std::make_unique<Int8ConvDnnl>(std::move(c), split, a.in.size(), a.context); });
 }
 
 constexpr const char* kNeedsConstants = "needs constant weights, scales, zero points and bias";

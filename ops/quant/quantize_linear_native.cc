@@ -3,10 +3,11 @@
 // the axis), split over the team. In a QDQ model they run between the int8 convolutions (a residual Add, a
 // pooling left in float), where the reference's per-element lookups cost more than the convolutions.
 //
-// Exact as the reference: QuantizeLinear divides in float32 and rounds with nearbyint, which ties to even in
+// Exact as the reference: QuantizeLinear divides in float32 and rounds as nearbyint does (below), which ties to even in
 // the default floating-point environment cnnx runs in; the rounded value plus the zero point is exact below
 // 2^24 and saturates beyond; NaN gives the zero point, infinities saturate. DequantizeLinear is one float32
 // multiplication of an exact integer. int32 x (divided in double by the reference) runs the reference.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/quant/quantization.h"
@@ -31,10 +32,16 @@ void for_each_run(const Shape& shape, int64_t axis, int64_t scale_count, F f) {
   }
 }
 
+// Rounds half to even without a library call (nearbyint does not vectorize without SSE4.1): v clamped to
+// +-2^22, then (v + 1.5 * 2^23) - 1.5 * 2^23, which float32's round-to-nearest-even makes nearbyint(v) exactly
+// for |v| <= 2^22; beyond, both saturate int8 and uint8 alike. NaN passes the clamp and gives the zero point.
 template <class Q>
 void quantize_run(const float* x, Q* y, int64_t count, float scale, float zp, float lo, float hi) {
+  constexpr float kMagic = 12582912.f, kLimit = 4194304.f;  // 1.5 * 2^23, 2^22
   for (int64_t i = 0; i < count; ++i) {
-    const float v = std::nearbyint(x[i] / scale) + zp;
+    float v = x[i] / scale;
+    v = std::min(std::max(v, -kLimit), kLimit);
+    v = (v + kMagic) - kMagic + zp;
     y[i] = Q(v != v ? zp : v < lo ? lo : v > hi ? hi : v);
   }
 }

@@ -35,12 +35,18 @@ void register_quant_ops(OpRegistry& r) {
   r.add(OpSpec<QLinearConvParams>{"FusedQLinearConv", 1, parse_fused_qlinear_conv, infer_qlinear_conv, kOneQuantStep,
                                   {qlinear_conv_dnnl_kernel(), ref_kernel(qlinear_conv_ref)},
                                   kInternalDomain});
+  // What the fold-qdq pass makes of DQ(A), DQ(B) -> Add [-> Relu/Clip] -> Q.
+  r.add(OpSpec<QLinearBinaryParams>{"FusedQLinearAdd", 1, parse_fused_qlinear_add, infer_qlinear_binary,
+                                    kOneQuantStep,
+                                    {qlinear_add_native_kernel(), ref_kernel(qlinear_binary_ref)},
+                                    kInternalDomain});
   r.add(OpSpec<NoParams>{"QLinearMatMul", 10, parse_qlinear_matmul, infer_qlinear_matmul, kOneQuantStep,
                          {ref_kernel(qlinear_matmul_ref)}});
 
   // ONNX Runtime's contrib ops that its quantizer writes for CNNs (QOperator format), domain com.microsoft.
   r.add(OpSpec<QLinearBinaryParams>{"QLinearAdd", 1, parse_qlinear_add, infer_qlinear_binary, kOneQuantStep,
-                                    {ref_kernel(qlinear_binary_ref)}, kMicrosoftDomain});
+                                    {qlinear_add_native_kernel(), ref_kernel(qlinear_binary_ref)},
+                                    kMicrosoftDomain});
   r.add(OpSpec<QLinearBinaryParams>{"QLinearMul", 1, parse_qlinear_mul, infer_qlinear_binary, kOneQuantStep,
                                     {ref_kernel(qlinear_binary_ref)}, kMicrosoftDomain});
   r.add(OpSpec<QLinearActivationParams>{"QLinearSigmoid", 1, parse_qlinear_sigmoid, infer_qlinear_activation,

@@ -140,3 +140,115 @@ TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution
     }
   }
 }
+
+namespace {
+
+// A residual block as quantizers write it: x -> Q -> DQ -> Conv (8 -> 8) -> Relu -> Q -> DQ, added to DQ(xq),
+// -> Relu -> Q -> DQ -> MaxPool 2x2 -> Q (the Add's scale and zero point) -> DQ -> y. `add_scale_y` != 1: the
+// MaxPool's QuantizeLinear has another scale (a near miss); `y_int8`: the Add's QuantizeLinear writes int8
+// (A and B are uint8: a near miss).
+GraphBuilder residual_block(float pool_scale_factor, bool y_int8) {
+  GraphBuilder b(13);
+  Attributes pads, pool;
+  pads.set("pads", ints_attr({1, 1, 1, 1}));
+  pool.set("kernel_shape", ints_attr({2, 2}));
+  pool.set("strides", ints_attr({2, 2}));
+  const DType add_type = y_int8 ? DType::i8 : DType::u8;
+  const int64_t add_zp = y_int8 ? -10 : 20;
+  b.input("x", {1, 8, 6, 6})
+      .initializer("x_scale", scalar_f32(kXScale)).initializer("x_zp", zero_point(DType::u8, 128))
+      .initializer("w", random_quantized(DType::i8, {8, 8, 3, 3}, 91)).initializer("w_scale", scalar_f32(0.003f))
+      .initializer("c_scale", scalar_f32(0.03f)).initializer("c_zp", zero_point(DType::u8, 0))
+      .initializer("a_scale", scalar_f32(0.045f)).initializer("a_zp", zero_point(add_type, add_zp))
+      .initializer("p_scale", scalar_f32(0.045f * pool_scale_factor))
+      .node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x")
+      .node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xf"}, "dq_x")
+      .node("DequantizeLinear", {"w", "w_scale"}, {"wf"}, "dq_w")
+      .node("Conv", {"xf", "wf"}, {"c"}, "conv", pads)
+      .node("Relu", {"c"}, {"cr"}, "relu_c")
+      .node("QuantizeLinear", {"cr", "c_scale", "c_zp"}, {"cq"}, "q_c")
+      .node("DequantizeLinear", {"cq", "c_scale", "c_zp"}, {"cf"}, "dq_c")
+      .node("Add", {"cf", "xf"}, {"s"}, "add")
+      .node("Relu", {"s"}, {"sr"}, "relu_s")
+      .node("QuantizeLinear", {"sr", "a_scale", "a_zp"}, {"sq"}, "q_s")
+      .node("DequantizeLinear", {"sq", "a_scale", "a_zp"}, {"sf"}, "dq_s")
+      .node("MaxPool", {"sf"}, {"p"}, "pool", pool)
+      .node("QuantizeLinear", {"p", "p_scale", "a_zp"}, {"pq"}, "q_p")
+      .node("DequantizeLinear", {"pq", "p_scale", "a_zp"}, {"y"}, "dq_p")
+      .output("y");
+  return b;
+}
+
+}  // namespace
+
+// The folded Add (FusedQLinearAdd) computes in float32 in the QDQ graph's order, and the MaxPool of int8 is exact
+// (ops/quant/qlinear_add_native.cc, passes/fold_qdq.cc), so each folded node equals the reference kernel beside it
+// within its op's tolerance (one step, the double-precision reference rounding near ties), checked per node as
+// --verify does; the Add reads the convolution's channels-last uint8 as it is.
+TEST_CASE("fold-qdq: DQ -> Add -> Relu -> Q and DQ -> MaxPool -> Q stay int8 between int8 convolutions") {
+  struct Residual {
+    std::string what;
+    float pool_scale_factor;
+    bool y_int8;
+    std::string ops;  // the plan's node ops in order
+  };
+  const std::vector<Residual> cases = {
+      {"folded", 1, false, "QuantizeLinear,FusedQLinearConv,FusedQLinearAdd,MaxPool,DequantizeLinear"},
+      {"MaxPool's Q at another scale", 2, false,
+       "QuantizeLinear,FusedQLinearConv,FusedQLinearAdd,DequantizeLinear,MaxPool,QuantizeLinear,DequantizeLinear"},
+      {"Add's y int8, A and B uint8", 1, true,
+       "QuantizeLinear,DequantizeLinear,FusedQLinearConv,DequantizeLinear,Add,Relu,QuantizeLinear,MaxPool,"
+       "DequantizeLinear"},
+  };
+  for (const Residual& c : cases) {
+    GraphBuilder gb = residual_block(c.pool_scale_factor, c.y_int8);
+    const auto [graph, infos, inputs] = build(gb, 11);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      std::string ops, add_layout, declined;
+      for (const PlanStep& s : plan->steps()) {
+        if (s.node < 0) continue;
+        const Node& n = plan->graph().nodes[size_t(s.node)];
+        ops += (ops.empty() ? "" : ",") + n.op_type;
+        if (n.op_type == "FusedQLinearAdd") add_layout = s.layouts.in[0].name() + " " + s.kernel;
+      }
+      for (const PassReport& r : plan->pass_reports())
+        if (r.pass == "fold-qdq")
+          for (const std::string& d : r.declined) declined += d + "\n";
+      CAPTURE(ops);
+      CAPTURE(add_layout);
+      CAPTURE(declined);
+      CHECK(ops == c.ops);
+      if (c.ops.find("FusedQLinearAdd") != std::string::npos)
+        CHECK(add_layout == (backend == Backend::dnnl ? "acdb native" : "plain ref"));
+      if (c.pool_scale_factor != 1) CHECK(declined.find("MaxPool 'pool': the QuantizeLinear's scale") != std::string::npos);
+      if (c.y_int8) CHECK(declined.find("Add 'add': A, B and the QuantizeLinear's y are not of one type") != std::string::npos);
+      std::vector<NodeCheck> checks;
+      const std::vector<Tensor> got = plan->run(inputs, &checks);
+      for (const NodeCheck& n : checks) {
+        CAPTURE(n.node);
+        CAPTURE(n.kernel);
+        CAPTURE(n.max_abs);
+        CHECK(n.within);
+      }
+      // Against the pass-free float path: the convolution may round one step apart near a tie (the first
+      // case's rule), which the Add carries as at most 0.03 / 0.045 of its step, so at most two steps of y.
+      REQUIRE(got.size() == 1);
+      int64_t equal = 0, off = 0, worse = 0;
+      const double step = 0.045 * c.pool_scale_factor;
+      for (int64_t i = 0; i < got[0].numel(); ++i) {
+        const double steps = std::fabs(double(got[0].data<float>()[i]) - double(want[0].data<float>()[i])) / step;
+        if (steps < 1e-3) ++equal;
+        else if (steps <= 2 + 1e-5) ++off;
+        else ++worse;
+      }
+      CAPTURE(equal);
+      CAPTURE(off);
+      CHECK(worse == 0);
+      MESSAGE(c.what << ", " << backend_name(backend) << ": " << equal << " equal, " << off << " one or two steps off");
+    }
+  }
+}

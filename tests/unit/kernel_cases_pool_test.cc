@@ -119,7 +119,13 @@ std::vector<KernelCase> pool_cases() {
   Tensor bytes(DType::u8, {1, 2, 4, 4});
   for (int64_t i = 0; i < bytes.numel(); ++i) bytes.data<uint8_t>()[i] = uint8_t((i * 37) % 251);
   cases.push_back(KernelCase("MaxPool", 12, "uint8").attr("kernel_shape", ints({2, 2})).in(given(bytes))
-                      .declines("dnnl", "not float32").declines("native", "uint8, not float32"));
+                      .declines("native", "uint8, not float32"));
+  // int8 with padding (never a candidate: the stem's 3x3/2 pad 1 over negative values).
+  Tensor signed_bytes(DType::i8, {1, 3, 7, 7});
+  for (int64_t i = 0; i < signed_bytes.numel(); ++i) signed_bytes.data<int8_t>()[i] = int8_t((i * 37) % 251 - 128);
+  cases.push_back(KernelCase("MaxPool", 12, "int8, 3x3 / 2, pads 1").attr("kernel_shape", ints({3, 3}))
+                      .attr("strides", ints({2, 2})).attr("pads", ints({1, 1, 1, 1})).in(given(signed_bytes))
+                      .declines("native", "int8, not float32"));
   // The Indices output: oneDNN gives no ONNX flat indices; storage_order alone changes nothing else.
   auto indices = [](const char* what) {
     return KernelCase("MaxPool", 12, what).attr("kernel_shape", ints({2, 2})).attr("storage_order", int_attr(1))

@@ -148,11 +148,26 @@ std::vector<KernelCase> microsoft_cases() {
   for (DType t : {DType::u8, DType::i8}) {
     const std::string tn = dtype_name(t);
     const Tensor zp = zero_point(t, t == DType::u8 ? 128 : 0);
-    for (const char* op : {"QLinearAdd", "QLinearMul"})
-      cases.push_back(KernelCase(op, 1, "broadcast " + tn).in_domain(kMs)
-                          .in(given(random_quantized(t, {2, 3, 4}, 30))).in(given(scalar_f32(0.05f))).in(given(zp))
-                          .in(given(random_quantized(t, {3, 1}, 31))).in(given(scalar_f32(0.02f))).in(given(zp))
-                          .in(given(scalar_f32(0.1f))).in(given(zp)));
+    for (const char* op : {"QLinearAdd", "QLinearMul"}) {
+      KernelCase c = KernelCase(op, 1, "broadcast " + tn).in_domain(kMs)
+                         .in(given(random_quantized(t, {2, 3, 4}, 30))).in(given(scalar_f32(0.05f))).in(given(zp))
+                         .in(given(random_quantized(t, {3, 1}, 31))).in(given(scalar_f32(0.02f))).in(given(zp))
+                         .in(given(scalar_f32(0.1f))).in(given(zp));
+      if (std::string(op) == "QLinearAdd") c.declines("native", "differ in shape");
+      cases.push_back(c);
+    }
+    // One shape: the native kernel (float32 in DequantizeLinear -> Add -> QuantizeLinear's order) beside the
+    // reference's double; scales whose sums land on many half steps.
+    cases.push_back(KernelCase("QLinearAdd", 1, "one shape " + tn).in_domain(kMs)
+                        .in(given(random_quantized(t, {2, 3, 4, 5}, 35))).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 3, 4, 5}, 36))).in(given(scalar_f32(0.025f))).in(given(zero_point(t, 3)))
+                        .in(given(scalar_f32(0.1f))).in(given(zero_point(t, -1 + (t == DType::u8 ? 101 : 0)))));
+    cases.push_back(KernelCase("FusedQLinearAdd", 1, "one shape, clamped to [y_zero_point, 90] " + tn)
+                        .in_domain(kInternalDomain).attr("y_min", int_attr(t == DType::u8 ? 100 : 0))
+                        .attr("y_max", int_attr(t == DType::u8 ? 190 : 90))
+                        .in(given(random_quantized(t, {1, 16, 7, 3}, 37))).in(given(scalar_f32(0.02f))).in(given(zp))
+                        .in(given(random_quantized(t, {1, 16, 7, 3}, 38))).in(given(scalar_f32(0.03f))).in(given(zp))
+                        .in(given(scalar_f32(0.04f))).in(given(zero_point(t, t == DType::u8 ? 100 : 0))));
     cases.push_back(KernelCase("QLinearSigmoid", 1, tn).in_domain(kMs).in(given(random_quantized(t, {2, 8}, 32)))
                         .in(given(scalar_f32(0.05f))).in(given(zp)).in(given(scalar_f32(1.f / 256))).in(given(zero_point(t, 0))));
     cases.push_back(KernelCase("QLinearLeakyRelu", 1, tn).in_domain(kMs).attr("alpha", float_attr(0.1f))
@@ -216,5 +231,5 @@ std::vector<KernelCase> microsoft_cases() {
 
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
 KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, FusedQLinearConv", integer_product_cases)
-KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
+KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
              "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)

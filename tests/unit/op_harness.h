@@ -18,6 +18,7 @@
 #include "ops/builtin_ops.h"
 #include "engine/compare.h"
 #include "dnnl/dnnl_runtime.h"
+#include "dnnl/layouts.h"
 #include "dnnl/run_state.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
@@ -81,13 +82,15 @@ inline Node make_node(const std::string& type, Attributes attrs, size_t num_inpu
   return n;
 }
 
-// A float32 tensor of `shape` held in `layout`, in a buffer of the layout's size (as the plan allocates).
+// True for the element types a oneDNN layout holds (float32; int8 and uint8 for the int8 kernels).
+inline bool layout_type(DType t) { return t == DType::f32 || t == DType::u8 || t == DType::i8; }
+
+// A tensor of `shape` held in `layout`, in a buffer of the layout's size (as the plan allocates).
 inline Tensor in_layout(const Tensor& plain, const Layout& layout, std::vector<Tensor>& storage) {
-  if (is_plain(layout) || plain.dtype() != DType::f32) return plain;
-  const dnnl::memory::desc& md = md_of(layout);
-  storage.emplace_back(DType::f32, Shape{int64_t(md.get_size() / sizeof(float))});
-  Tensor t = Tensor::borrow(DType::f32, plain.shape(), storage.back().raw());
-  DnnlReorder(plain_f32_desc(plain.shape()), md).run(nullptr, dnnl_wrap(plain_f32_desc(plain.shape()), plain), dnnl_wrap(md, t));
+  if (is_plain(layout) || !layout_type(plain.dtype())) return plain;
+  storage.emplace_back(DType::u8, Shape{int64_t(md_of(layout).get_size())});
+  Tensor t = Tensor::borrow(plain.dtype(), plain.shape(), storage.back().raw());
+  make_reorder(Layout(), layout, plain.shape(), plain.dtype())->run({{&plain}, {&t}, nullptr});
   return t;
 }
 
@@ -123,9 +126,8 @@ inline void run_compiled(const CompiledKernel& kernel, const std::vector<Tensor>
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].defined()) continue;
     const Layout from = layout(l ? &l->out : nullptr, i);
-    if (!is_plain(from) && outputs[i].dtype() == DType::f32)
-      DnnlReorder(md_of(from), plain_f32_desc(outputs[i].shape()))
-          .run(nullptr, dnnl_wrap(md_of(from), outs[i]), dnnl_wrap(plain_f32_desc(outputs[i].shape()), outputs[i]));
+    if (!is_plain(from) && layout_type(outputs[i].dtype()))
+      make_reorder(from, Layout(), outputs[i].shape(), outputs[i].dtype())->run({{&outs[i]}, {&outputs[i]}, &context});
     else if (outs[i].raw() != outputs[i].raw())
       std::memcpy(outputs[i].raw(), outs[i].raw(), outputs[i].bytes());
   }

@@ -1,0 +1,99 @@
+// QLinearAdd / FusedQLinearAdd, native: C = clamp(Q(DQ(A) + DQ(B))) elementwise, in float32 in the QDQ graph's
+// order: a = (A - A_zp) * A_scale and b likewise (DequantizeLinear's native arithmetic), a + b (Add), then
+// (a + b) / C_scale rounded half to even plus C_zp, saturated and clamped (QuantizeLinear's; a Relu or Clip
+// between them is the clamp, exact: ops/quant/qlinear_conv.h). So the folded node gives what the float QDQ
+// path gives (bit for bit where the compiler does not contract a * x + b into a fused multiply-add), and
+// against the op's double-precision reference differs by at most one step, near a rounding tie: the op's
+// tolerance (kOneQuantStep).
+//
+// Rounding without a library call (nearbyint does not vectorize without SSE4.1): v clamped to +-2^22, then
+// (v + 1.5 * 2^23) - 1.5 * 2^23, which float32's round-to-nearest-even makes the nearest integer, ties to
+// even, exactly for |v| <= 2^22; beyond, the clamp saturates int8 and uint8 alike. v is never NaN: A, B and
+// the scales are finite (checked where they are read).
+//
+// Layouts: elementwise, so A, B and C may sit in any one layout for all three (an int8 convolution's
+// channels-last): the kernel takes the dense layout A (else B) arrives in, plain when neither has one.
+#include <algorithm>
+#include <cmath>
+
+#include "ops/quant/qlinear_binary.h"
+#include "ops/quant/quantization.h"
+
+namespace cnnx {
+
+namespace {
+
+struct AddQuant {
+  float sa, za, sb, zb, sc, zc, lo, hi;
+};
+
+template <class T>
+void add_quantized(const T* A, const T* B, T* C, int64_t n, const AddQuant& q) {
+  constexpr float kMagic = 12582912.f, kLimit = 4194304.f;  // 1.5 * 2^23, 2^22
+  constexpr int64_t kChunk = 16384;
+#pragma omp parallel for schedule(static)
+  for (int64_t c0 = 0; c0 < n; c0 += kChunk) {
+    const int64_t c1 = std::min(n, c0 + kChunk);
+    for (int64_t i = c0; i < c1; ++i) {
+      const float a = (float(A[i]) - q.za) * q.sa;
+      const float b = (float(B[i]) - q.zb) * q.sb;
+      float v = (a + b) / q.sc;
+      v = std::min(std::max(v, -kLimit), kLimit);
+      v = (v + kMagic) - kMagic + q.zc;
+      C[i] = T(std::min(std::max(v, q.lo), q.hi));
+    }
+  }
+}
+
+class QLinearAddNative final : public CompiledKernel {
+ public:
+  QLinearAddNative(const QLinearBinaryParams& p, const Layout& layout, size_t inputs) : p_(p) {
+    layouts_.in.resize(inputs);
+    layouts_.in[0] = layouts_.in[3] = layout;
+    layouts_.out = {layout};
+  }
+  const KernelLayouts* layouts() const override { return &layouts_; }
+
+  void run(const KernelIO& io) const override {
+    const QuantParams aq = read_quant_params(io, 1, "A_scale");
+    const QuantParams bq = read_quant_params(io, 4, "B_scale");
+    const QuantParams cq = read_quant_params(io, 6, "C_scale");
+    Tensor& C = *io.out[0];
+    const QuantRange r = quant_range(C.dtype());
+    const AddQuant q{float(aq.scale_at(0)), float(aq.zero_point_at(0)), float(bq.scale_at(0)),
+                     float(bq.zero_point_at(0)), float(cq.scale_at(0)), float(cq.zero_point_at(0)),
+                     float(std::max(r.lo, p_.y_min)), float(std::min(r.hi, p_.y_max))};
+    const int64_t n = C.numel();
+    if (C.dtype() == DType::u8)
+      add_quantized(io.in[0]->data<uint8_t>(), io.in[3]->data<uint8_t>(), C.data<uint8_t>(), n, q);
+    else
+      add_quantized(io.in[0]->data<int8_t>(), io.in[3]->data<int8_t>(), C.data<int8_t>(), n, q);
+  }
+
+ private:
+  QLinearBinaryParams p_;
+  KernelLayouts layouts_;
+};
+
+}  // namespace
+
+Kernel<QLinearBinaryParams> qlinear_add_native_kernel() {
+  return {"native", [](const std::shared_ptr<const QLinearBinaryParams>& p, const KernelArgs& a) -> Compiled {
+            if (p->multiply) return Compiled::decline("QLinearMul runs the reference");
+            if (!a.in[0].concrete() || a.in[0].shape != a.in[3].shape || a.in[0].shape != a.out[0].shape)
+              return Compiled::decline("A and B differ in shape (the native kernel does not broadcast)");
+            for (size_t i : {1, 2, 4, 5, 6, 7})
+              if (i < a.in.size() && a.in[i].dtype != DType::undefined && a.in[i].concrete() &&
+                  checked_numel(a.in[i].shape) != 1)
+                return Compiled::decline("a scale or zero point is not one value");
+            // The dense layout (no padded blocks: every byte an element) A or B arrives in, the other reordered
+            // to it (an int8 convolution's channels-last beside a plain input); plain when neither has one.
+            const auto dense = [&](const Layout& l) {
+              return !is_plain(l) && l.desc()->bytes() == size_t(checked_numel(a.in[0].shape));
+            };
+            const Layout l = dense(a.offered.in[0]) ? a.offered.in[0] : dense(a.offered.in[3]) ? a.offered.in[3] : Layout();
+            return std::make_unique<QLinearAddNative>(*p, l, a.in.size());
+          }};
+}
+
+}  // namespace cnnx
