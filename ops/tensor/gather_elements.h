@@ -17,5 +17,9 @@ std::vector<ValueInfo> infer_gather_elements(const GatherElementsParams& p, cons
 void gather_elements_ref(const GatherElementsParams& p, const KernelIO& io);
 // Throws unless indices has data's rank and fits inside data along every axis but axis.
 void check_gather_elements_shapes(const Shape& data, const Shape& indices, size_t axis);
+// For each entry of indices (in order), the offset in data of the element it names: its own position with the
+// coordinate along axis replaced by the index (negative from the back). Every index is checked (a cnnx::Error
+// naming it when outside [-n, n)) before the caller reads or writes anything (GatherElements, ScatterElements).
+std::vector<int64_t> element_offsets(const Tensor& data, const Tensor& indices, size_t axis);
 
 }  // namespace cnnx

@@ -15,27 +15,8 @@ void scatter_elements_ref(const ScatterElementsParams& p, const KernelIO& io) {
   if (updates.shape() != indices.shape() || y.shape() != data.shape() || y.dtype() != data.dtype() ||
       updates.dtype() != data.dtype())
     fail("updates or output do not match the data and indices");
-  const int64_t count = indices.numel(), n = data.dim(int64_t(axis));
-  const size_t rank = data.shape().size();
-  const std::vector<int64_t> ds = strides_of(data.shape());
-  // Every index checked before anything is written.
-  std::vector<int64_t> dst_at(static_cast<size_t>(count));
-  std::vector<int64_t> idx(rank, 0);
-  int64_t base = 0;  // data offset of idx with the axis coordinate left out
-  for (int64_t k = 0; k < count; ++k) {
-    const int64_t i = indices.int_at(k);
-    require(i >= -n && i < n, "index ", i, " (entry ", k, " of the indices) is out of range for axis ", axis,
-            " of size ", n);
-    dst_at[size_t(k)] = base + (i < 0 ? i + n : i) * ds[axis];
-    for (size_t a = rank; a-- > 0;) {
-      if (++idx[a] < indices.dim(int64_t(a))) {
-        if (a != axis) base += ds[a];
-        break;
-      }
-      if (a != axis) base -= ds[a] * (idx[a] - 1);
-      idx[a] = 0;
-    }
-  }
+  const std::vector<int64_t> dst_at = element_offsets(data, indices, axis);  // all checked before writing
+  const int64_t count = indices.numel();
   copy_bytes(data, y);
   visit_dtype(data.dtype(), [&](auto z) {
     using T = decltype(z);
