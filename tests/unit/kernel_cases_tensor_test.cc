@@ -202,6 +202,12 @@ std::vector<KernelCase> shape_cases() {
     cases.push_back(round("nChw8c through (padded channels)", to).in(random_in({1, 13, 4, 5}).blocked())
                         .runs("native", Takes::offered_through));
     cases.push_back(round("empty", to).in(random_in({2, 0, 3})));
+    // Ties to even, the overflow edge (65504 is float16's max; 65520 rounds to inf), subnormals and their ties,
+    // signed zeros, infinities and NaNs with payloads (quiet and signalling): the vector path against the scalar.
+    const float qnan = std::nanf("0x1234"), snan = std::numeric_limits<float>::signaling_NaN();
+    cases.push_back(round("special values", to).in(given(make_tensor(
+        {19}, {1.f + 0x1p-11f, 1.f + 0x3p-11f, 65504.f, 65519.f, 65520.f, -65520.f, 0x1p-24f, 0x1p-25f, 0x3p-25f,
+               0x1p-26f, -0x1p-25f, 0.f, -0.f, INFINITY, -INFINITY, qnan, -qnan, snan, 1e-40f}))));
   }
   return cases;
 }
