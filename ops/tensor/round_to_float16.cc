@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <immintrin.h>
 
 #include "engine/float16.h"
 
@@ -19,23 +18,7 @@ std::vector<ValueInfo> infer_round_to_float16(const RoundToFloat16Params& p, con
   return {same_as_input(in)};
 }
 
-namespace {
-
-// float16 by F16C, taken on CPUs with AVX2 (every one has F16C, which came a generation earlier; clang's
-// __builtin_cpu_supports does not name f16c): vcvtps2ph rounds to nearest even, overflows to inf, keeps
-// subnormals, signs and NaN (quieted, payload's top bits) exactly as float_to_float16 does; vcvtph2ps is exact.
-__attribute__((target("avx2,f16c"))) void round_to_float16_f16c(const float* x, float* y, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
-  for (; i < n; ++i) y[i] = float16_to_float(float_to_float16(x[i]));
-}
-
-}  // namespace
-
 void round_to_float16(DType to, const float* x, float* y, size_t n) {
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (to == DType::f16 && avx2) return round_to_float16_f16c(x, y, n);
   constexpr size_t kChunk = 1024;  // the 16-bit values of one chunk, on the stack
   uint16_t narrow[kChunk];
   for (size_t i = 0; i < n; i += kChunk) {
