@@ -148,6 +148,22 @@ ConvParams parse_conv(const Node& node) {
   return p;
 }
 
+void take_bias_and_window(ConvGeometry& g, const std::vector<ValueInfo>& in, WindowAxes&& axes, const char* m_is,
+                          const char* m_channels) {
+  g.has_bias = present(in, 2);
+  if (g.has_bias) {
+    const Shape& b = in[2].shape;
+    require(b.size() == 1, "bias B must be 1-D [M], got shape ", to_string(b));
+    require(!known(b[0]) || !known(g.M) || b[0] == g.M, "bias B has ", b[0], " values; ", m_is, g.M, m_channels);
+  }
+  g.in = std::move(axes.in);
+  g.kernel = std::move(axes.kernel);
+  g.stride = std::move(axes.stride);
+  g.dilation = std::move(axes.dilation);
+  g.pad_begin.assign(g.in.size(), 0);
+  g.pad_end.assign(g.in.size(), 0);
+}
+
 ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueInfo>& in) {
   const Shape& x = input(in, 0).shape;
   const Shape& w = input(in, 1).shape;
@@ -175,20 +191,7 @@ ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueI
     require(w[1] == g.C_per_group, "weight W has ", w[1], " input channels per group (dim 1); expected C / group = ",
             g.C, " / ", g.group, " = ", g.C_per_group);
 
-  g.has_bias = present(in, 2);
-  if (g.has_bias) {
-    const Shape& b = in[2].shape;
-    require(b.size() == 1, "bias B must be 1-D [M], got shape ", to_string(b));
-    require(!known(b[0]) || !known(g.M) || b[0] == g.M, "bias B has ", b[0], " values; W has ", g.M,
-            " output channels");
-  }
-
-  g.in = std::move(axes.in);
-  g.kernel = std::move(axes.kernel);
-  g.stride = std::move(axes.stride);
-  g.dilation = std::move(axes.dilation);
-  g.pad_begin.assign(k, 0);
-  g.pad_end.assign(k, 0);
+  take_bias_and_window(g, in, std::move(axes), "W has ", " output channels");
   g.out.resize(k);
   for (size_t i = 0; i < k; ++i) {
     if (!p.pads.empty()) {

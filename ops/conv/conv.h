@@ -62,6 +62,10 @@ struct ConvGeometry {
 ConvParams parse_conv(const Node& node);
 // in = {X, W[, B]}. Throws cnnx::Error naming the attribute or input when the shapes and attributes disagree.
 ConvGeometry resolve_conv_geometry(const ConvParams& p, const std::vector<ValueInfo>& in);
+// The step Conv's and ConvTranspose's geometries share, after g.M is set: checks the bias B (in[2], if present)
+// against M (the message says "bias B has b values; " m_is M m_channels) and takes the window axes, pads 0.
+void take_bias_and_window(ConvGeometry& g, const std::vector<ValueInfo>& in, WindowAxes&& axes, const char* m_is,
+                          const char* m_channels);
 std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueInfo>& in);
 // OpHints::flops: 2 * N * M * prod(out) * C/group * prod(kernel), taps that fall in the padding included.
 double conv_flops(const ConvParams& p, const std::vector<ValueInfo>& in);

@@ -53,20 +53,7 @@ ConvTransposeGeometry resolve_conv_transpose_geometry(const ConvTransposeParams&
   g.M_per_group = w[1];
   g.M = known(w[1]) ? checked_mul(w[1], g.group, "output channels") : kUnknownDim;
 
-  g.has_bias = present(in, 2);
-  if (g.has_bias) {
-    const Shape& b = in[2].shape;
-    require(b.size() == 1, "bias B must be 1-D [M], got shape ", to_string(b));
-    require(!known(b[0]) || !known(g.M) || b[0] == g.M, "bias B has ", b[0], " values; the output has ", g.M,
-            " channels (W dim 1 * group)");
-  }
-
-  g.in = std::move(axes.in);
-  g.kernel = std::move(axes.kernel);
-  g.stride = std::move(axes.stride);
-  g.dilation = std::move(axes.dilation);
-  g.pad_begin.assign(k, 0);
-  g.pad_end.assign(k, 0);
+  take_bias_and_window(g, in, std::move(axes), "the output has ", " channels (W dim 1 * group)");
   g.out.assign(k, kUnknownDim);
   for (size_t i = 0; i < k; ++i) {
     const int64_t out_pad = p.output_padding.empty() ? 0 : p.output_padding[i];

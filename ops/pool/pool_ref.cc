@@ -85,44 +85,45 @@ bool beats(T v, T best) {
   return v > best || (is_nan(v) && !is_nan(best));
 }
 
-template <class T>
-void average_pool(const PoolParams& p, const PoolGeometry& g, const Tensor& x, Tensor& y) {
+// Calls fn(nc, src, dst, flat, o) for every output position o (flat: its index in the plane) of every
+// (n, c) plane nc, src and dst pointing at that plane of x and y.
+template <class T, class Fn>
+void for_each_plane_output(const PoolGeometry& g, const Tensor& x, Tensor& y, Fn fn) {
   const int64_t planes = x.dim(0) * x.dim(1);
   const int64_t in_plane = checked_numel(g.input_spatial()), out_plane = checked_numel(g.output_spatial());
-  TapWalker walker(g);
   for (int64_t nc = 0; nc < planes; ++nc) {
     const T* src = x.data<T>() + nc * in_plane;
     T* dst = y.data<T>() + nc * out_plane;
-    for_each_output(g, [&](int64_t flat, const std::vector<int64_t>& o) {
-      double sum = 0;
-      walker.walk(o, [&](int64_t row, int64_t) { sum += double(src[row]); });
-      dst[flat] = T(sum / double(g.divisor(o, p.count_include_pad)));
-    });
+    for_each_output(g, [&](int64_t flat, const std::vector<int64_t>& o) { fn(nc, src, dst, flat, o); });
   }
 }
 
 template <class T>
+void average_pool(const PoolParams& p, const PoolGeometry& g, const Tensor& x, Tensor& y) {
+  TapWalker walker(g);
+  for_each_plane_output<T>(g, x, y, [&](int64_t, const T* src, T* dst, int64_t flat, const std::vector<int64_t>& o) {
+    double sum = 0;
+    walker.walk(o, [&](int64_t row, int64_t) { sum += double(src[row]); });
+    dst[flat] = T(sum / double(g.divisor(o, p.count_include_pad)));
+  });
+}
+
+template <class T>
 void max_pool(const PoolParams& p, const PoolGeometry& g, const Tensor& x, Tensor& y, Tensor* indices) {
-  const int64_t planes = x.dim(0) * x.dim(1);
   const int64_t in_plane = checked_numel(g.input_spatial()), out_plane = checked_numel(g.output_spatial());
   TapWalker walker(g);
-  for (int64_t nc = 0; nc < planes; ++nc) {
-    const T* src = x.data<T>() + nc * in_plane;
-    T* dst = y.data<T>() + nc * out_plane;
-    int64_t* idx = indices ? indices->data<int64_t>() + nc * out_plane : nullptr;
-    for_each_output(g, [&](int64_t flat, const std::vector<int64_t>& o) {
-      T best{};
-      int64_t best_at = -1;
-      walker.walk(o, [&](int64_t row, int64_t col) {
-        if (best_at < 0 || beats(src[row], best)) {
-          best = src[row];
-          best_at = p.column_major_indices ? col : row;
-        }
-      });
-      dst[flat] = best;
-      if (idx) idx[flat] = nc * in_plane + best_at;
+  for_each_plane_output<T>(g, x, y, [&](int64_t nc, const T* src, T* dst, int64_t flat, const std::vector<int64_t>& o) {
+    T best{};
+    int64_t best_at = -1;
+    walker.walk(o, [&](int64_t row, int64_t col) {
+      if (best_at < 0 || beats(src[row], best)) {
+        best = src[row];
+        best_at = p.column_major_indices ? col : row;
+      }
     });
-  }
+    dst[flat] = best;
+    if (indices) indices->data<int64_t>()[nc * out_plane + flat] = nc * in_plane + best_at;
+  });
 }
 
 struct CompiledPool : CompiledKernel {
