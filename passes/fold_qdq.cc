@@ -19,12 +19,19 @@
 // |terms| <= K * max|x - x_zp| * max|W - w_zp| * x_scale * w_scale: a quantizer's choice of y_scale keeps that
 // orders of magnitude below one step. The folded node's op tolerance is that one step (kOneQuantStep).
 //
+// The same pass folds, each below: DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q (FusedQLinearAdd), DQ -> MaxPool ->
+// Q of one scale (an int8 MaxPool), and DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q (com.microsoft
+// QLinearConcat, each input requantized by a table [then an int8 MaxPool]).
+//
 // DequantizeLinear nodes of constants are kept unfolded until the passes ran (runtime/plan.cc) so that this
 // pass sees them; what it leaves is folded after the passes.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "ops/quant/qlinear_binary.h"
 #include "ops/quant/quantize_linear.h"
+#include "ops/tensor/concat.h"
 #include "ops/quant/quantization.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -200,6 +207,65 @@ void fold_max_pool(Graph& g, const std::vector<std::vector<int>>& consumers, siz
   at = make_node(g, pool.name, "", "MaxPool", inputs, outputs, pool.attrs, note, 12);  // int8 from opset 12
 }
 
+// DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q  as com.microsoft QLinearConcat (each x_i requantized to
+// Q's scale and zero point, ops/quant/qlinear_concat.h) [then an int8 MaxPool]: every x_i and y of one int8
+// type, per tensor. The MaxPool moves after the requantization exactly: Q is monotone, so Q(max(a, b)) =
+// max(Q(a), Q(b)) (GoogLeNet's Concat -> MaxPool, whose Concat the quantizer leaves unquantized).
+void fold_concat(Graph& g, const std::vector<std::vector<int>>& consumers, size_t n, PassDeclines& declines) {
+  const Node& cat = g.nodes[n];
+  bool any = false;
+  for (int v : cat.inputs) any = any || dequantize_of(g, v);
+  if (!any) return;
+  const auto decline = [&](const std::string& why) { declines.add(cat, why + ": runs DQ -> float Concat -> Q"); };
+  std::vector<const Node*> dq;
+  for (int v : cat.inputs) dq.push_back(tensor_dequantize_of(g, v));
+  if (std::find(dq.begin(), dq.end(), nullptr) != dq.end()) {
+    decline("an input is not a DequantizeLinear of int8/uint8 with one constant scale and zero point");
+    return;
+  }
+  const Node* pool = sole_reader(g, consumers, cat.outputs[0]);
+  if (pool && !(is_op(*pool, "MaxPool") && pool->outputs.size() == 1)) pool = nullptr;
+  const Node* q = sole_reader(g, consumers, pool ? pool->outputs[0] : cat.outputs[0]);
+  if (!q || !is_op(*q, "QuantizeLinear") || !constant_quant(g, *q, 1)) {
+    decline("its output is not read by one QuantizeLinear (constant scale and zero point per tensor), through at most a MaxPool");
+    return;
+  }
+  const DType type = g.value(q->outputs[0]).info.dtype;
+  for (const Node* d : dq)
+    if (g.value(d->inputs[0]).info.dtype != type) {
+      decline("the inputs and the QuantizeLinear's y are not of one type");
+      return;
+    }
+  std::vector<int> inputs{q->inputs[1], zero_point_or_new(g, *q, type, cat.name + "_y_zero_point")};
+  std::string note = "DequantizeLinear x" + std::to_string(dq.size()) + ", Concat" + (pool ? ", MaxPool" : "") +
+                     ", QuantizeLinear from '" + cat.name + "'" + (pool ? " '" + pool->name + "'" : "") + " '" +
+                     q->name + "'";
+  for (size_t i = 0; i < dq.size(); ++i) {
+    const Node& d = *dq[i];
+    inputs.insert(inputs.end(), {d.inputs[0], d.inputs[1],
+                                 zero_point_or_new(g, d, type, cat.name + "_x" + std::to_string(i) + "_zero_point")});
+  }
+  Attributes attrs;
+  attrs.set("axis", int_attr(params_as<ConcatParams>(*cat.params, cat.op_type).axis));
+  const std::vector<int> outputs = q->outputs;
+  const size_t q_at = size_t(q - g.nodes.data());
+  if (!pool) {
+    g.nodes[q_at] = make_node(g, cat.name, kMicrosoftDomain, "QLinearConcat", inputs, outputs, attrs, note);
+    return;
+  }
+  // The QLinearConcat in the MaxPool's place (its inputs come before the Concat), the int8 MaxPool in the Q's.
+  ValueInfo joined = g.value(cat.outputs[0]).info;
+  joined.dtype = type;
+  joined.constant.reset();
+  const int y = add_value(g, cat.name + "_quantized", joined);
+  const Attributes pool_attrs = pool->attrs;
+  const std::string pool_name = pool->name, pool_note = "MaxPool of the int8 QLinearConcat '" + cat.name +
+                                                        "', moved before QuantizeLinear '" + q->name + "'";
+  const size_t pool_at = size_t(pool - g.nodes.data());
+  g.nodes[pool_at] = make_node(g, cat.name, kMicrosoftDomain, "QLinearConcat", inputs, {y}, attrs, note);
+  g.nodes[q_at] = make_node(g, pool_name, "", "MaxPool", {y}, outputs, pool_attrs, pool_note, 12);  // int8 from opset 12
+}
+
 }  // namespace
 
 void fold_qdq(Graph& g, PassDeclines& declines) {
@@ -207,6 +273,7 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     if (is_op(g.nodes[n], "Add")) fold_add(g, consumers, n, declines);
     else if (is_op(g.nodes[n], "MaxPool")) fold_max_pool(g, consumers, n, declines);
+    else if (is_op(g.nodes[n], "Concat")) fold_concat(g, consumers, n, declines);
   }
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& conv = g.nodes[n];

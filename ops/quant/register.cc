@@ -63,7 +63,8 @@ void register_quant_ops(OpRegistry& r) {
                                          {ref_kernel(qlinear_average_pool_ref)},
                                          kMicrosoftDomain});
   r.add(OpSpec<QLinearConcatParams>{"QLinearConcat", 1, parse_qlinear_concat, infer_qlinear_concat, kOneQuantStep,
-                                    {ref_kernel(qlinear_concat_ref)}, kMicrosoftDomain});
+                                    {qlinear_concat_native_kernel(), ref_kernel(qlinear_concat_ref)},
+                                    kMicrosoftDomain});
   r.add(OpSpec<QLinearSoftmaxParams>{"QLinearSoftmax", 1, parse_qlinear_softmax, infer_qlinear_softmax, kOneQuantStep,
                                      {ref_kernel(qlinear_softmax_ref)}, kMicrosoftDomain});
   r.add(OpSpec<QGemmParams>{"QGemm", 1, parse_qgemm, infer_qgemm, kOneQuantStep, {ref_kernel(qgemm_ref)},

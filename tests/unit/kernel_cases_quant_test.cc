@@ -189,11 +189,35 @@ std::vector<KernelCase> microsoft_cases() {
                         .attr("count_include_pad", int_attr(1)).attr("channels_last", int_attr(1))
                         .in(given(random_quantized(t, {2, 5, 4, 3}, 39))).in(given(scalar_f32(0.05f))).in(given(zp))
                         .in(given(scalar_f32(0.05f))).in(given(zp)));
+    // The native kernel: a table per input (the first copied: Y's scale and zero point), plain or
+    // channels-last; scales and zero points it reads at run time are the reference's.
     cases.push_back(KernelCase("QLinearConcat", 1, "axis 1, " + tn).in_domain(kMs).attr("axis", int_attr(1))
-                        .in(given(scalar_f32(0.05f))).in(given(zp))
-                        .in(given(random_quantized(t, {2, 3, 2}, 36))).in(given(scalar_f32(0.05f))).in(given(zp))
-                        .in(given(random_quantized(t, {2, 1, 2}, 37))).in(given(scalar_f32(0.1f)))
-                        .in(given(zero_point(t, 3))));
+                        .in(given(scalar_f32(0.05f)).constant()).in(given(zp).constant())
+                        .in(given(random_quantized(t, {2, 3, 2}, 36))).in(given(scalar_f32(0.05f)).constant())
+                        .in(given(zp).constant()).in(given(random_quantized(t, {2, 1, 2}, 37)))
+                        .in(given(scalar_f32(0.1f)).constant()).in(given(zero_point(t, 3)).constant())
+                        .runs("native", Takes::plain));
+    cases.push_back(KernelCase("QLinearConcat", 1, "axis -1, scales at run time, " + tn).in_domain(kMs)
+                        .attr("axis", int_attr(-1)).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 3, 2}, 38))).in(given(scalar_f32(0.07f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 3, 5}, 39))).in(given(scalar_f32(0.1f)))
+                        .in(given(zero_point(t, 3))).declines("native", "needs constant scales"));
+    cases.push_back(KernelCase("QLinearConcat", 1, "channels-last, copied and requantized inputs, " + tn)
+                        .in_domain(kMs).attr("axis", int_attr(1))
+                        .in(given(scalar_f32(0.04f)).constant()).in(given(zero_point(t, 7)).constant())
+                        .in(given(random_quantized(t, {2, 8, 3, 5}, 40)).channels_last())
+                        .in(given(scalar_f32(0.04f)).constant()).in(given(zero_point(t, 7)).constant())
+                        .in(given(random_quantized(t, {2, 3, 3, 5}, 41)).channels_last())
+                        .in(given(scalar_f32(0.05f)).constant()).in(given(zp).constant())
+                        .in(given(random_quantized(t, {2, 5, 3, 5}, 42)))
+                        .in(given(scalar_f32(0.02f)).constant()).in(given(zero_point(t, -1 + (t == DType::u8 ? 101 : 0))).constant())
+                        .runs("native", Takes::offered));
+    cases.push_back(KernelCase("QLinearConcat", 1, "axis 0, N = 1 plain runs in chunks, " + tn).in_domain(kMs)
+                        .attr("axis", int_attr(0)).in(given(scalar_f32(0.03f)).constant()).in(given(zp).constant())
+                        .in(given(random_quantized(t, {1, 40000}, 43))).in(given(scalar_f32(0.05f)).constant())
+                        .in(given(zp).constant()).in(given(random_quantized(t, {2, 40000}, 44)))
+                        .in(given(scalar_f32(0.03f)).constant()).in(given(zp).constant())
+                        .runs("native", Takes::plain));
   }
   const DType u8 = DType::u8, i8 = DType::i8;
   cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 13, axis 1").in_domain(kMs).attr("axis", int_attr(1))
