@@ -33,6 +33,11 @@ std::vector<KernelCase> quantize_cases() {
                         .in(given(random_quantized(t, {2, 3, 4}, 2))).in(given(floats_1d({0.5f, 0.25f})))
                         .in(given(zero_points(t, {1, 2}))));
   }
+  // Many elements: the native kernel's SSE2 steps of 16 and its scalar tail (special values planted too).
+  for (DType t : {DType::u8, DType::i8})
+    cases.push_back(KernelCase("QuantizeLinear", 13, std::string("3 x 1001, wide range ") + dtype_name(t))
+                        .in(random_in({3, 1001}, -9.f, 9.f)).in(given(scalar_f32(0.03f)))
+                        .in(given(zero_point(t, t == DType::u8 ? 17 : -9))));
   cases.push_back(KernelCase("QuantizeLinear", 13, "no zero point: uint8").in(random_in({7}, -3.f, 3.f))
                       .in(given(scalar_f32(0.1f))));
   cases.push_back(KernelCase("QuantizeLinear", 10, "int32 x").in(given(random_quantized(DType::i32, {6}, 4)))
