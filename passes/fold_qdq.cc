@@ -28,7 +28,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
+#include "engine/node_eval.h"
 #include "ops/quant/qlinear_binary.h"
 #include "ops/quant/quantize_linear.h"
 #include "ops/tensor/concat.h"
@@ -266,6 +268,105 @@ void fold_concat(Graph& g, const std::vector<std::vector<int>>& consumers, size_
   g.nodes[q_at] = make_node(g, pool_name, "", "MaxPool", {y}, outputs, pool_attrs, pool_note, 12);  // int8 from opset 12
 }
 
+// Elementwise float ops a QLinearLookup may take in: each output element a function of the same element of
+// its inputs (the binary ones' other operand a one-value constant or the same value).
+bool lookup_op(const Node& n) {
+  static const char* const kOps[] = {"Sigmoid", "Mul", "Add", "Sub", "Div", "Relu", "Clip", "HardSigmoid",
+                                     "HardSwish", "LeakyRelu", "Tanh", "Elu", "Softplus", "Neg", "Abs"};
+  for (const char* op : kOps)
+    if (is_op(n, op)) return n.outputs.size() == 1;
+  return false;
+}
+
+// DQ(x) -> elementwise float ops of that one value only -> Q  as cnnx.internal QLinearLookup (a table of x's 256
+// values, ops/quant/qlinear_lookup.h): EfficientNet's Swish (Sigmoid, Mul) between int8 convolutions, or a
+// Relu/Clip the quantizer left between two QuantizeLinears. The table is the replaced nodes' reference kernels
+// run on all 256 values (the DequantizeLinear, the ops, the QuantizeLinear), so the folded node is exactly the
+// reference path. Every value between the DequantizeLinear and the QuantizeLinear must be read only by the ops
+// taken, and the DQ's x be int8/uint8 per tensor.
+void fold_lookup(Graph& g, const std::vector<std::vector<int>>& consumers, size_t qi, PassDeclines& declines) {
+  const Node& q = g.nodes[qi];
+  if (!constant_quant(g, q, 1) || q.inputs[0] < 0) return;
+  const Node* first = producer_of(g, q.inputs[0]);
+  if (!first || !lookup_op(*first)) return;
+  // The nodes from the DequantizeLinear to q, walked back from q's input.
+  const Node* dq = nullptr;
+  std::vector<size_t> taken;
+  std::vector<int> stack{q.inputs[0]}, seen;
+  std::string why;
+  while (!stack.empty() && why.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
+    seen.push_back(v);
+    const Node* p = producer_of(g, v);
+    if (p && is_op(*p, "DequantizeLinear")) {
+      if (dq && dq != p) why = "it reads two DequantizeLinears";
+      else if (!(dq = tensor_dequantize_of(g, v))) why = "its DequantizeLinear is not of int8/uint8 per tensor";
+      continue;
+    }
+    if (!p || !lookup_op(*p)) {
+      why = "a value between them is not an elementwise op's";
+      continue;
+    }
+    taken.push_back(size_t(p - g.nodes.data()));
+    for (int in : p->inputs) {
+      if (in < 0) continue;
+      const Tensor* c = g.value(in).info.constant.get();
+      if (c && c->numel() == 1) continue;
+      if (c) why = "'" + p->name + "' reads a constant of more than one value";
+      else stack.push_back(in);
+    }
+  }
+  if (why.empty() && !dq) why = "no DequantizeLinear feeds it";
+  for (size_t t : taken) {
+    const int out = g.nodes[t].outputs[0];
+    if (!why.empty()) break;
+    if (is_graph_output(g, out)) why = "'" + g.nodes[t].name + "' writes a graph output";
+    for (int r : consumers[size_t(out)])
+      if (&g.nodes[size_t(r)] != &q && std::find(taken.begin(), taken.end(), size_t(r)) == taken.end())
+        why = "'" + g.nodes[t].name + "''s output is read by another node";
+  }
+  const std::string names = first->op_type + " '" + first->name + "'";
+  if (!why.empty()) {
+    declines.add(q, why + " (from " + names + "): runs DQ -> float ops -> Q");
+    return;
+  }
+  std::sort(taken.begin(), taken.end());
+  // The table: x's 256 bytes through the DequantizeLinear, the ops in graph order and q, by reference kernels.
+  const DType x_type = g.value(dq->inputs[0]).info.dtype;
+  Tensor bytes(x_type, {256});
+  for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw())[b] = uint8_t(b);
+  std::map<int, ValueInfo> known{{dq->inputs[0], ValueInfo::of(bytes)}};
+  const auto eval = [&](const Node& n) {
+    std::vector<ValueInfo> in = input_infos(g, n);
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      if (known.count(n.inputs[i])) in[i] = known.at(n.inputs[i]);
+    const std::vector<ValueInfo> out = infer_node(n, in);
+    if (out.empty() || !out[0].constant) throw Error(n.label() + ": not evaluated on the table's values");
+    known[n.outputs[0]] = out[0];
+  };
+  try {
+    eval(*dq);
+    for (size_t t : taken) eval(g.nodes[t]);
+    eval(q);
+  } catch (const Error& e) {
+    declines.add(q, std::string("its table could not be made (") + e.what() + "): runs DQ -> float ops -> Q");
+    return;
+  }
+  const Tensor table = *known.at(q.outputs[0]).constant;
+  std::string note = "DequantizeLinear";
+  for (size_t t : taken) note += ", " + g.nodes[t].op_type;
+  note += ", QuantizeLinear from '" + dq->name + "'";
+  for (size_t t : taken) note += " '" + g.nodes[t].name + "'";
+  note += " '" + q.name + "'";
+  const std::vector<int> outputs = q.outputs;
+  const std::string name = g.nodes[taken.back()].name;
+  const int x_in = dq->inputs[0];
+  const int table_value = add_value(g, q.name + "_table", ValueInfo::of(table));
+  g.nodes[qi] = make_node(g, name, kInternalDomain, "QLinearLookup", {x_in, table_value}, outputs, {}, note);
+}
+
 }  // namespace
 
 void fold_qdq(Graph& g, PassDeclines& declines) {
@@ -371,6 +472,10 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
     at = act ? make_node(g, conv.name, kInternalDomain, "FusedQLinearConv", inputs, outputs, attrs, note)
              : make_node(g, conv.name, "", "QLinearConv", inputs, outputs, attrs, note, 10);
   }
+  // Last, what is left between a DequantizeLinear and a QuantizeLinear as elementwise float ops (Swish).
+  const auto readers = consumers_of(g);
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    if (is_op(g.nodes[n], "QuantizeLinear")) fold_lookup(g, readers, n, declines);
 }
 
 }  // namespace cnnx

@@ -367,3 +367,68 @@ TEST_CASE("fold-qdq: DQ, DQ -> Concat [-> MaxPool] -> Q stays int8, requantizing
     }
   }
 }
+
+namespace {
+
+// x -> Q -> DQ -> (Swish: Sigmoid, Mul | ReLU6: Clip) -> Q (another scale) -> DQ -> y; `sigmoid_out`: the Sigmoid's
+// output is a graph output too (a near miss).
+GraphBuilder lookup_graph(bool swish, bool sigmoid_out) {
+  GraphBuilder b(13);
+  b.input("x", {1, 8, 6, 6})
+      .initializer("x_scale", scalar_f32(0.05f)).initializer("x_zp", zero_point(DType::u8, 100))
+      .initializer("y_scale", scalar_f32(0.02f)).initializer("y_zp", zero_point(DType::u8, 12))
+      .initializer("lo", make_tensor({}, {0.f})).initializer("hi", make_tensor({}, {4.f}))
+      .node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x")
+      .node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xf"}, "dq_x");
+  if (swish) b.node("Sigmoid", {"xf"}, {"s"}, "sigmoid").node("Mul", {"xf", "s"}, {"a"}, "mul");
+  else b.node("Clip", {"xf", "lo", "hi"}, {"a"}, "clip");
+  b.node("QuantizeLinear", {"a", "y_scale", "y_zp"}, {"yq"}, "q_y")
+      .node("DequantizeLinear", {"yq", "y_scale", "y_zp"}, {"y"}, "dq_y")
+      .output("y");
+  if (sigmoid_out) b.output("s");
+  return b;
+}
+
+}  // namespace
+
+// The table is the replaced nodes' reference kernels on all 256 values, so the folded graph equals the
+// pass-free reference path exactly, on both backends.
+TEST_CASE("fold-qdq: DQ -> Sigmoid, Mul (Swish) or Clip -> Q becomes one QLinearLookup, exactly the reference path") {
+  struct Lookup {
+    std::string what;
+    bool swish, sigmoid_out;
+    std::string ops;
+  };
+  const std::vector<Lookup> cases = {
+      {"Swish", true, false, "QuantizeLinear,QLinearLookup,DequantizeLinear"},
+      {"Clip between two QuantizeLinears", false, false, "QuantizeLinear,QLinearLookup,DequantizeLinear"},
+      {"the Sigmoid's output also a graph output", true, true,
+       "QuantizeLinear,DequantizeLinear,Sigmoid,Mul,QuantizeLinear,DequantizeLinear"},
+  };
+  for (const Lookup& c : cases) {
+    GraphBuilder gb = lookup_graph(c.swish, c.sigmoid_out);
+    const auto [graph, infos, inputs] = build(gb, 13);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      std::string ops, declined;
+      for (const PlanStep& s : plan->steps())
+        if (s.node >= 0) ops += (ops.empty() ? "" : ",") + plan->graph().nodes[size_t(s.node)].op_type;
+      for (const PassReport& r : plan->pass_reports())
+        if (r.pass == "fold-qdq")
+          for (const std::string& d : r.declined) declined += d + "\n";
+      CAPTURE(ops);
+      CAPTURE(declined);
+      CHECK(ops == c.ops);
+      if (c.sigmoid_out) CHECK(declined.find("'sigmoid' writes a graph output") != std::string::npos);
+      const std::vector<Tensor> got = plan->run(inputs);
+      if (c.sigmoid_out && backend == Backend::dnnl) continue;  // oneDNN's Sigmoid is not the reference's
+      REQUIRE(got.size() == want.size());
+      int64_t differ = 0;
+      for (int64_t i = 0; i < got[0].numel(); ++i) differ += got[0].data<float>()[i] != want[0].data<float>()[i];
+      CHECK(differ == 0);
+    }
+  }
+}

@@ -225,6 +225,18 @@ std::vector<KernelCase> microsoft_cases() {
                         .runs("native", Takes::plain));
   }
   const DType u8 = DType::u8, i8 = DType::i8;
+  // QLinearLookup (cnnx.internal, from fold-qdq): int8 x indexes by its byte. The native kernel keeps a dense
+  // layout x arrives in (an int8 convolution's channels-last, tests/passes/fold_qdq_test.cc); the harness
+  // offers float32's channels-last descriptor, not dense for int8, so that case runs plain.
+  for (DType t : {u8, i8}) {
+    const std::string tn = dtype_name(t);
+    cases.push_back(KernelCase("QLinearLookup", 1, tn + " x, uint8 table").in_domain(kInternalDomain)
+                        .in(given(random_quantized(t, {2, 3, 4, 5}, 60))).in(given(random_quantized(u8, {256}, 61)).constant())
+                        .runs("native", Takes::plain));
+    cases.push_back(KernelCase("QLinearLookup", 1, tn + " x channels-last, int8 table").in_domain(kInternalDomain)
+                        .in(given(random_quantized(t, {2, 16, 5, 7}, 62)).channels_last())
+                        .in(given(random_quantized(i8, {256}, 63)).constant()).runs("native", Takes::plain));
+  }
   cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 13, axis 1").in_domain(kMs).attr("axis", int_attr(1))
                       .attr("opset", int_attr(13)).in(given(random_quantized(u8, {2, 5, 3}, 50)))
                       .in(given(scalar_f32(0.1f))).in(given(zero_point(u8, 128))).in(given(scalar_f32(1.f / 256)))
@@ -260,5 +272,5 @@ std::vector<KernelCase> microsoft_cases() {
 
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
 KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, FusedQLinearConv", integer_product_cases)
-KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
+KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearLookup, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
              "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)
