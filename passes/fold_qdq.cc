@@ -20,8 +20,9 @@
 // orders of magnitude below one step. The folded node's op tolerance is that one step (kOneQuantStep).
 //
 // The same pass folds, each below: DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q (FusedQLinearAdd), DQ -> MaxPool ->
-// Q of one scale (an int8 MaxPool), and DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q (com.microsoft
-// QLinearConcat, each input requantized by a table [then an int8 MaxPool]).
+// Q of one scale (an int8 MaxPool), DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q (com.microsoft
+// QLinearConcat, each input requantized by a table [then an int8 MaxPool]), and last DQ(x) -> elementwise float
+// ops of that one value -> Q (cnnx.internal QLinearLookup: Swish, or a Clip between two QuantizeLinears).
 //
 // DequantizeLinear nodes of constants are kept unfolded until the passes ran (runtime/plan.cc) so that this
 // pass sees them; what it leaves is folded after the passes.
