@@ -19,12 +19,22 @@
 // |terms| <= K * max|x - x_zp| * max|W - w_zp| * x_scale * w_scale: a quantizer's choice of y_scale keeps that
 // orders of magnitude below one step. The folded node's op tolerance is that one step (kOneQuantStep).
 //
+// The same pass folds, each below: DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q (FusedQLinearAdd), DQ -> MaxPool ->
+// Q of one scale (an int8 MaxPool), DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q (com.microsoft
+// QLinearConcat, each input requantized by a table [then an int8 MaxPool]), and last DQ(x) -> elementwise float
+// ops of that one value -> Q (cnnx.internal QLinearLookup: Swish, or a Clip between two QuantizeLinears).
+//
 // DequantizeLinear nodes of constants are kept unfolded until the passes ran (runtime/plan.cc) so that this
 // pass sees them; what it leaves is folded after the passes.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
+#include "engine/node_eval.h"
+#include "ops/quant/qlinear_binary.h"
 #include "ops/quant/quantize_linear.h"
+#include "ops/tensor/concat.h"
 #include "ops/quant/quantization.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -200,6 +210,164 @@ void fold_max_pool(Graph& g, const std::vector<std::vector<int>>& consumers, siz
   at = make_node(g, pool.name, "", "MaxPool", inputs, outputs, pool.attrs, note, 12);  // int8 from opset 12
 }
 
+// DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q  as com.microsoft QLinearConcat (each x_i requantized to
+// Q's scale and zero point, ops/quant/qlinear_concat.h) [then an int8 MaxPool]: every x_i and y of one int8
+// type, per tensor. The MaxPool moves after the requantization exactly: Q is monotone, so Q(max(a, b)) =
+// max(Q(a), Q(b)) (GoogLeNet's Concat -> MaxPool, whose Concat the quantizer leaves unquantized).
+void fold_concat(Graph& g, const std::vector<std::vector<int>>& consumers, size_t n, PassDeclines& declines) {
+  const Node& cat = g.nodes[n];
+  bool any = false;
+  for (int v : cat.inputs) any = any || dequantize_of(g, v);
+  if (!any) return;
+  const auto decline = [&](const std::string& why) { declines.add(cat, why + ": runs DQ -> float Concat -> Q"); };
+  std::vector<const Node*> dq;
+  for (int v : cat.inputs) dq.push_back(tensor_dequantize_of(g, v));
+  if (std::find(dq.begin(), dq.end(), nullptr) != dq.end()) {
+    decline("an input is not a DequantizeLinear of int8/uint8 with one constant scale and zero point");
+    return;
+  }
+  const Node* pool = sole_reader(g, consumers, cat.outputs[0]);
+  if (pool && !(is_op(*pool, "MaxPool") && pool->outputs.size() == 1)) pool = nullptr;
+  const Node* q = sole_reader(g, consumers, pool ? pool->outputs[0] : cat.outputs[0]);
+  if (!q || !is_op(*q, "QuantizeLinear") || !constant_quant(g, *q, 1)) {
+    decline("its output is not read by one QuantizeLinear (constant scale and zero point per tensor), through at most a MaxPool");
+    return;
+  }
+  const DType type = g.value(q->outputs[0]).info.dtype;
+  for (const Node* d : dq)
+    if (g.value(d->inputs[0]).info.dtype != type) {
+      decline("the inputs and the QuantizeLinear's y are not of one type");
+      return;
+    }
+  std::vector<int> inputs{q->inputs[1], zero_point_or_new(g, *q, type, cat.name + "_y_zero_point")};
+  std::string note = "DequantizeLinear x" + std::to_string(dq.size()) + ", Concat" + (pool ? ", MaxPool" : "") +
+                     ", QuantizeLinear from '" + cat.name + "'" + (pool ? " '" + pool->name + "'" : "") + " '" +
+                     q->name + "'";
+  for (size_t i = 0; i < dq.size(); ++i) {
+    const Node& d = *dq[i];
+    inputs.insert(inputs.end(), {d.inputs[0], d.inputs[1],
+                                 zero_point_or_new(g, d, type, cat.name + "_x" + std::to_string(i) + "_zero_point")});
+  }
+  Attributes attrs;
+  attrs.set("axis", int_attr(params_as<ConcatParams>(*cat.params, cat.op_type).axis));
+  const std::vector<int> outputs = q->outputs;
+  const size_t q_at = size_t(q - g.nodes.data());
+  if (!pool) {
+    g.nodes[q_at] = make_node(g, cat.name, kMicrosoftDomain, "QLinearConcat", inputs, outputs, attrs, note);
+    return;
+  }
+  // The QLinearConcat in the MaxPool's place (its inputs come before the Concat), the int8 MaxPool in the Q's.
+  ValueInfo joined = g.value(cat.outputs[0]).info;
+  joined.dtype = type;
+  joined.constant.reset();
+  const int y = add_value(g, cat.name + "_quantized", joined);
+  const Attributes pool_attrs = pool->attrs;
+  const std::string pool_name = pool->name, pool_note = "MaxPool of the int8 QLinearConcat '" + cat.name +
+                                                        "', moved before QuantizeLinear '" + q->name + "'";
+  const size_t pool_at = size_t(pool - g.nodes.data());
+  g.nodes[pool_at] = make_node(g, cat.name, kMicrosoftDomain, "QLinearConcat", inputs, {y}, attrs, note);
+  g.nodes[q_at] = make_node(g, pool_name, "", "MaxPool", {y}, outputs, pool_attrs, pool_note, 12);  // int8 from opset 12
+}
+
+// Elementwise float ops a QLinearLookup may take in: each output element a function of the same element of
+// its inputs (the binary ones' other operand a one-value constant or the same value).
+bool lookup_op(const Node& n) {
+  static const char* const kOps[] = {"Sigmoid", "Mul", "Add", "Sub", "Div", "Relu", "Clip", "HardSigmoid",
+                                     "HardSwish", "LeakyRelu", "Tanh", "Elu", "Softplus", "Neg", "Abs"};
+  for (const char* op : kOps)
+    if (is_op(n, op)) return n.outputs.size() == 1;
+  return false;
+}
+
+// DQ(x) -> elementwise float ops of that one value only -> Q  as cnnx.internal QLinearLookup (a table of x's 256
+// values, ops/quant/qlinear_lookup.h): EfficientNet's Swish (Sigmoid, Mul) between int8 convolutions, or a
+// Relu/Clip the quantizer left between two QuantizeLinears. The table is the replaced nodes' reference kernels
+// run on all 256 values (the DequantizeLinear, the ops, the QuantizeLinear), so the folded node is exactly the
+// reference path. Every value between the DequantizeLinear and the QuantizeLinear must be read only by the ops
+// taken, and the DQ's x be int8/uint8 per tensor.
+void fold_lookup(Graph& g, const std::vector<std::vector<int>>& consumers, size_t qi, PassDeclines& declines) {
+  const Node& q = g.nodes[qi];
+  if (!constant_quant(g, q, 1) || q.inputs[0] < 0) return;
+  const Node* first = producer_of(g, q.inputs[0]);
+  if (!first || !lookup_op(*first)) return;
+  // The nodes from the DequantizeLinear to q, walked back from q's input.
+  const Node* dq = nullptr;
+  std::vector<size_t> taken;
+  std::vector<int> stack{q.inputs[0]}, seen;
+  std::string why;
+  while (!stack.empty() && why.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
+    seen.push_back(v);
+    const Node* p = producer_of(g, v);
+    if (p && is_op(*p, "DequantizeLinear")) {
+      if (dq && dq != p) why = "it reads two DequantizeLinears";
+      else if (!(dq = tensor_dequantize_of(g, v))) why = "its DequantizeLinear is not of int8/uint8 per tensor";
+      continue;
+    }
+    if (!p || !lookup_op(*p)) {
+      why = "a value between them is not an elementwise op's";
+      continue;
+    }
+    taken.push_back(size_t(p - g.nodes.data()));
+    for (int in : p->inputs) {
+      if (in < 0) continue;
+      const Tensor* c = g.value(in).info.constant.get();
+      if (c && c->numel() == 1) continue;
+      if (c) why = "'" + p->name + "' reads a constant of more than one value";
+      else stack.push_back(in);
+    }
+  }
+  if (why.empty() && !dq) why = "no DequantizeLinear feeds it";
+  for (size_t t : taken) {
+    const int out = g.nodes[t].outputs[0];
+    if (!why.empty()) break;
+    if (is_graph_output(g, out)) why = "'" + g.nodes[t].name + "' writes a graph output";
+    for (int r : consumers[size_t(out)])
+      if (&g.nodes[size_t(r)] != &q && std::find(taken.begin(), taken.end(), size_t(r)) == taken.end())
+        why = "'" + g.nodes[t].name + "''s output is read by another node";
+  }
+  const std::string names = first->op_type + " '" + first->name + "'";
+  if (!why.empty()) {
+    declines.add(q, why + " (from " + names + "): runs DQ -> float ops -> Q");
+    return;
+  }
+  std::sort(taken.begin(), taken.end());
+  // The table: x's 256 bytes through the DequantizeLinear, the ops in graph order and q, by reference kernels.
+  const DType x_type = g.value(dq->inputs[0]).info.dtype;
+  Tensor bytes(x_type, {256});
+  for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw())[b] = uint8_t(b);
+  std::map<int, ValueInfo> known{{dq->inputs[0], ValueInfo::of(bytes)}};
+  const auto eval = [&](const Node& n) {
+    std::vector<ValueInfo> in = input_infos(g, n);
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      if (known.count(n.inputs[i])) in[i] = known.at(n.inputs[i]);
+    const std::vector<ValueInfo> out = infer_node(n, in);
+    if (out.empty() || !out[0].constant) throw Error(n.label() + ": not evaluated on the table's values");
+    known[n.outputs[0]] = out[0];
+  };
+  try {
+    eval(*dq);
+    for (size_t t : taken) eval(g.nodes[t]);
+    eval(q);
+  } catch (const Error& e) {
+    declines.add(q, std::string("its table could not be made (") + e.what() + "): runs DQ -> float ops -> Q");
+    return;
+  }
+  const Tensor table = *known.at(q.outputs[0]).constant;
+  std::string note = "DequantizeLinear";
+  for (size_t t : taken) note += ", " + g.nodes[t].op_type;
+  note += ", QuantizeLinear from '" + dq->name + "'";
+  for (size_t t : taken) note += " '" + g.nodes[t].name + "'";
+  note += " '" + q.name + "'";
+  const std::vector<int> outputs = q.outputs;
+  const std::string name = g.nodes[taken.back()].name;
+  const int x_in = dq->inputs[0];
+  const int table_value = add_value(g, q.name + "_table", ValueInfo::of(table));
+  g.nodes[qi] = make_node(g, name, kInternalDomain, "QLinearLookup", {x_in, table_value}, outputs, {}, note);
+}
+
 }  // namespace
 
 void fold_qdq(Graph& g, PassDeclines& declines) {
@@ -207,6 +375,7 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     if (is_op(g.nodes[n], "Add")) fold_add(g, consumers, n, declines);
     else if (is_op(g.nodes[n], "MaxPool")) fold_max_pool(g, consumers, n, declines);
+    else if (is_op(g.nodes[n], "Concat")) fold_concat(g, consumers, n, declines);
   }
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& conv = g.nodes[n];
@@ -304,6 +473,10 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
     at = act ? make_node(g, conv.name, kInternalDomain, "FusedQLinearConv", inputs, outputs, attrs, note)
              : make_node(g, conv.name, "", "QLinearConv", inputs, outputs, attrs, note, 10);
   }
+  // Last, what is left between a DequantizeLinear and a QuantizeLinear as elementwise float ops (Swish).
+  const auto readers = consumers_of(g);
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    if (is_op(g.nodes[n], "QuantizeLinear")) fold_lookup(g, readers, n, declines);
 }
 
 }  // namespace cnnx

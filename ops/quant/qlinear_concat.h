@@ -20,5 +20,7 @@ struct QLinearConcatParams : OpParams {
 QLinearConcatParams parse_qlinear_concat(const Node& node);
 std::vector<ValueInfo> infer_qlinear_concat(const QLinearConcatParams& p, const std::vector<ValueInfo>& in);
 void qlinear_concat_ref(const QLinearConcatParams& p, const KernelIO& io);
+// Tables of each input's 256 values, plain or channels-last (ops/quant/qlinear_concat_dnnl.cc); exact.
+Kernel<QLinearConcatParams> qlinear_concat_native_kernel();
 
 }  // namespace cnnx

@@ -9,6 +9,11 @@
 // multiplication of an exact integer. int32 x (divided in double by the reference) runs the reference.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ops/quant/quantization.h"
 #include "ops/quant/quantize_linear.h"
@@ -36,7 +41,7 @@ void for_each_run(const Shape& shape, int64_t axis, int64_t scale_count, F f) {
 // +-2^22, then (v + 1.5 * 2^23) - 1.5 * 2^23, which float32's round-to-nearest-even makes nearbyint(v) exactly
 // for |v| <= 2^22; beyond, both saturate int8 and uint8 alike. NaN passes the clamp and gives the zero point.
 template <class Q>
-void quantize_run(const float* x, Q* y, int64_t count, float scale, float zp, float lo, float hi) {
+void quantize_scalar(const float* x, Q* y, int64_t count, float scale, float zp, float lo, float hi) {
   constexpr float kMagic = 12582912.f, kLimit = 4194304.f;  // 1.5 * 2^23, 2^22
   for (int64_t i = 0; i < count; ++i) {
     float v = x[i] / scale;
@@ -44,6 +49,34 @@ void quantize_run(const float* x, Q* y, int64_t count, float scale, float zp, fl
     v = (v + kMagic) - kMagic + zp;
     y[i] = Q(v != v ? zp : v < lo ? lo : v > hi ? hi : v);
   }
+}
+
+// The same with SSE2 (every x86-64 CPU), 16 elements a step: GCC does not vectorize the loop above (its
+// selects are control flow to it), and on random data its branches mispredict (~25 cycles an element).
+// cvtps2dq rounds as the scalar path does (to nearest, ties to even, the default floating-point environment);
+// the zero point is added in int32 and the two saturating packs (int32 -> int16 -> int8/uint8) are the
+// saturation; NaN lanes (cmpunord) take the zero point.
+template <class Q>
+void quantize_run(const float* x, Q* y, int64_t count, float scale, float zp, float lo, float hi) {
+  int64_t i = 0;
+#ifdef __SSE2__
+  const __m128 s = _mm_set1_ps(scale), limit = _mm_set1_ps(4194304.f), neg_limit = _mm_set1_ps(-4194304.f);
+  const __m128i z = _mm_set1_epi32(int32_t(zp));
+  const auto quads = [&](const float* p) {
+    const __m128 v = _mm_div_ps(_mm_loadu_ps(p), s);
+    const __m128 nan = _mm_cmpunord_ps(v, v);
+    const __m128i q = _mm_add_epi32(_mm_cvtps_epi32(_mm_min_ps(_mm_max_ps(v, neg_limit), limit)), z);
+    const __m128i m = _mm_castps_si128(nan);
+    return _mm_or_si128(_mm_andnot_si128(m, q), _mm_and_si128(m, z));
+  };
+  for (; i + 16 <= count; i += 16) {
+    const __m128i a = _mm_packs_epi32(quads(x + i), quads(x + i + 4));
+    const __m128i b = _mm_packs_epi32(quads(x + i + 8), quads(x + i + 12));
+    const __m128i r = std::is_same<Q, uint8_t>::value ? _mm_packus_epi16(a, b) : _mm_packs_epi16(a, b);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), r);
+  }
+#endif
+  quantize_scalar(x + i, y + i, count - i, scale, zp, lo, hi);
 }
 
 template <class Q>

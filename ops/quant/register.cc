@@ -9,6 +9,7 @@
 #include "ops/quant/qlinear_binary.h"
 #include "ops/quant/qlinear_concat.h"
 #include "ops/quant/qlinear_global_average_pool.h"
+#include "ops/quant/qlinear_lookup.h"
 #include "ops/quant/qlinear_conv.h"
 #include "ops/quant/qlinear_matmul.h"
 #include "ops/quant/qlinear_softmax.h"
@@ -40,6 +41,9 @@ void register_quant_ops(OpRegistry& r) {
                                     kOneQuantStep,
                                     {qlinear_add_native_kernel(), ref_kernel(qlinear_binary_ref)},
                                     kInternalDomain});
+  // What the fold-qdq pass makes of DQ -> elementwise float ops of one value -> Q (Swish): a table of 256.
+  r.add(OpSpec<NoParams>{"QLinearLookup", 1, parse_qlinear_lookup, infer_qlinear_lookup, kExact,
+                         {qlinear_lookup_native_kernel(), ref_kernel(qlinear_lookup_ref)}, kInternalDomain});
   r.add(OpSpec<NoParams>{"QLinearMatMul", 10, parse_qlinear_matmul, infer_qlinear_matmul, kOneQuantStep,
                          {ref_kernel(qlinear_matmul_ref)}});
 
@@ -63,7 +67,8 @@ void register_quant_ops(OpRegistry& r) {
                                          {ref_kernel(qlinear_average_pool_ref)},
                                          kMicrosoftDomain});
   r.add(OpSpec<QLinearConcatParams>{"QLinearConcat", 1, parse_qlinear_concat, infer_qlinear_concat, kOneQuantStep,
-                                    {ref_kernel(qlinear_concat_ref)}, kMicrosoftDomain});
+                                    {qlinear_concat_native_kernel(), ref_kernel(qlinear_concat_ref)},
+                                    kMicrosoftDomain});
   r.add(OpSpec<QLinearSoftmaxParams>{"QLinearSoftmax", 1, parse_qlinear_softmax, infer_qlinear_softmax, kOneQuantStep,
                                      {ref_kernel(qlinear_softmax_ref)}, kMicrosoftDomain});
   r.add(OpSpec<QGemmParams>{"QGemm", 1, parse_qgemm, infer_qgemm, kOneQuantStep, {ref_kernel(qgemm_ref)},

@@ -11,7 +11,8 @@ fold-qdq pass turns each convolution into one int8 oneDNN convolution):
     Lake) add u8 x s8 pairs in 16 bits without saturating, which keeps cnnx on its single-pass int8 kernel
     (ops/quant/qlinear_conv_dnnl.cc) and ONNX Runtime exact there;
   - every Conv's bias: int32 at scale x_scale * w_scale[m], zero point 0;
-  - every activation a Conv reads, and every Conv's output (after the Relu or Clip that alone reads it):
+  - every activation a Conv reads, and every Conv's output (after the Relu or Clip that alone reads it, its
+    bounds initializers or Constant nodes, as torch.onnx writes ReLU6):
     uint8, asymmetric, scale and zero point from the calibration range (method "minmax": the smallest and
     largest value seen over the calibration images, widened to include 0).
 Other ops stay float32 between the QuantizeLinear/DequantizeLinear pairs (`exclude` leaves Convs float too).
@@ -119,6 +120,8 @@ def _conv_plan(model, exclude):
     that of the Relu or Clip reading it alone)."""
     g = model.graph
     inits = {i.name for i in g.initializer}
+    # Clip's bounds may be initializers or Constant nodes' outputs (torch.onnx writes Constants).
+    constants = inits | {o for n in g.node if n.op_type == "Constant" for o in n.output}
     readers = {}
     for n in g.node:
         for i in n.input:
@@ -135,7 +138,7 @@ def _conv_plan(model, exclude):
         out = n.output[0]
         r = readers.get(out, [])
         if len(r) == 1 and out not in graph_outputs and r[0].op_type in ("Relu", "Clip"):
-            clip_ok = r[0].op_type == "Relu" or all(i == "" or i in inits for i in r[0].input[1:])
+            clip_ok = r[0].op_type == "Relu" or all(i == "" or i in constants for i in r[0].input[1:])
             if clip_ok:
                 out = r[0].output[0]
         convs.append((index, n, out))

@@ -252,3 +252,183 @@ TEST_CASE("fold-qdq: DQ -> Add -> Relu -> Q and DQ -> MaxPool -> Q stay int8 bet
     }
   }
 }
+
+namespace {
+
+// An inception block's join as quantizers write it: x -> Q -> DQ -> two Conv -> Relu branches, each -> Q (its
+// own scale) -> DQ, -> Concat [-> MaxPool 2x2] -> Q (a third scale) -> DQ -> y. `float_input`: the Concat also
+// reads x's float value (a near miss).
+GraphBuilder inception_join(bool pool, bool float_input) {
+  GraphBuilder b(13);
+  Attributes pads, window, axis1;
+  pads.set("pads", ints_attr({1, 1, 1, 1}));
+  window.set("kernel_shape", ints_attr({2, 2}));
+  window.set("strides", ints_attr({2, 2}));
+  axis1.set("axis", int_attr(1));
+  b.input("x", {1, 8, 6, 6})
+      .initializer("x_scale", scalar_f32(kXScale)).initializer("x_zp", zero_point(DType::u8, 128))
+      .initializer("w1", random_quantized(DType::i8, {8, 8, 3, 3}, 93)).initializer("w2", random_quantized(DType::i8, {4, 8, 3, 3}, 94))
+      .initializer("w_scale", scalar_f32(0.003f))
+      .initializer("c1_scale", scalar_f32(0.03f)).initializer("c2_scale", scalar_f32(0.05f))
+      .initializer("y_scale", scalar_f32(0.04f)).initializer("zp0", zero_point(DType::u8, 0))
+      .node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x")
+      .node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xf"}, "dq_x");
+  for (const char* k : {"1", "2"}) {
+    const std::string s = k;
+    b.node("DequantizeLinear", {"w" + s, "w_scale"}, {"wf" + s}, "dq_w" + s)
+        .node("Conv", {"xf", "wf" + s}, {"c" + s}, "conv" + s, pads)
+        .node("Relu", {"c" + s}, {"r" + s}, "relu" + s)
+        .node("QuantizeLinear", {"r" + s, "c" + s + "_scale", "zp0"}, {"rq" + s}, "q_r" + s)
+        .node("DequantizeLinear", {"rq" + s, "c" + s + "_scale", "zp0"}, {"rf" + s}, "dq_r" + s);
+  }
+  std::vector<std::string> parts{"rf1", "rf2"};
+  if (float_input) parts.push_back("x");
+  b.node("Concat", parts, {"cat"}, "concat", axis1);
+  if (pool) b.node("MaxPool", {"cat"}, {"p"}, "pool", window);
+  b.node("QuantizeLinear", {pool ? "p" : "cat", "y_scale", "zp0"}, {"yq"}, "q_y")
+      .node("DequantizeLinear", {"yq", "y_scale", "zp0"}, {"y"}, "dq_y")
+      .output("y");
+  return b;
+}
+
+}  // namespace
+
+// The folded Concat requantizes each branch by a table of the reference's formula (exact against it) and reads
+// the convolutions' channels-last uint8 as they are; the MaxPool after it runs on int8 (exact: Q is monotone).
+TEST_CASE("fold-qdq: DQ, DQ -> Concat [-> MaxPool] -> Q stays int8, requantizing each input") {
+  struct Join {
+    std::string what;
+    bool pool, float_input;
+    std::string ops;  // the plan's node ops in order
+  };
+  const std::vector<Join> cases = {
+      {"Concat", false, false, "QuantizeLinear,FusedQLinearConv,FusedQLinearConv,QLinearConcat,DequantizeLinear"},
+      {"Concat, MaxPool", true, false,
+       "QuantizeLinear,FusedQLinearConv,FusedQLinearConv,QLinearConcat,MaxPool,DequantizeLinear"},
+      {"a float input", false, true,
+       "QuantizeLinear,FusedQLinearConv,FusedQLinearConv,DequantizeLinear,DequantizeLinear,Concat,QuantizeLinear,"
+       "DequantizeLinear"},
+  };
+  for (const Join& c : cases) {
+    GraphBuilder gb = inception_join(c.pool, c.float_input);
+    const auto [graph, infos, inputs] = build(gb, 12);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      std::string ops, concat_layout, declined;
+      int64_t reorders = 0;
+      for (const PlanStep& s : plan->steps()) {
+        if (s.node < 0) {
+          ++reorders;
+          continue;
+        }
+        const Node& n = plan->graph().nodes[size_t(s.node)];
+        ops += (ops.empty() ? "" : ",") + n.op_type;
+        if (n.op_type == "QLinearConcat") concat_layout = s.layouts.in[2].name() + " " + s.kernel;
+      }
+      for (const PassReport& r : plan->pass_reports())
+        if (r.pass == "fold-qdq")
+          for (const std::string& d : r.declined) declined += d + "\n";
+      CAPTURE(ops);
+      CAPTURE(concat_layout);
+      CAPTURE(declined);
+      CAPTURE(reorders);
+      CHECK(ops == c.ops);
+      if (c.ops.find("QLinearConcat") != std::string::npos) {
+        CHECK(concat_layout == (backend == Backend::dnnl ? "acdb native" : "plain ref"));
+        if (backend == Backend::dnnl) CHECK(reorders == 2);  // x into channels-last, y out of it
+      }
+      if (c.float_input) CHECK(declined.find("Concat 'concat': an input is not a DequantizeLinear") != std::string::npos);
+      std::vector<NodeCheck> checks;
+      const std::vector<Tensor> got = plan->run(inputs, &checks);
+      for (const NodeCheck& n : checks) {
+        CAPTURE(n.node);
+        CAPTURE(n.kernel);
+        CAPTURE(n.max_abs);
+        CHECK(n.within);
+      }
+      // Against the pass-free float path: a convolution may round one step apart near a tie (the first test's
+      // rule), which the requantization carries as at most 0.05 / 0.04 of y's step, plus its own rounding:
+      // at most two steps; the table itself is the reference formula, and the MaxPool exact.
+      REQUIRE(got.size() == 1);
+      int64_t equal = 0, off = 0, worse = 0;
+      for (int64_t i = 0; i < got[0].numel(); ++i) {
+        const double steps = std::fabs(double(got[0].data<float>()[i]) - double(want[0].data<float>()[i])) / 0.04;
+        if (steps < 1e-3) ++equal;
+        else if (steps <= 2 + 1e-5) ++off;
+        else ++worse;
+      }
+      CAPTURE(equal);
+      CAPTURE(off);
+      CHECK(worse == 0);
+      MESSAGE(c.what << ", " << backend_name(backend) << ": " << equal << " equal, " << off << " one or two steps off");
+    }
+  }
+}
+
+namespace {
+
+// x -> Q -> DQ -> (Swish: Sigmoid, Mul | ReLU6: Clip) -> Q (another scale) -> DQ -> y; `sigmoid_out`: the Sigmoid's
+// output is a graph output too (a near miss).
+GraphBuilder lookup_graph(bool swish, bool sigmoid_out) {
+  GraphBuilder b(13);
+  b.input("x", {1, 8, 6, 6})
+      .initializer("x_scale", scalar_f32(0.05f)).initializer("x_zp", zero_point(DType::u8, 100))
+      .initializer("y_scale", scalar_f32(0.02f)).initializer("y_zp", zero_point(DType::u8, 12))
+      .initializer("lo", make_tensor({}, {0.f})).initializer("hi", make_tensor({}, {4.f}))
+      .node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x")
+      .node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xf"}, "dq_x");
+  if (swish) b.node("Sigmoid", {"xf"}, {"s"}, "sigmoid").node("Mul", {"xf", "s"}, {"a"}, "mul");
+  else b.node("Clip", {"xf", "lo", "hi"}, {"a"}, "clip");
+  b.node("QuantizeLinear", {"a", "y_scale", "y_zp"}, {"yq"}, "q_y")
+      .node("DequantizeLinear", {"yq", "y_scale", "y_zp"}, {"y"}, "dq_y")
+      .output("y");
+  if (sigmoid_out) b.output("s");
+  return b;
+}
+
+}  // namespace
+
+// The table is the replaced nodes' reference kernels on all 256 values, so the folded graph equals the
+// pass-free reference path exactly, on both backends.
+TEST_CASE("fold-qdq: DQ -> Sigmoid, Mul (Swish) or Clip -> Q becomes one QLinearLookup, exactly the reference path") {
+  struct Lookup {
+    std::string what;
+    bool swish, sigmoid_out;
+    std::string ops;
+  };
+  const std::vector<Lookup> cases = {
+      {"Swish", true, false, "QuantizeLinear,QLinearLookup,DequantizeLinear"},
+      {"Clip between two QuantizeLinears", false, false, "QuantizeLinear,QLinearLookup,DequantizeLinear"},
+      {"the Sigmoid's output also a graph output", true, true,
+       "QuantizeLinear,DequantizeLinear,Sigmoid,Mul,QuantizeLinear,DequantizeLinear"},
+  };
+  for (const Lookup& c : cases) {
+    GraphBuilder gb = lookup_graph(c.swish, c.sigmoid_out);
+    const auto [graph, infos, inputs] = build(gb, 13);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      std::string ops, declined;
+      for (const PlanStep& s : plan->steps())
+        if (s.node >= 0) ops += (ops.empty() ? "" : ",") + plan->graph().nodes[size_t(s.node)].op_type;
+      for (const PassReport& r : plan->pass_reports())
+        if (r.pass == "fold-qdq")
+          for (const std::string& d : r.declined) declined += d + "\n";
+      CAPTURE(ops);
+      CAPTURE(declined);
+      CHECK(ops == c.ops);
+      if (c.sigmoid_out) CHECK(declined.find("'sigmoid' writes a graph output") != std::string::npos);
+      const std::vector<Tensor> got = plan->run(inputs);
+      if (c.sigmoid_out && backend == Backend::dnnl) continue;  // oneDNN's Sigmoid is not the reference's
+      REQUIRE(got.size() == want.size());
+      int64_t differ = 0;
+      for (int64_t i = 0; i < got[0].numel(); ++i) differ += got[0].data<float>()[i] != want[0].data<float>()[i];
+      CHECK(differ == 0);
+    }
+  }
+}

@@ -65,3 +65,41 @@ def test_quantize_errors(tmp_path, shapes_model):
     r = subprocess.run([sys.executable, "-m", "cnnx", "quantize", shapes_model, "--calibrate", str(tmp_path),
                         "--out", str(tmp_path / "x.onnx")], capture_output=True, text=True)
     assert r.returncode == 1 and r.stderr.startswith("cnnx: error: ") and "calibration" in r.stderr, r.stderr
+
+
+def _relu6_model(path):
+    """Conv -> Clip(0, 6) twice, the bounds Constant nodes as torch.onnx writes ReLU6, then a pooled head."""
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(3)
+    inits = [numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w1"),
+             numpy_helper.from_array(rng.normal(0, 0.1, (8,)).astype(np.float32), "b1"),
+             numpy_helper.from_array(rng.normal(0, 0.2, (4, 8, 3, 3)).astype(np.float32), "w2"),
+             numpy_helper.from_array(rng.normal(0, 0.1, (4,)).astype(np.float32), "b2")]
+    nodes = [helper.make_node("Constant", [], ["lo"], value=numpy_helper.from_array(np.array(0, np.float32))),
+             helper.make_node("Constant", [], ["hi"], value=numpy_helper.from_array(np.array(6, np.float32)))]
+    x = "input"
+    for k in (1, 2):
+        nodes += [helper.make_node("Conv", [x, f"w{k}", f"b{k}"], [f"c{k}"], name=f"conv{k}", pads=[1, 1, 1, 1]),
+                  helper.make_node("Clip", [f"c{k}", "lo", "hi"], [f"r{k}"], name=f"clip{k}")]
+        x = f"r{k}"
+    nodes += [helper.make_node("GlobalAveragePool", [x], ["p"]), helper.make_node("Flatten", ["p"], ["logits"])]
+    g = helper.make_graph(nodes, "relu6", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 32, 32])],
+                          [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 4])], inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
+def test_quantize_relu6_with_constant_bounds(tmp_path, shapes_samples, cnnx_tool):
+    # A Clip whose bounds are Constant nodes (not initializers) is quantized after, not before: no
+    # DQ -> Clip -> Q left in float, each Conv + Clip folded into one FusedQLinearConv.
+    f = str(tmp_path / "relu6.onnx")
+    out = str(tmp_path / "relu6.int8.onnx")
+    _relu6_model(f)
+    cnnx.quantize(f, shapes_samples, out, per_channel=True)
+    m = onnx.load(out)
+    producers = {o: n for n in m.graph.node for o in n.output}
+    clips = [n for n in m.graph.node if n.op_type == "Clip"]
+    assert len(clips) == 2 and all(producers[c.input[0]].op_type == "Conv" for c in clips), \
+        [producers[c.input[0]].op_type for c in clips]
+    inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
+    line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
+    assert "2 FusedQLinearConv" in line, line

@@ -33,6 +33,11 @@ std::vector<KernelCase> quantize_cases() {
                         .in(given(random_quantized(t, {2, 3, 4}, 2))).in(given(floats_1d({0.5f, 0.25f})))
                         .in(given(zero_points(t, {1, 2}))));
   }
+  // Many elements: the native kernel's SSE2 steps of 16 and its scalar tail (special values planted too).
+  for (DType t : {DType::u8, DType::i8})
+    cases.push_back(KernelCase("QuantizeLinear", 13, std::string("3 x 1001, wide range ") + dtype_name(t))
+                        .in(random_in({3, 1001}, -9.f, 9.f)).in(given(scalar_f32(0.03f)))
+                        .in(given(zero_point(t, t == DType::u8 ? 17 : -9))));
   cases.push_back(KernelCase("QuantizeLinear", 13, "no zero point: uint8").in(random_in({7}, -3.f, 3.f))
                       .in(given(scalar_f32(0.1f))));
   cases.push_back(KernelCase("QuantizeLinear", 10, "int32 x").in(given(random_quantized(DType::i32, {6}, 4)))
@@ -189,13 +194,49 @@ std::vector<KernelCase> microsoft_cases() {
                         .attr("count_include_pad", int_attr(1)).attr("channels_last", int_attr(1))
                         .in(given(random_quantized(t, {2, 5, 4, 3}, 39))).in(given(scalar_f32(0.05f))).in(given(zp))
                         .in(given(scalar_f32(0.05f))).in(given(zp)));
+    // The native kernel: a table per input (the first copied: Y's scale and zero point), plain or
+    // channels-last; scales and zero points it reads at run time are the reference's.
     cases.push_back(KernelCase("QLinearConcat", 1, "axis 1, " + tn).in_domain(kMs).attr("axis", int_attr(1))
-                        .in(given(scalar_f32(0.05f))).in(given(zp))
-                        .in(given(random_quantized(t, {2, 3, 2}, 36))).in(given(scalar_f32(0.05f))).in(given(zp))
-                        .in(given(random_quantized(t, {2, 1, 2}, 37))).in(given(scalar_f32(0.1f)))
-                        .in(given(zero_point(t, 3))));
+                        .in(given(scalar_f32(0.05f)).constant()).in(given(zp).constant())
+                        .in(given(random_quantized(t, {2, 3, 2}, 36))).in(given(scalar_f32(0.05f)).constant())
+                        .in(given(zp).constant()).in(given(random_quantized(t, {2, 1, 2}, 37)))
+                        .in(given(scalar_f32(0.1f)).constant()).in(given(zero_point(t, 3)).constant())
+                        .runs("native", Takes::plain));
+    cases.push_back(KernelCase("QLinearConcat", 1, "axis -1, scales at run time, " + tn).in_domain(kMs)
+                        .attr("axis", int_attr(-1)).in(given(scalar_f32(0.05f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 3, 2}, 38))).in(given(scalar_f32(0.07f))).in(given(zp))
+                        .in(given(random_quantized(t, {2, 3, 5}, 39))).in(given(scalar_f32(0.1f)))
+                        .in(given(zero_point(t, 3))).declines("native", "needs constant scales"));
+    cases.push_back(KernelCase("QLinearConcat", 1, "channels-last, copied and requantized inputs, " + tn)
+                        .in_domain(kMs).attr("axis", int_attr(1))
+                        .in(given(scalar_f32(0.04f)).constant()).in(given(zero_point(t, 7)).constant())
+                        .in(given(random_quantized(t, {2, 8, 3, 5}, 40)).channels_last())
+                        .in(given(scalar_f32(0.04f)).constant()).in(given(zero_point(t, 7)).constant())
+                        .in(given(random_quantized(t, {2, 3, 3, 5}, 41)).channels_last())
+                        .in(given(scalar_f32(0.05f)).constant()).in(given(zp).constant())
+                        .in(given(random_quantized(t, {2, 5, 3, 5}, 42)))
+                        .in(given(scalar_f32(0.02f)).constant()).in(given(zero_point(t, -1 + (t == DType::u8 ? 101 : 0))).constant())
+                        .runs("native", Takes::offered));
+    cases.push_back(KernelCase("QLinearConcat", 1, "axis 0, N = 1 plain runs in chunks, " + tn).in_domain(kMs)
+                        .attr("axis", int_attr(0)).in(given(scalar_f32(0.03f)).constant()).in(given(zp).constant())
+                        .in(given(random_quantized(t, {1, 40000}, 43))).in(given(scalar_f32(0.05f)).constant())
+                        .in(given(zp).constant()).in(given(random_quantized(t, {2, 40000}, 44)))
+                        .in(given(scalar_f32(0.03f)).constant()).in(given(zp).constant())
+                        .runs("native", Takes::plain));
   }
   const DType u8 = DType::u8, i8 = DType::i8;
+  // QLinearLookup (cnnx.internal, from fold-qdq): int8 x indexes by its byte. The native kernel keeps a dense
+  // layout x arrives in (an int8 convolution's channels-last, tests/passes/fold_qdq_test.cc); the harness
+  // offers float32's channels-last descriptor, not dense for int8, so that case runs plain.
+  for (DType t : {u8, i8}) {
+    const std::string tn = dtype_name(t);
+    cases.push_back(KernelCase("QLinearLookup", 1, tn + " x, uint8 table").in_domain(kInternalDomain)
+                        .in(given(random_quantized(t, {2, 3, 4, 5}, 60))).in(given(random_quantized(u8, {256}, 61)).constant())
+                        .runs("native", Takes::plain));
+    cases.push_back(KernelCase("QLinearLookup", 1, tn + " x channels-last, int8 table").in_domain(kInternalDomain)
+                        .in(given(random_quantized(t, {2, 16, 5, 7}, 62)).channels_last())
+                        .in(given(random_quantized(i8, {256}, 63)).constant()).runs("native", Takes::plain));
+  }
   cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 13, axis 1").in_domain(kMs).attr("axis", int_attr(1))
                       .attr("opset", int_attr(13)).in(given(random_quantized(u8, {2, 5, 3}, 50)))
                       .in(given(scalar_f32(0.1f))).in(given(zero_point(u8, 128))).in(given(scalar_f32(1.f / 256)))
@@ -231,5 +272,5 @@ std::vector<KernelCase> microsoft_cases() {
 
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
 KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, FusedQLinearConv", integer_product_cases)
-KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
+KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearLookup, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
              "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)
