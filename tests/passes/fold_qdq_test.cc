@@ -21,6 +21,22 @@ namespace {
 constexpr float kXScale = 0.02f, kYScale = 0.1f;
 constexpr int64_t M = 6;
 
+// got against want, float outputs of a quantized graph, in steps of `step`: equal (float32 values that round
+// alike), off by at most `max_steps`, or worse.
+struct StepsApart {
+  int64_t equal = 0, off = 0, worse = 0;
+};
+StepsApart steps_apart(const Tensor& got, const Tensor& want, double step, double max_steps) {
+  StepsApart r;
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    const double steps = std::fabs(double(got.data<float>()[i]) - double(want.data<float>()[i])) / step;
+    if (steps < 1e-3) ++r.equal;
+    else if (steps <= max_steps + 1e-5) ++r.off;
+    else ++r.worse;
+  }
+  return r;
+}
+
 enum class Tail { none, relu, clip };
 
 struct QdqConv {
@@ -123,18 +139,13 @@ TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution
       const std::vector<Tensor> got = plan->run(inputs);
       REQUIRE(got.size() == want.size());
       for (size_t o = 0; o < got.size(); ++o) {
-        int64_t equal = 0, off_by_one = 0, worse = 0;
-        for (int64_t i = 0; i < got[o].numel(); ++i) {
-          const double steps = std::fabs(double(got[o].data<float>()[i]) - double(want[o].data<float>()[i])) / kYScale;
-          if (steps < 1e-3) ++equal;  // float32 Conv outputs (a near miss's graph output) round alike
-          else if (steps <= 1 + 1e-5) ++off_by_one;
-          else ++worse;
-        }
+        // Equal: float32 Conv outputs (a near miss's graph output) round alike.
+        const StepsApart d = steps_apart(got[o], want[o], kYScale, 1);
         CAPTURE(o);
-        CAPTURE(equal);
-        CAPTURE(off_by_one);
-        CHECK(worse == 0);  // off by one only near ties, whose share the rule does not bound: shown with -s
-        MESSAGE(c.what << ", " << backend_name(backend) << ", output " << o << ": " << equal << " equal, " << off_by_one
+        CAPTURE(d.equal);
+        CAPTURE(d.off);
+        CHECK(d.worse == 0);  // off by one only near ties, whose share the rule does not bound: shown with -s
+        MESSAGE(c.what << ", " << backend_name(backend) << ", output " << o << ": " << d.equal << " equal, " << d.off
                        << " one step off");
       }
     }
@@ -237,18 +248,11 @@ TEST_CASE("fold-qdq: DQ -> Add -> Relu -> Q and DQ -> MaxPool -> Q stay int8 bet
       // Against the pass-free float path: the convolution may round one step apart near a tie (the first
       // case's rule), which the Add carries as at most 0.03 / 0.045 of its step, so at most two steps of y.
       REQUIRE(got.size() == 1);
-      int64_t equal = 0, off = 0, worse = 0;
-      const double step = 0.045 * c.pool_scale_factor;
-      for (int64_t i = 0; i < got[0].numel(); ++i) {
-        const double steps = std::fabs(double(got[0].data<float>()[i]) - double(want[0].data<float>()[i])) / step;
-        if (steps < 1e-3) ++equal;
-        else if (steps <= 2 + 1e-5) ++off;
-        else ++worse;
-      }
-      CAPTURE(equal);
-      CAPTURE(off);
-      CHECK(worse == 0);
-      MESSAGE(c.what << ", " << backend_name(backend) << ": " << equal << " equal, " << off << " one or two steps off");
+      const StepsApart d = steps_apart(got[0], want[0], 0.045 * c.pool_scale_factor, 2);
+      CAPTURE(d.equal);
+      CAPTURE(d.off);
+      CHECK(d.worse == 0);
+      MESSAGE(c.what << ", " << backend_name(backend) << ": " << d.equal << " equal, " << d.off << " one or two steps off");
     }
   }
 }
@@ -353,17 +357,11 @@ TEST_CASE("fold-qdq: DQ, DQ -> Concat [-> MaxPool] -> Q stays int8, requantizing
       // rule), which the requantization carries as at most 0.05 / 0.04 of y's step, plus its own rounding:
       // at most two steps; the table itself is the reference formula, and the MaxPool exact.
       REQUIRE(got.size() == 1);
-      int64_t equal = 0, off = 0, worse = 0;
-      for (int64_t i = 0; i < got[0].numel(); ++i) {
-        const double steps = std::fabs(double(got[0].data<float>()[i]) - double(want[0].data<float>()[i])) / 0.04;
-        if (steps < 1e-3) ++equal;
-        else if (steps <= 2 + 1e-5) ++off;
-        else ++worse;
-      }
-      CAPTURE(equal);
-      CAPTURE(off);
-      CHECK(worse == 0);
-      MESSAGE(c.what << ", " << backend_name(backend) << ": " << equal << " equal, " << off << " one or two steps off");
+      const StepsApart d = steps_apart(got[0], want[0], 0.04, 2);
+      CAPTURE(d.equal);
+      CAPTURE(d.off);
+      CHECK(d.worse == 0);
+      MESSAGE(c.what << ", " << backend_name(backend) << ": " << d.equal << " equal, " << d.off << " one or two steps off");
     }
   }
 }
