@@ -5,7 +5,8 @@
 //   x16 -> Op -> y16     becomes     x16 -> Cast(float32) -> Op -> Cast(float16) -> y16
 //
 // A 16-bit value read by several such ops is widened once for all of them. A constant 16-bit input (a weight)
-// is converted once, here, into a float32 constant the op reads; no Cast runs for it.
+// is converted once, here, into a float32 constant the op reads; no Cast runs for it (most are float32
+// already: the model widened them at load, engine/float16_compute.h).
 // `float16 initializer -> Cast(to float32)` needs no rewrite: the Cast's input is constant, so it
 // is folded into a float32 constant when the model loads, like every node of constant inputs.
 //
