@@ -181,7 +181,8 @@ void infer_shapes(Graph& g, int64_t max_tensor_bytes) {
 void widen_16bit_weights(Graph& g) {
   std::vector<bool> widens(g.values.size(), false);
   for (size_t id = 0; id < g.values.size(); ++id)
-    widens[id] = g.values[id].info.constant && is_float16_family(g.values[id].info.dtype);
+    widens[id] = g.values[id].info.constant && is_float16_family(g.values[id].info.dtype) &&
+                 g.values[id].producer < 0;  // an initializer (a Constant node would make it 16-bit again per plan)
   for (int id : g.outputs) widens[size_t(id)] = false;
   for (const Node& node : g.nodes) {
     bool reads_16bit_data = false;
