@@ -111,7 +111,7 @@ def roundings_on_longest_path(model):
     return max(depth[o.name] for o in model.graph.output)
 
 
-@pytest.fixture(scope="module", params=["resnet18", "mobilenet_v2"])
+@pytest.fixture(scope="module", params=["resnet18", "mobilenet_v2", "squeezenet1_1"])
 def classifier(request, tmp_path_factory):
     d = tmp_path_factory.mktemp(request.param)
     return request.param, d, export(request.param, d / "float32.onnx")
@@ -171,12 +171,16 @@ def every_value_an_output(model):
 
 @pytest.mark.parametrize("backend", ["dnnl", "ref"])
 def test_whole_graph_float16_optimized_as_op_by_op(classifier, backend):
-    """The rewrites of float16 graphs (no rounding after Relu/Clip/MaxPool of float16 values, the rounding
-    before a Relu or Clip moved after it so Conv + Clip fuse) give the op-by-op float16 semantics exactly."""
+    """The rewrites of float16 graphs (no rounding after Relu/Clip/MaxPool/Concat of float16 values, Concat on
+    float32, the rounding before a Relu or Clip moved after it so Conv + Clip fuse) give the op-by-op float16
+    semantics exactly. split-conv (squeezenet1_1: a Conv over a Concat as a sum of Convs over its parts) sums in
+    another order, as it does in float32 models: a float32 rounding difference, which the rounding to float16
+    after the Conv may turn into one float16 ulp (test_whole_graph_float16 bounds it); off here."""
     name, d, model = classifier
     half = graph_as_float16(model, keep_io_float32=True)
     x = np.random.default_rng(2).standard_normal((1, 3, 64, 64)).astype(np.float32)
-    got = run(save(half, d / "graph_io_optimized.onnx"), x, backend)
+    got = cnnx.Model(save(half, d / "graph_io_optimized.onnx"), backend=backend,
+                     disable_passes=["split-conv"]).run({"x": x})["y"]
     want = run(save(every_value_an_output(half), d / "graph_io_op_by_op.onnx"), x, backend)
     np.testing.assert_array_equal(got, want)
 
