@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/float16.h"
+#include "engine/releasable_pages.h"
 
 namespace cnnx {
 
@@ -25,7 +26,12 @@ bool computes_float16_in_float32(const Node& node, const std::vector<ValueInfo>&
 }
 
 Tensor float16_family_to_float32(const Tensor& t) {
-  Tensor out(DType::f32, t.shape());
+  // A large one (a weight widened for a plan) where the importer puts large initializers, so the plan that
+  // prepares it releases its bytes (engine/releasable_pages.h): a plan of a float16 graph then holds its
+  // weights once, prepared, beside the model's 16-bit copy.
+  const size_t bytes = size_t(t.numel()) * sizeof(float);
+  Tensor out = bytes >= kReleasableBytes ? Tensor::adopt(DType::f32, t.shape(), allocate_releasable(bytes))
+                                         : Tensor::uninitialized(DType::f32, t.shape());
   float16_family_to_float(t.dtype(), static_cast<const uint16_t*>(t.raw()), out.data<float>(), size_t(t.numel()));
   return out;
 }

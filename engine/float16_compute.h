@@ -11,6 +11,9 @@
 //     (constants converted once, when the plan is made), the op in float32, Cast back to the 16-bit type after
 //     it. So every value between ops holds the float16 (bfloat16) a 16-bit computation stores, as ONNX
 //     Runtime's CPU provider does for ops without float16 kernels.
+//   - at load (engine/graph.cc), a 16-bit constant that only such ops read is widened to float32 once and its
+//     16-bit copy dropped, as is one read only by a Cast to float32 (float16 weights): a model holds each
+//     weight once.
 #pragma once
 
 #include <vector>

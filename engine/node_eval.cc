@@ -2,6 +2,7 @@
 
 #include "engine/float16_compute.h"
 #include "engine/op.h"
+#include "engine/releasable_pages.h"
 
 namespace cnnx {
 
@@ -48,7 +49,12 @@ std::vector<ValueInfo> infer_typed(const Node& node, const std::vector<ValueInfo
       if (bytes > max_tensor_bytes)
         fail("output ", i, " ", to_string(out[i].shape), " would take ", bytes, " bytes, beyond the tensor limit of ",
              max_tensor_bytes);
-      results[i] = Tensor(out[i].dtype, out[i].shape);
+      // A large folded constant (a float16 weight widened by its Cast) goes where the importer puts large
+      // initializers, so the plan that prepares it can release its bytes (engine/releasable_pages.h); a fresh
+      // mapping reads as zeros, as Tensor's allocation does.
+      results[i] = size_t(bytes) >= kReleasableBytes
+                       ? Tensor::adopt(out[i].dtype, out[i].shape, allocate_releasable(size_t(bytes)))
+                       : Tensor(out[i].dtype, out[i].shape);
     }
     io.out.push_back(node.outputs[i] >= 0 ? &results[i] : nullptr);
   }

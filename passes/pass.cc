@@ -13,7 +13,7 @@ namespace cnnx {
 
 const std::vector<GraphPass>& graph_lowerings() {
   static const std::vector<GraphPass> lowerings = {
-      {"float16-compute", "ops reading float16 or bfloat16 without such kernels run in float32 between Casts that round each output back (float16 weights converted once; float16 initializer -> Cast folds at load)",
+      {"float16-compute", "ops reading float16 or bfloat16 without such kernels run in float32 between Casts that round each output back (none after Relu, Clip, MaxPool of 16-bit values; the rounding before a Relu or Clip moved after it, so they fuse; float16 weights converted once, at load)",
        compute_float16_in_float32},
   };
   return lowerings;

@@ -1,6 +1,6 @@
 // float16 and bfloat16: the conversions (engine/float16.h) on hand-checked bit patterns, Cast and CastLike to and
 // from them (ties to even, overflow, subnormals, NaN, the float64 source rounded once), and shape inference of an
-// op without float16 kernels (engine/float16_compute.h).
+// op without float16 kernels (engine/float16_compute.h), and float16 weights held once, as float32, at load.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 
 #include "engine/float16.h"
 #include "engine/float16_compute.h"
+#include "engine/graph_builder.h"
 #include "engine/node_eval.h"
 #include "tests/unit/op_harness.h"
 
@@ -195,4 +196,58 @@ TEST_CASE("an op without float16 kernels infers and folds in float32 and types i
   CHECK(!computes_float16_in_float32(make_node("Cast", attrs({{"to", int_attr(1)}}), 1, 1, 13), {ValueInfo::of(x)}));
   // Arithmetic kernels refuse the storage types by name.
   CHECK_THROWS_WITH_AS(visit_dtype(DType::f16, [](auto) {}), doctest::Contains("float16"), Error);
+}
+
+TEST_CASE("at load, a float16 constant read only by ops computing in float32 is held once, as float32") {
+  // Per case: who reads the float16 constant "w" besides the node under test; what w is after load.
+  struct Case {
+    const char* what;
+    bool cast_reader;      // Cast(w, to float32) -> "w32" -> Add(x32, w32) (float16 weights); else Add(xh, w)
+    bool reshape_reader;   // also Reshape(w) -> graph output (moves float16 as it is: w must stay)
+    bool w_is_output;      // w itself a graph output
+    bool widened;          // w's constant ends float32 (graph) / the Cast and w's bytes gone (weights)
+  };
+  const Case cases[] = {
+      {"float16 weights through Cast", true, false, false, true},
+      {"float16 weights through Cast, also reshaped", true, true, false, false},
+      {"float16 weights through Cast, w an output", true, false, true, false},
+      {"float16 graph", false, false, false, true},
+      {"float16 graph, w also reshaped", false, true, false, false},
+      {"float16 graph, w an output", false, false, true, false},
+  };
+  const Tensor w = sixteen_bit(DType::f16, {0x3c00 /* 1 */, 0x3555 /* 0.333 */, 0xfbff /* -65504 */});
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    GraphBuilder b(13);
+    b.initializer("w", w).ints("shape", {3, 1});
+    if (c.cast_reader) {
+      b.input("x", {3}).node("Cast", {"w"}, {"w32"}, "widen", attrs({{"to", int_attr(1)}}));
+      b.node("Add", {"x", "w32"}, {"y"}, "add");
+    } else {
+      b.input("x", {3}, DType::f16).node("Add", {"x", "w"}, {"y"}, "add");
+    }
+    b.output("y");
+    if (c.reshape_reader) b.node("Reshape", {"w", "shape"}, {"w_col"}, "col").output("w_col");
+    if (c.w_is_output) b.output("w");
+    const std::shared_ptr<const Graph> g = b.finish(builtin_ops());
+    const ValueInfo& wi = g->value(g->find_value("w")).info;
+    const ValueInfo& yi = g->value(g->find_value("y")).info;
+    CHECK(yi.dtype == (c.cast_reader ? DType::f32 : DType::f16));  // the add's output type never changes
+    bool cast_left = false;
+    for (const Node& n : g->nodes) cast_left = cast_left || n.name == "widen";
+    if (c.cast_reader) {
+      CHECK(cast_left == !c.widened);
+      CHECK(bool(wi.constant) == !c.widened);  // folded into w32, the 16-bit copy dropped
+      const ValueInfo& w32 = g->value(g->find_value("w32")).info;
+      REQUIRE(w32.constant);
+      CHECK(elements<float>(*w32.constant) == std::vector<float>{1.0f, float16_to_float(0x3555), -65504.0f});
+    } else {
+      REQUIRE(wi.constant);
+      CHECK(wi.dtype == (c.widened ? DType::f32 : DType::f16));
+      if (c.widened)
+        CHECK(elements<float>(*wi.constant) == std::vector<float>{1.0f, float16_to_float(0x3555), -65504.0f});
+      else
+        CHECK(bits_of(*wi.constant) == bits_of(w));
+    }
+  }
 }

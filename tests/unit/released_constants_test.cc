@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "dnnl/prepared_weights.h"
+#include "engine/float16.h"
 #include "engine/graph.h"
 #include "engine/releasable_pages.h"
 #include "api/cnnx.h"
@@ -84,6 +85,62 @@ bool holds(const Tensor& t, const std::vector<float>& want) {
 
 bool same_bits(const Tensor& a, const Tensor& b) {
   return a.shape() == b.shape() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
+}
+
+// `data` rounded to float16: the bits, and their exact float32 values.
+std::vector<uint16_t> half_bits(const std::vector<float>& data) {
+  std::vector<uint16_t> h(data.size());
+  float_to_float16_family(DType::f16, data.data(), h.data(), data.size());
+  return h;
+}
+std::vector<float> widened(const std::vector<float>& data) {
+  std::vector<float> w(data.size());
+  const std::vector<uint16_t> h = half_bits(data);
+  float16_family_to_float(DType::f16, h.data(), w.data(), w.size());
+  return w;
+}
+
+Proto half_initializer(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& data) {
+  Proto t;
+  for (int64_t d : dims) t.varint(f::tensor_dims, uint64_t(d));
+  const std::vector<uint16_t> h = half_bits(data);
+  return t.varint(f::tensor_data_type, 10)  // FLOAT16
+      .str(f::tensor_name, name)
+      .str(f::tensor_raw_data, std::string(reinterpret_cast<const char*>(h.data()), h.size() * sizeof(uint16_t)));
+}
+
+Proto cast_to(int type) { return int_attr("to", type); }
+
+// The model above in the two forms float16 models ship in. `graph`: every op on float16 (x and y float32
+// through Casts), every initializer float16. Else float16 weights: W stored as float16 ("W16") and read
+// through Cast(to float32), as onnxconverter-common and IS-Net's export write them.
+Model load_half(bool graph) {
+  Proto pads = Proto().str(f::attr_name, "pads").varint(f::attr_type, 7);
+  for (int i = 0; i < 4; ++i) pads.varint(8, 1);
+  GraphParts g;
+  g.inputs = {value("x", {-1, 128, 8, 8})};
+  g.outputs = {value("y", {-1, 1024})};
+  if (graph) {
+    g.nodes = {node("Cast", {"x"}, {"xh"}, "in", {cast_to(10)}), node("Conv", {"xh", "W"}, {"c"}, "conv", {pads}),
+               node("Relu", {"c"}, {"r"}, "relu"), node("GlobalAveragePool", {"r"}, {"p"}, "pool"),
+               node("Flatten", {"p"}, {"f"}, "flatten"),
+               node("Gemm", {"f", "B", "C"}, {"yh"}, "fc", {int_attr("transB", 1)}),
+               node("Cast", {"yh"}, {"y"}, "out", {cast_to(1)})};
+    g.initializers = {half_initializer("W", {256, 128, 3, 3}, kW), half_initializer("B", {1024, 256}, fc_weights(1024)),
+                      half_initializer("C", {1024}, pattern(1024, 3))};
+  } else {
+    g.nodes = {node("Cast", {"W16"}, {"W"}, "widen", {cast_to(1)}), node("Conv", {"x", "W"}, {"c"}, "conv", {pads}),
+               node("Relu", {"c"}, {"r"}, "relu"), node("GlobalAveragePool", {"r"}, {"p"}, "pool"),
+               node("Flatten", {"p"}, {"f"}, "flatten"),
+               node("Gemm", {"f", "B", "C"}, {"y"}, "fc", {int_attr("transB", 1)})};
+    g.initializers = {half_initializer("W16", {256, 128, 3, 3}, kW),
+                      float_initializer("B", {1024, 256}, fc_weights(1024)),
+                      float_initializer("C", {1024}, pattern(1024, 3))};
+  }
+  Options o;
+  o.threads = 2;
+  const std::string bytes = model_bytes(g);
+  return Model::load_from_bytes(bytes.data(), bytes.size(), o);
 }
 
 }  // namespace
@@ -216,4 +273,33 @@ TEST_CASE("threads running and planning batches at once on one model get a fresh
       CAPTURE(round);
       CHECK(same_bits(got[size_t(t)][size_t(round)], want[size_t((t + round) % kThreads)]));
     }
+}
+
+TEST_CASE("float16 weights are held once, as float32: the 16-bit copy goes at load, the plan releases the rest") {
+  for (const bool graph : {false, true}) {
+    CAPTURE(graph);
+    const Model m = load_half(graph);
+    const Graph& g = ModelAccess::graph(m);
+    // float16 weights: the Cast folded and gone with W16's bytes. A float16 graph: W, B widened in place.
+    for (const Node& node : g.nodes) CHECK(!(node.op_type == "Cast" && node.name == "widen"));
+    for (const Value& v : g.values) {
+      CAPTURE(v.name);
+      CHECK(!(v.info.constant && is_float16_family(v.info.dtype)));
+    }
+    const Tensor& W = constant(m, "W");
+    CHECK(W.dtype() == DType::f32);
+    CHECK(is_releasable(W.raw()));
+    CHECK(holds(W, widened(kW)));
+    if (graph) CHECK(holds(constant(m, "B"), widened(fc_weights(1024))));
+
+    const Tensor y1 = m.run({input(1)})[0];
+    CHECK(pages_released(W.raw()));  // prepared in the convolution's blocked layout
+    for (const NodeCheck& c : m.check({input(2)})) {
+      CAPTURE(c.node);
+      CAPTURE(c.detail);
+      CHECK(c.within);
+    }
+    CHECK(holds(W, widened(kW)));  // restored exactly
+    CHECK(same_bits(m.run({input(1)})[0], y1));
+  }
 }
