@@ -4,7 +4,7 @@
 // the Relu after it is listed under the Relu's output).
 // Usage: NODE_PATH=$ORT_DIR/node_modules bench/ort_profile.js MODEL.onnx INPUT.npy [threads=1] [runs=30] [top=15]
 //   top `json`: every node as one JSON object instead, {"threads", "runs", "ms_in_nodes", "nodes": [{"name",
-//   "op", "ms"}, ...]} in run order (bench/profile_beside.py sets it beside cnnx's steps).
+//   "op", "ms", "median_ms", "min_ms"}, ...]} in run order (ms the mean per model run) (bench/profile_beside.py sets it beside cnnx's steps).
 const ort = require('onnxruntime-node');
 const fs = require('fs');
 const readNpy = require('./read_npy');
@@ -35,13 +35,18 @@ const path = require('path');
     const op = e.args.op_name, node = e.name.slice(0, -'_kernel_time'.length);
     const o = byOp.get(op) || { us: 0, n: 0 };
     o.us += e.dur; o.n += 1; byOp.set(op, o);
-    byNode.set(node, { op, us: (byNode.has(node) ? byNode.get(node).us : 0) + e.dur });
+    const prev = byNode.get(node) || { us: 0, samples: [] };
+    byNode.set(node, { op, us: prev.us + e.dur, samples: prev.samples.concat([e.dur]) });
   }
   if (topArg === 'json') {
     let inNodes = 0;
     for (const o of byNode.values()) inNodes += o.us;
     console.log(JSON.stringify({ threads, runs, ms_in_nodes: inNodes / runs / 1000,
-      nodes: [...byNode].map(([name, o]) => ({ name, op: o.op, ms: o.us / runs / 1000 })) }));
+      nodes: [...byNode].map(([name, o]) => {
+        // Median and minimum of the node's runs (a node run more than once per model run counts each alone).
+        const t = o.samples.slice().sort((a, b) => a - b), per = t.length / runs;
+        return { name, op: o.op, ms: o.us / runs / 1000, median_ms: t[t.length >> 1] * per / 1000, min_ms: t[0] * per / 1000 };
+      }) }));
     return;
   }
   const ms = us => (us / runs / 1000).toFixed(3).padStart(9);

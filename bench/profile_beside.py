@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """cnnx's steps beside ONNX Runtime's nodes, per node of the model: where the time goes in each engine.
 
-Usage: bench/profile_beside.py MODEL.onnx CNNX_PROFILE.json ORT_PROFILE.json [top=20]
+Usage: bench/profile_beside.py MODEL.onnx CNNX_PROFILE.json ORT_PROFILE.json [top=20] [mean|median|min]
   CNNX_PROFILE.json  `cnnx bench MODEL --profile --json ...` (its "steps")
   ORT_PROFILE.json   `bench/ort_profile.js MODEL INPUT THREADS RUNS json` (its "nodes")
 
@@ -11,6 +11,8 @@ last output), and an activation, residual Add or BatchNormalization right after 
 that producer (both engines fuse those). Reorders (cnnx's, ORT's
 ReorderInput/ReorderOutput) are their own rows, as is anything that names no model node. Prints the ms by
 op on both sides, then the `top` rows with the largest cnnx - ORT difference, with cnnx's kernel.
+The statistic (default mean) is each step's or node's over the profiled runs: on a shared machine the means
+carry the load, the medians and minima much less (both tools write all three).
 """
 import json
 import re
@@ -64,6 +66,10 @@ def main():
         sys.exit(__doc__)
     model, cnnx_path, ort_path = sys.argv[1:4]
     top = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+    stat = sys.argv[5] if len(sys.argv) > 5 else "mean"
+    if stat not in ("mean", "median", "min"):
+        sys.exit(f"profile_beside.py: statistic '{stat}' is not mean, median or min")
+    field = "ms" if stat == "mean" else stat + "_ms"
     of, ops, names = owners(model)
     cnnx = json.load(open(cnnx_path))
     ort = json.load(open(ort_path))
@@ -77,18 +83,20 @@ def main():
 
     by_op = {"cnnx": {}, "ort": {}}
     for s in cnnx["steps"]:
+        s["ms"] = s[field]
         by_op["cnnx"][s["op"]] = by_op["cnnx"].get(s["op"], 0) + s["ms"]
         i = None if s["op"] == "(reorder)" else owner(s["name"], of)
         key = ("node", i) if i is not None else ("cnnx", s["op"] + " " + s["name"])
         add(key, "cnnx", s["ms"], ops[i] if i is not None else s["op"], s["kernel"])
     for n in ort["nodes"]:
+        n["ms"] = n[field]
         by_op["ort"][n["op"]] = by_op["ort"].get(n["op"], 0) + n["ms"]
         i = None if n["op"] in ("ReorderInput", "ReorderOutput") else owner(n["name"], of)
         key = ("node", i) if i is not None else ("ort", n["op"] + " " + n["name"])
         add(key, "ort", n["ms"], ops[i] if i is not None else n["op"])
 
     total = {side: sum(v.values()) for side, v in by_op.items()}
-    print(f"cnnx {total['cnnx']:.2f} ms in steps, ONNX Runtime {total['ort']:.2f} ms in nodes "
+    print(f"cnnx {total['cnnx']:.2f} ms in steps, ONNX Runtime {total['ort']:.2f} ms in nodes ({stat} per step) "
           f"({cnnx.get('threads')} / {ort.get('threads')} threads, cnnx isa {cnnx.get('isa', '?')})")
     print("\n| op (cnnx) | cnnx ms | | op (ORT) | ORT ms |\n|---|---|---|---|---|")
     left = sorted(by_op["cnnx"].items(), key=lambda kv: -kv[1])

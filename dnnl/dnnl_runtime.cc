@@ -236,6 +236,60 @@ void ReorderCopy::run(const KernelIO& io) const {
   reorder_.run(io.context, DnnlMemoryArg(from_, const_cast<void*>(io.in[0]->raw())), dnnl_wrap(to_, *io.out[0]));
 }
 
+namespace {
+
+// Where element `pos` of a blocked descriptor sits, in elements from the buffer's start (oneDNN's
+// memory_desc_wrapper::off_v: inner blocks innermost first, then the outer strides).
+int64_t element_offset(const dnnl_memory_desc_t& d, std::vector<int64_t> pos) {
+  const dnnl_blocking_desc_t& b = d.format_desc.blocking;
+  int64_t offset = d.offset0, block_stride = 1;
+  for (int k = b.inner_nblks - 1; k >= 0; --k) {
+    const int dim = int(b.inner_idxs[k]);
+    offset += pos[size_t(dim)] % b.inner_blks[k] * block_stride;
+    pos[size_t(dim)] /= b.inner_blks[k];
+    block_stride *= b.inner_blks[k];
+  }
+  for (int dim = 0; dim < d.ndims; ++dim) offset += pos[size_t(dim)] * b.strides[dim];
+  return offset;
+}
+
+// True when `a` and `b` put every element at the same byte: [1, C, 1, 1] in nChw8c and plain when C % 8 == 0,
+// a one-pixel value channels-last and plain. Unpadded blocked descriptors of one type only, and at most
+// 2^20 elements (compared one by one, once per plan); false otherwise.
+bool same_bytes(const dnnl::memory::desc& a, const dnnl::memory::desc& b) {
+  const dnnl_memory_desc_t &x = a.data, &y = b.data;
+  if (x.format_kind != dnnl_blocked || y.format_kind != dnnl_blocked || x.data_type != y.data_type ||
+      x.ndims != y.ndims || a.get_size() != b.get_size())
+    return false;
+  int64_t count = 1;
+  for (int i = 0; i < x.ndims; ++i) {
+    if (x.dims[i] != y.dims[i] || x.padded_dims[i] != x.dims[i] || y.padded_dims[i] != y.dims[i] ||
+        x.padded_offsets[i] != 0 || y.padded_offsets[i] != 0)
+      return false;
+    count *= x.dims[i];
+  }
+  if (count > (int64_t(1) << 20)) return false;
+  std::vector<int64_t> pos(size_t(x.ndims), 0);
+  for (int64_t e = 0; e < count; ++e) {
+    if (element_offset(x, pos) != element_offset(y, pos)) return false;
+    for (int i = x.ndims - 1; i >= 0 && ++pos[size_t(i)] == x.dims[i]; --i) pos[size_t(i)] = 0;
+  }
+  return true;
+}
+
+// A reorder between layouts that hold the value in the same bytes: the plan may give both values one buffer
+// and skip it (views_input); called on two buffers, it copies them.
+class SameBytesReorder : public ReorderCopy {
+ public:
+  using ReorderCopy::ReorderCopy;
+  bool views_input() const override { return true; }
+  void run(const KernelIO& io) const override {
+    if (io.out[0]->raw() != io.in[0]->raw()) std::memcpy(io.out[0]->raw(), io.in[0]->raw(), io.out[0]->bytes());
+  }
+};
+
+}  // namespace
+
 std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape, DType dtype) {
   try {
     // Plain is row-major of the value's own element type; a non-plain layout's descriptor carries its type.
@@ -252,8 +306,9 @@ std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& t
       require(d.data_type() == type, "layout ", l.name(), " does not hold ", dtype_name(dtype));
       return d;
     };
-    const dnnl::memory::desc input = desc(from);
-    return std::make_unique<ReorderCopy>(input, input, desc(to), 1);
+    const dnnl::memory::desc input = desc(from), output = desc(to);
+    if (same_bytes(input, output)) return std::make_unique<SameBytesReorder>(input, input, output, 1);
+    return std::make_unique<ReorderCopy>(input, input, output, 1);
   } catch (const dnnl::error& e) {
     fail("cannot reorder ", to_string(shape), " from ", from.name(), " to ", to.name(), ": ", e.what());
   }

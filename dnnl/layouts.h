@@ -10,7 +10,9 @@
 namespace cnnx {
 
 // A kernel copying one value of `shape` and element type `dtype` (float32, int8 or uint8) from layout `from`
-// to layout `to`; throws cnnx::Error when oneDNN cannot reorder between them.
+// to layout `to`; throws cnnx::Error when oneDNN cannot reorder between them. Where both layouts put every
+// element at the same byte ([1, C, 1, 1] plain and nChw8c with C % 8 == 0) the kernel views its input
+// (CompiledKernel::views_input): the plan then shares the buffer and skips the copy.
 std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& to, const Shape& shape,
                                              DType dtype = DType::f32);
 

@@ -405,7 +405,8 @@ void size_arena_values(const Graph& g, const std::vector<int>& first, std::vecto
 
 // Step 4 in part: what the steps ask to share, where it is sound in itself (runtime/memory_plan.h), in
 // buffer numbers (`buffer`: per value id, -1 outside the arena). Views: kernels whose output is their input's
-// bytes (CompiledKernel::views_input: Reshape and the like, a Transpose of a dense layout). Joins: a
+// bytes (CompiledKernel::views_input: Reshape and the like, a Transpose of a dense layout, a reorder between
+// layouts of the same bytes). Joins: a
 // Concat whose parts are runs of its output (join_offsets). In place: a kernel's in_place_input().
 std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanStep>& steps,
                                          const std::vector<ValueSlot>& slots, const std::vector<int>& buffer) {
@@ -424,7 +425,7 @@ std::vector<ShareRequest> share_requests(const Graph& g, const std::vector<PlanS
     const PlanStep& step = steps[s];
     const Node* node = step.node >= 0 ? &g.nodes[size_t(step.node)] : nullptr;
     const int out = step.outputs.empty() ? -1 : step.outputs[0];
-    const bool views = node && step.exec->views_input() && in_arena(step.inputs[0]) && in_arena(out) &&
+    const bool views = step.exec->views_input() && in_arena(step.inputs[0]) && in_arena(out) &&
                        slots[size_t(step.inputs[0])].bytes == slots[size_t(out)].bytes;
     if (views)
       requests.push_back({ShareRequest::view, int(s), buffer[size_t(out)], buffers({step.inputs[0]}), {}, {}});

@@ -1,7 +1,7 @@
 // cnnx bench MODEL: times Model::run on seeded random inputs. Prints median, min and p90 of --iters runs after
 // --warmup runs, plus load time, the first run (planning included, and shown alone as plan_ms) and peak RSS;
-// --json prints one object (with --profile, also "steps": every plan step's op, name, kernel and mean ms, and
-// "profile_run_ms", the mean wall time of the profiled runs). "run_threads" counts the timed runs by the team
+// --json prints one object (with --profile, also "steps": every plan step's op, name, kernel, mean ms, median_ms
+// and min_ms, and "profile_run_ms", the mean wall time of the profiled runs). "run_threads" counts the timed runs by the team
 // they used ({"2": 17, "1": 3}): with --threads 0 the team adapts to the machine (runtime/team.h). --callers K
 // runs from K threads at once ("callers"; "runs_per_s": timed runs over their wall time, all callers together).
 // "gflop" (GFLOP per run: 2 per multiply-add of the sum-of-products steps, Conv, Gemm, MatMul, ...) and
@@ -51,7 +51,7 @@ double peak_rss_mb() {
   return double(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
-// Per-step times (the mean over `iters` runs; a median would need every sample), to see where a model's time
+// Per-step times (mean, median and minimum over `iters` runs), to see where a model's time
 // goes: a summary by op and the slowest steps on stderr, and every step in plan order as the returned JSON array
 // ({op, name, kernel, ms}; a reorder's name is the value it converts). `run_ms` gets the mean wall time of the
 // profiled runs, which the steps (timed inside them) add up to at most. The runs use the team the model decided
@@ -59,23 +59,34 @@ double peak_rss_mb() {
 nlohmann::json profile_steps(const Model& model, const std::vector<Tensor>& inputs, int iters, double& run_ms) {
   const PlanView plan = plan_of(model, inputs);
   std::vector<double> step_ms;
+  std::vector<std::vector<double>> runs(static_cast<size_t>(iters));  // each run's step times, for medians and minima
   {
     auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < iters; ++i) plan.run(inputs, &step_ms);
+    for (auto& r : runs) plan.run(inputs, &r);
     run_ms = ms_since(start) / iters;
   }
   const std::vector<StepReport> plan_steps = plan.steps();
+  step_ms.assign(plan_steps.size(), 0.0);
+  for (const auto& r : runs)
+    for (size_t s = 0; s < r.size(); ++s) step_ms[s] += r[s];
   nlohmann::json steps = nlohmann::json::array();
   std::map<std::string, std::pair<double, int>> by_op;
   double total = 0;
+  std::vector<double> samples;
   for (size_t s = 0; s < step_ms.size(); ++s) {
     const StepReport& step = plan_steps[s];
     const std::string op = step.reorder ? "(reorder)" : step.op_type;
     const double ms = step_ms[s] / iters;
+    samples.clear();
+    for (const auto& r : runs) samples.push_back(s < r.size() ? r[s] : 0.0);
+    std::sort(samples.begin(), samples.end());
+    // On a shared machine a step's median and minimum survive load that its mean does not.
     steps.push_back({{"op", op},
                      {"name", step.name},
                      {"kernel", step.kernel},
-                     {"ms", ms}});
+                     {"ms", ms},
+                     {"median_ms", samples[samples.size() / 2]},
+                     {"min_ms", samples.front()}});
     by_op[op].first += ms;
     ++by_op[op].second;
     total += ms;

@@ -36,7 +36,7 @@ std::string view_note(const StepReport& step) {
 // then the arena.
 void print_plan(const PlanView& plan) {
   const std::vector<StepReport> steps = plan.steps();
-  size_t reorders = 0;
+  size_t reorders = 0, same_bytes = 0;
   const CpuReport cpu = cpu_report();
   const bool bf16 = plan.precision() == Precision::bf16;
   std::cout << "plan (" << steps.size() << " steps, backend " << backend_name(plan.backend()) << ", precision "
@@ -47,9 +47,11 @@ void print_plan(const PlanView& plan) {
     for (const ValueReport& v : step.outputs)
       outs += (outs.empty() ? "" : ", ") + describe(v) + (v.layout.empty() ? "" : " " + v.layout);
     if (step.reorder) {
-      ++reorders;
+      // A reorder between layouts of the same bytes shares its input's buffer and copies nothing.
+      if (step.view) ++same_bytes;
+      else ++reorders;
       std::cout << "  " << std::left << std::setw(28) << ("reorder " + step.name) << " " << std::setw(20)
-                << "(reorder)" << " -> " << outs << "\n";
+                << "(reorder)" << " -> " << outs << view_note(step) << "\n";
       continue;
     }
     std::cout << "  " << std::left << std::setw(28) << step.name << " " << std::setw(20) << step.op_type << " -> "
@@ -60,7 +62,9 @@ void print_plan(const PlanView& plan) {
     for (const std::string& why : step.declined) std::cout << "  [declined " << why << "]";
     std::cout << "\n";
   }
-  std::cout << "reorders: " << reorders << "\narena: " << plan.arena_bytes() << " bytes (" << std::fixed
+  std::cout << "reorders: " << reorders;
+  if (same_bytes) std::cout << " (and " << same_bytes << " between layouts of the same bytes: views, no copy)";
+  std::cout << "\narena: " << plan.arena_bytes() << " bytes (" << std::fixed
             << std::setprecision(1) << double(plan.arena_bytes()) / (1 << 20) << " MiB)\n";
 }
 

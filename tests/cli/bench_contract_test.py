@@ -96,6 +96,9 @@ def main():
     for s in steps:
         named = s["name"] in (value_names if s["op"] == "(reorder)" else node_names)
         check(named and s["kernel"] and s["ms"] >= 0, f"step names a model node or value, a kernel, ms >= 0: {s}")
+        # The minimum of the runs is at most their median and their mean.
+        check(0 <= s["min_ms"] <= s["median_ms"] and s["min_ms"] <= s["ms"] * (1 + 1e-9),
+              f"step's min_ms <= median_ms and min_ms <= ms: {s}")
     convs = [s for s in steps if s["op"] in ("Conv", "FusedConv")]
     check(len(convs) == sum(n.op_type == "Conv" for n in graph.node), f"one step per Conv: {len(convs)}")
     # Each step's time is a mean per run, so together they are at most the profiled runs' mean wall time (they are
