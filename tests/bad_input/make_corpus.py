@@ -501,8 +501,16 @@ def subgraph_cases(c):
           contains=["node 'loop' (Loop)", "input 0 (M) is -1", "cannot be negative"])
     c.add("loop_huge_trip_count", loop_model(1 << 40, add), [x], contains=["node 'loop' (Loop)", "tensor limit"])
     grow = n("Concat", ["s_in", "x"], ["s_out"], name="grow", axis=0)
-    c.add("loop_carried_shape_changes", loop_model(2, grow, scan=False), [x],
-          contains=["node 'loop' (Loop)", "loop-carried value 0 has shape [1,3] but the body gives [2,3]"])
+    # A carried value whose shape changes per iteration (ONNX allows it) runs in the plan's tail.
+    c.add("loop_carried_shape_changes", loop_model(2, grow, scan=False), [x], expect="ok",
+          outputs={"s": np.concatenate([np.zeros((1, 3), np.float32), x, x])})
+    # ... but a scan output's rows must share one shape: here each row is the grown value.
+    c.add("loop_scan_rows_change_shape", loop_model(2, grow), [x],
+          contains=["node 'loop' (Loop)", "scan output 0 is [2,3] at iteration 0 but [3,3] at iteration 1"])
+    # ... and a growth without bound meets the tensor limit or the memory limit, naming the Concat in the body.
+    c.add("loop_grows_past_the_limit", loop_model(1 << 40, n("Concat", ["s_in", "s_in"], ["s_out"], name="grow",
+                                                              axis=0), scan=False), [x],
+          contains=["node 'loop' (Loop)", "iteration", "node 'grow' (Concat)"])
     # Scan: a running sum over the columns of x [2, 3], last column first, stacked along axis 1 from the end.
     scan_body = helper.make_graph([n("Add", ["s_in", "col"], ["s_out"], name="acc"),
                                    n("Identity", ["s_out"], ["row"], name="emit")], "body",
