@@ -99,6 +99,11 @@ Compiled compile_loop(const std::shared_ptr<const LoopParams>& p, const KernelAr
   return k;
 }
 
+// Iterations a loop run with every input known may take: a hostile model's endless loop (one whose shapes change
+// without growing, or a huge M) is an error after ~seconds, not a hang (where every input is a constant, the loop
+// runs when the model loads). Detectors take one iteration per detection, hundreds at most.
+constexpr int64_t kMaxIterationsRunNow = int64_t(1) << 16;
+
 // Runs the loop now, every input known: each iteration infers the body with its inputs' data, which folds every
 // node (engine/node_eval.h runs its reference kernel), so the shapes may change from one iteration to the next.
 // A plan's tail (runtime/plan.h) meets a Loop this way when its shapes come from data.
@@ -117,6 +122,8 @@ std::vector<ValueInfo> run_now(const LoopParams& p, const std::vector<ValueInfo>
   std::vector<std::vector<Tensor>> rows(p.scans);
   int64_t row_bytes = 0;  // of every scan row so far
   for (int64_t i = 0; i < trip && cond; ++i) {
+    require(i < kMaxIterationsRunNow, "the loop's shapes come from data and it ran ", kMaxIterationsRunNow,
+            " iterations, the most cnnx runs a loop for whose body is not planned once");
     *counter.data<int64_t>() = i;
     b[0] = ValueInfo::of(counter.clone());  // the body's values may keep it
     b[1] = ValueInfo::of(keep);

@@ -13,7 +13,8 @@
 // node's output infos are not concrete, the plan ends at it (runtime/plan.h) and its tail infers the node with
 // every input known, which runs the loop there: each iteration infers the body with its inputs' data, folding
 // every node with its reference kernel (engine/node_eval.h), so shapes may change between iterations as ONNX
-// allows; each iteration allocates its values. A negative M is an error when it is known (at the plan) or when
+// allows; each iteration allocates its values; more than 65536 iterations are an error (a hostile endless loop
+// whose inputs are constants would run when the model loads). A negative M is an error when it is known (at the plan) or when
 // it is read (each run).
 // A planned body's runs reuse its arenas (one per caller in flight): no allocation in the steady state; a run
 // hands the body its inputs without copying and copies each scan row into place.

@@ -511,6 +511,10 @@ def subgraph_cases(c):
     c.add("loop_grows_past_the_limit", loop_model(1 << 40, n("Concat", ["s_in", "s_in"], ["s_out"], name="grow",
                                                               axis=0), scan=False), [x],
           contains=["node 'loop' (Loop)", "iteration", "node 'grow' (Concat)"])
+    # An endless loop whose carried value changes shape without growing (its inputs are constants: it runs at load).
+    c.add("loop_shapes_from_data_endless", loop_model(1 << 40, n("Transpose", ["s_in"], ["s_out"], name="turn",
+                                                                 perm=[1, 0]), scan=False), [x],
+          contains=["node 'loop' (Loop)", "ran 65536 iterations"])
     # A carried value whose type the body changes, and a cond that is not a bool, are errors naming the node.
     c.add("loop_carried_type_changes", loop_model(2, n("Cast", ["s_in"], ["s_out"], name="cast", to=I64), scan=False),
           [x], contains=["node 'loop' (Loop)", "loop-carried value 0 is float32 but the body gives int64"])
