@@ -99,6 +99,78 @@ Compiled compile_loop(const std::shared_ptr<const LoopParams>& p, const KernelAr
   return k;
 }
 
+// Iterations a loop run with every input known may take: a hostile model's endless loop (one whose shapes change
+// without growing, or a huge M) is an error after ~seconds, not a hang (where every input is a constant, the loop
+// runs when the model loads). Detectors take one iteration per detection, hundreds at most.
+constexpr int64_t kMaxIterationsRunNow = int64_t(1) << 16;
+
+// Runs the loop now, every input known: each iteration infers the body with its inputs' data, which folds every
+// node (engine/node_eval.h runs its reference kernel), so the shapes may change from one iteration to the next.
+// A plan's tail (runtime/plan.h) meets a Loop this way when its shapes come from data.
+std::vector<ValueInfo> run_now(const LoopParams& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& shaped) {
+  int64_t trip = std::numeric_limits<int64_t>::max();
+  if (present(in, 0)) {
+    trip = in[0].constant->int_at(0);
+    require(trip >= 0, "input 0 (M) is ", trip, "; a trip count cannot be negative");
+  }
+  bool cond = present(in, 1) ? condition_value(*in[1].constant) : true;
+  std::vector<ValueInfo> b = body_inputs(p, in, false);
+  for (size_t j = 0; j < p.carried; ++j) b[2 + j] = in[2 + j];
+  for (size_t i = 2 + p.carried; i < in.size(); ++i) b[i] = in[i];
+  Tensor counter(DType::i64, b[0].shape), keep(DType::boolean, b[1].shape);
+  *static_cast<uint8_t*>(keep.raw()) = 1;
+  std::vector<std::vector<Tensor>> rows(p.scans);
+  int64_t row_bytes = 0;  // of every scan row so far
+  for (int64_t i = 0; i < trip && cond; ++i) {
+    require(i < kMaxIterationsRunNow, "the loop's shapes come from data and it ran ", kMaxIterationsRunNow,
+            " iterations, the most cnnx runs a loop for whose body is not planned once");
+    *counter.data<int64_t>() = i;
+    b[0] = ValueInfo::of(counter.clone());  // the body's values may keep it
+    b[1] = ValueInfo::of(keep);
+    std::vector<ValueInfo> out;
+    try {
+      out = infer_graph_outputs(*p.body, b);
+    } catch (const Error& e) {
+      fail("body, iteration ", i, ": ", e.what());
+    }
+    for (size_t k = 0; k < out.size(); ++k)
+      require(out[k].constant != nullptr, "the body's output ", k, " at iteration ", i,
+              " could not be computed (a node in the body did not fold)");
+    require_one_element(out[0], DType::boolean, "the body's output 0 (cond)");
+    cond = condition_value(*out[0].constant);
+    for (size_t j = 0; j < p.carried; ++j) {
+      require(out[1 + j].dtype == in[2 + j].dtype, "loop-carried value ", j, " is ", dtype_name(in[2 + j].dtype),
+              " but the body gives ", dtype_name(out[1 + j].dtype), " at iteration ", i);
+      b[2 + j] = out[1 + j];
+    }
+    for (size_t k = 0; k < p.scans; ++k) {
+      const Tensor& row = *out[1 + p.carried + k].constant;
+      if (!rows[k].empty())
+        require(row.shape() == rows[k][0].shape() && row.dtype() == rows[k][0].dtype(), "scan output ", k, " is ",
+                to_string(rows[k][0].shape()), " at iteration 0 but ", to_string(row.shape()), " at iteration ", i,
+                "; the rows of a scan output must have one shape");
+      row_bytes = checked_add(row_bytes, int64_t(row.bytes()), "scan output size");
+      require(row_bytes <= kDefaultMaxTensorBytes, "scan outputs of ", row_bytes,
+              " bytes at iteration ", i, ", beyond the tensor limit of ", kDefaultMaxTensorBytes);
+      rows[k].push_back(row);
+    }
+  }
+  std::vector<ValueInfo> result;
+  for (size_t j = 0; j < p.carried; ++j) result.push_back(b[2 + j]);
+  for (size_t k = 0; k < p.scans; ++k) {
+    const ValueInfo& planned = shaped[1 + p.carried + k];
+    require(!rows[k].empty() || planned.concrete(), "scan output ", k,
+            " has no rows and its row shape is not known without an iteration");
+    Shape shape{int64_t(rows[k].size())};
+    const Shape row = rows[k].empty() ? planned.shape : rows[k][0].shape();
+    shape.insert(shape.end(), row.begin(), row.end());
+    Tensor stacked(rows[k].empty() ? planned.dtype : rows[k][0].dtype(), shape);
+    for (size_t r = 0; r < rows[k].size(); ++r) copy_into(rows[k][r], stacked, r * rows[k][r].bytes());
+    result.push_back(ValueInfo::of(stacked));
+  }
+  return result;
+}
+
 }  // namespace
 
 LoopParams parse_loop(const Node& node) {
@@ -134,27 +206,39 @@ std::vector<ValueInfo> infer_loop(const LoopParams& p, const std::vector<ValueIn
     fail("body: ", e.what());
   }
   if (body_out[0].rank_known) require_one_element(body_out[0], DType::boolean, "the body's output 0 (cond)");
-  std::vector<ValueInfo> out;
+  bool inputs_known = true;
+  for (const ValueInfo& v : in) inputs_known = inputs_known && (v.dtype == DType::undefined || v.constant);
+  // Shapes from data: a carried value whose shape the body changes (Mask R-CNN's masks, concatenated one per
+  // detection) or computes from data, a scan row of such a shape, or scan outputs whose number of rows the plan
+  // cannot know. The body cannot be planned once; the plan ends at the node (plan.h: its infos are not
+  // concrete), and its tail runs the loop with every input known (run_now).
+  bool from_data = p.scans && iterations < 0;
   for (size_t j = 0; j < p.carried; ++j) {
     const ValueInfo &v = in[2 + j], &b = body_out[1 + j];
     require(b.dtype == DType::undefined || b.dtype == v.dtype, "loop-carried value ", j, " is ", dtype_name(v.dtype),
             " but the body gives ", dtype_name(b.dtype));
-    require(!b.rank_known || !v.rank_known || b.shape == v.shape, "loop-carried value ", j, " has shape ",
-            to_string(v.shape), " but the body gives ", to_string(b.shape),
-            "; cnnx plans one shape per loop-carried value");
-    out.push_back(ValueInfo::of(v.dtype, v.shape));
+    from_data = from_data || (v.rank_known && (!b.rank_known || b.shape != v.shape));
   }
-  bool inputs_concrete = true;
-  for (const ValueInfo& v : in) inputs_concrete = inputs_concrete && (v.dtype == DType::undefined || v.concrete());
+  for (size_t k = 0; k < p.scans; ++k) from_data = from_data || !body_out[1 + p.carried + k].concrete();
+  if (inputs_known && from_data) return run_now(p, in, body_out);
+  std::vector<ValueInfo> out;
+  for (size_t j = 0; j < p.carried; ++j) {
+    const ValueInfo &v = in[2 + j], &b = body_out[1 + j];
+    if (b.rank_known && v.rank_known && b.shape == v.shape) {
+      out.push_back(ValueInfo::of(v.dtype, v.shape));
+    } else if (b.rank_known && v.rank_known && b.rank() == v.rank()) {
+      out.push_back(ValueInfo::of(v.dtype, Shape(v.shape.size(), kUnknownDim)));  // later iterations may change any dim
+    } else {
+      out.push_back(ValueInfo::unknown(v.dtype));
+    }
+  }
   for (size_t k = 0; k < p.scans; ++k) {
     const ValueInfo& b = body_out[1 + p.carried + k];
-    require(!inputs_concrete || iterations >= 0, "scan output ", k,
-            " needs the number of iterations when the plan is made: a constant M and a cond the body keeps true");
     if (!b.rank_known) {
       out.push_back(ValueInfo::unknown(b.dtype));
       continue;
     }
-    Shape shape{iterations >= 0 ? iterations : kUnknownDim};
+    Shape shape{from_data ? kUnknownDim : iterations};
     shape.insert(shape.end(), b.shape.begin(), b.shape.end());
     out.push_back(ValueInfo::of(b.dtype, shape));
   }

@@ -5,13 +5,19 @@
 // the body's per-iteration values stacked along a new axis 0.
 //
 // It runs while (M omitted or i < M) and cond (omitted: true). Both omitted is an endless loop, as in ONNX.
-// The body is planned once, with the enclosing plan, for carried values of the shapes of v_initial: a body
-// that changes a carried value's shape is refused (cnnx plans one shape per value). Scan outputs need their
-// number of rows when the plan is made: M known then, and a cond the body cannot turn false (omitted or
-// constant true at the start, and the body's cond output constant true whenever its cond input is). A
-// negative M is an error when it is known (at the plan) or when it is read (each run).
-// Each run reuses the body plan's arenas (one per caller in flight); a run hands the body its inputs
-// without copying and copies each scan row into place.
+// The body is planned once, with the enclosing plan, for carried values of the shapes of v_initial, when it
+// keeps them: scan outputs then need their number of rows when the plan is made (M known, and a cond the body
+// cannot turn false: omitted or constant true at the start, and the body's cond output constant true whenever
+// its cond input is). Otherwise the shapes come from data: a carried value the body changes (grows by a Concat,
+// or computes from data), scan rows of a shape from data, or a number of rows known only by running. Then the
+// node's output infos are not concrete, the plan ends at it (runtime/plan.h) and its tail infers the node with
+// every input known, which runs the loop there: each iteration infers the body with its inputs' data, folding
+// every node with its reference kernel (engine/node_eval.h), so shapes may change between iterations as ONNX
+// allows; each iteration allocates its values; more than 65536 iterations are an error (a hostile endless loop
+// whose inputs are constants would run when the model loads). A negative M is an error when it is known (at the plan) or when
+// it is read (each run).
+// A planned body's runs reuse its arenas (one per caller in flight): no allocation in the steady state; a run
+// hands the body its inputs without copying and copies each scan row into place.
 // Tolerance: the node copies its body's outputs (kExact); the body's ops are checked as any node.
 #pragma once
 

@@ -14,8 +14,13 @@ Shape arg_reduce_shape(const ArgReduceParams& p, const Shape& in, int64_t axis) 
 }
 
 int64_t arg_reduce_axis(const ArgReduceParams& p, int64_t rank) {
-  require(p.negative_axis || p.axis >= 0, "axis ", p.axis, " is negative; negative axes need opset 11 or newer");
   return normalize_axis(p.axis, std::max<int64_t>(rank, 1), "axis");
+}
+
+std::string arg_reduce_caution(const ArgReduceParams& p, const std::vector<ValueInfo>&) {
+  if (p.negative_axis || p.axis >= 0) return "";
+  return "axis " + std::to_string(p.axis) + " is negative, which ONNX documents from opset 11 on; read from the back, " +
+         "as ONNX Runtime does";
 }
 
 ArgReduceParams parse_arg_reduce(bool is_max, const Node& node) {

@@ -40,8 +40,11 @@ void register_reduce_ops(OpRegistry& r) {
   r.add(lenient(RP{"ReduceLogSum", 1, parse<K::log_sum>, infer_reduce, kReduceSumTolerance, ref}));
   r.add(lenient(RP{"ReduceLogSumExp", 1, parse<K::log_sum_exp>, infer_reduce, kReduceSumTolerance, ref}));
   using AP = OpSpec<ArgReduceParams>;
-  r.add(AP{"ArgMax", 1, parse_arg<true>, infer_arg_reduce, kExact, {ref_kernel(arg_reduce_ref)}});
-  r.add(AP{"ArgMin", 1, parse_arg<false>, infer_arg_reduce, kExact, {ref_kernel(arg_reduce_ref)}});
+  for (AP spec : {AP{"ArgMax", 1, parse_arg<true>, infer_arg_reduce, kExact, {ref_kernel(arg_reduce_ref)}},
+                  AP{"ArgMin", 1, parse_arg<false>, infer_arg_reduce, kExact, {ref_kernel(arg_reduce_ref)}}}) {
+    spec.hints.caution = arg_reduce_caution;  // negative axes below opset 11, with a warning
+    r.add(std::move(spec));
+  }
   r.add(OpSpec<CumSumParams>{"CumSum", 11, parse_cumsum, infer_cumsum, kCumSumTolerance, {ref_kernel(cumsum_ref)}});
   r.add(OpSpec<TopKParams>{"TopK", 1, parse_top_k, infer_top_k, kExact, {ref_kernel(top_k_ref)}});
 }

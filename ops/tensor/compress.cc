@@ -9,9 +9,15 @@ CompressParams parse_compress(const Node& node) {
   CompressParams p;
   if (node.attrs.has("axis")) {
     p.axis = node.attrs.get_int("axis", 0);
-    require(node.opset >= 11 || *p.axis >= 0, "axis ", *p.axis, " is negative; negative axes need opset 11 or newer");
+    p.negative_axis_undocumented = node.opset < 11 && *p.axis < 0;
   }
   return p;
+}
+
+std::string compress_caution(const CompressParams& p, const std::vector<ValueInfo>&) {
+  if (!p.negative_axis_undocumented) return "";
+  return "axis " + std::to_string(*p.axis) + " is negative, which ONNX documents from opset 11 on; read from the back, " +
+         "as ONNX Runtime does";
 }
 
 std::vector<ValueInfo> infer_compress(const CompressParams& p, const std::vector<ValueInfo>& in) {

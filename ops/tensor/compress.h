@@ -13,7 +13,11 @@ namespace cnnx {
 
 struct CompressParams : OpParams {
   std::optional<int64_t> axis;  // as written; none: the flattened input
+  bool negative_axis_undocumented = false;  // negative below opset 11: read from the back, with a warning
 };
+
+// A warning for a negative axis below opset 11 (README "Exporter leniencies"); empty otherwise.
+std::string compress_caution(const CompressParams& p, const std::vector<ValueInfo>& in);
 
 CompressParams parse_compress(const Node& node);
 std::vector<ValueInfo> infer_compress(const CompressParams& p, const std::vector<ValueInfo>& in);

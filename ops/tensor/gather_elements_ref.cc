@@ -7,26 +7,37 @@ namespace cnnx {
 
 std::vector<int64_t> element_offsets(const Tensor& data, const Tensor& indices, size_t axis) {
   const int64_t count = indices.numel();
-  const int64_t n = data.dim(int64_t(axis));
   const size_t rank = data.shape().size();
+  require(rank >= 1 && indices.rank() == int64_t(rank), "indices must have data's rank (1 or more)");
+  require(indices.dtype() == DType::i32 || indices.dtype() == DType::i64, "indices must be int32 or int64");
+  const int64_t n = data.dim(int64_t(axis));
   const std::vector<int64_t> ds = strides_of(data.shape());
   std::vector<int64_t> at(static_cast<size_t>(count));
-  std::vector<int64_t> idx(rank, 0);
-  int64_t base = 0;  // data offset of idx with the axis coordinate left out
-  for (int64_t k = 0; k < count; ++k) {
-    const int64_t i = indices.int_at(k);
-    require(i >= -n && i < n, "index ", i, " (entry ", k, " of the indices) is out of range for axis ", axis,
-            " of size ", n);
-    at[size_t(k)] = base + (i < 0 ? i + n : i) * ds[axis];
-    for (size_t a = rank; a-- > 0;) {
-      if (++idx[a] < indices.dim(int64_t(a))) {
-        if (a != axis) base += ds[a];
-        break;
+  // Row by row of the last axis (Faster R-CNN scatters [R, 256, 7, 7] per FPN level): `base` is the data offset
+  // of the row's first entry with the axis coordinate left out; along the row it moves by `step`.
+  const int64_t inner = indices.dim(int64_t(rank) - 1), step = axis == rank - 1 ? 0 : ds[rank - 1];
+  auto walk = [&](const auto* index) {
+    std::vector<int64_t> row(rank, 0);
+    int64_t base = 0;
+    for (int64_t k = 0; k < count; k += inner) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const int64_t i = int64_t(index[k + j]);
+        if (i < -n || i >= n)
+          fail("index ", i, " (entry ", k + j, " of the indices) is out of range for axis ", axis, " of size ", n);
+        at[size_t(k + j)] = base + j * step + (i < 0 ? i + n : i) * ds[axis];
       }
-      if (a != axis) base -= ds[a] * (idx[a] - 1);
-      idx[a] = 0;
+      for (size_t a = rank - 1; a-- > 0;) {
+        if (++row[a] < indices.dim(int64_t(a))) {
+          if (a != axis) base += ds[a];
+          break;
+        }
+        if (a != axis) base -= ds[a] * (row[a] - 1);
+        row[a] = 0;
+      }
     }
-  }
+  };
+  if (indices.dtype() == DType::i32) walk(indices.data<int32_t>());
+  else walk(indices.data<int64_t>());
   return at;
 }
 

@@ -68,6 +68,7 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(std::move(non_zero));
   OpSpec<CompressParams> compress{"Compress", 9, parse_compress, infer_compress, kExact, {ref_kernel(compress_ref)}};
   compress.hints.shapes_from_data = true;
+  compress.hints.caution = compress_caution;  // negative axes below opset 11, with a warning
   r.add(std::move(compress));
   OpSpec<UniqueParams> unique{"Unique", 11, parse_unique, infer_unique, kExact, {ref_kernel(unique_ref)}};
   unique.hints.shapes_from_data = true;

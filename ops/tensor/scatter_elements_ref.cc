@@ -22,15 +22,18 @@ void scatter_elements_ref(const ScatterElementsParams& p, const KernelIO& io) {
     using T = decltype(z);
     T* d = y.data<T>();
     const T* u = updates.data<T>();
-    for (int64_t k = 0; k < count; ++k) {
-      T& dst = d[dst_at[size_t(k)]];
-      switch (p.reduction) {
-        case ScatterReduction::none: dst = u[k]; break;
-        case ScatterReduction::add: dst = T(dst + u[k]); break;
-        case ScatterReduction::mul: dst = T(dst * u[k]); break;
-        case ScatterReduction::max: dst = std::max(dst, u[k]); break;
-        case ScatterReduction::min: dst = std::min(dst, u[k]); break;
+    auto scatter = [&](auto combine) {
+      for (int64_t k = 0; k < count; ++k) {
+        T& dst = d[dst_at[size_t(k)]];
+        dst = combine(dst, u[k]);
       }
+    };
+    switch (p.reduction) {  // chosen once, not per element
+      case ScatterReduction::none: scatter([](T, T b) { return b; }); break;
+      case ScatterReduction::add: scatter([](T a, T b) { return T(a + b); }); break;
+      case ScatterReduction::mul: scatter([](T a, T b) { return T(a * b); }); break;
+      case ScatterReduction::max: scatter([](T a, T b) { return std::max(a, b); }); break;
+      case ScatterReduction::min: scatter([](T a, T b) { return std::min(a, b); }); break;
     }
   });
 }

@@ -501,8 +501,30 @@ def subgraph_cases(c):
           contains=["node 'loop' (Loop)", "input 0 (M) is -1", "cannot be negative"])
     c.add("loop_huge_trip_count", loop_model(1 << 40, add), [x], contains=["node 'loop' (Loop)", "tensor limit"])
     grow = n("Concat", ["s_in", "x"], ["s_out"], name="grow", axis=0)
-    c.add("loop_carried_shape_changes", loop_model(2, grow, scan=False), [x],
-          contains=["node 'loop' (Loop)", "loop-carried value 0 has shape [1,3] but the body gives [2,3]"])
+    # A carried value whose shape changes per iteration (ONNX allows it) runs in the plan's tail.
+    c.add("loop_carried_shape_changes", loop_model(2, grow, scan=False), [x], expect="ok",
+          outputs={"s": np.concatenate([np.zeros((1, 3), np.float32), x, x])})
+    # ... but a scan output's rows must share one shape: here each row is the grown value.
+    c.add("loop_scan_rows_change_shape", loop_model(2, grow), [x],
+          contains=["node 'loop' (Loop)", "scan output 0 is [2,3] at iteration 0 but [3,3] at iteration 1"])
+    # ... and a growth without bound meets the tensor limit or the memory limit, naming the Concat in the body.
+    c.add("loop_grows_past_the_limit", loop_model(1 << 40, n("Concat", ["s_in", "s_in"], ["s_out"], name="grow",
+                                                              axis=0), scan=False), [x],
+          contains=["node 'loop' (Loop)", "iteration", "node 'grow' (Concat)"])
+    # An endless loop whose carried value changes shape without growing (its inputs are constants: it runs at load).
+    c.add("loop_shapes_from_data_endless", loop_model(1 << 40, n("Transpose", ["s_in"], ["s_out"], name="turn",
+                                                                 perm=[1, 0]), scan=False), [x],
+          contains=["node 'loop' (Loop)", "ran 65536 iterations"])
+    # A carried value whose type the body changes, and a cond that is not a bool, are errors naming the node.
+    c.add("loop_carried_type_changes", loop_model(2, n("Cast", ["s_in"], ["s_out"], name="cast", to=I64), scan=False),
+          [x], contains=["node 'loop' (Loop)", "loop-carried value 0 is float32 but the body gives int64"])
+    body = helper.make_graph([n("Identity", ["cond_in"], ["cond_out"], name="keep"),
+                              n("Add", ["s_in", "x"], ["s_out"], name="acc")], "body",
+                             [vi("i", [], I64), vi("cond_in", [], B), vi("s_in", None)],
+                             [vi("cond_out", [], B), vi("s_out", None)])
+    m = make_model([n("Loop", ["", "cond", "x"], ["s"], name="loop", body=body)], [vi("cond", [], F), vi("x", [1, 3])],
+                   [vi("s", None)])
+    c.add("loop_cond_float", m, [np.array(1, np.float32), x], contains=["node 'loop' (Loop)", "input 1 (cond)", "must be bool"])
     # Scan: a running sum over the columns of x [2, 3], last column first, stacked along axis 1 from the end.
     scan_body = helper.make_graph([n("Add", ["s_in", "col"], ["s_out"], name="acc"),
                                    n("Identity", ["s_out"], ["row"], name="emit")], "body",
@@ -879,6 +901,14 @@ def reduce_cases(c):
     m = make_model([n("ReduceMean", ["x"], ["y"], name="rmean", axes=[-1])], [vi("x", [2, 3, 4])], [vi("y", None)],
                    opset=10)
     c.add("reduce_mean_negative_axis_opset_10", m, [x], expect="ok", outputs={"y": x.mean(axis=-1, keepdims=True)})
+    # ... and ArgMax's and Compress's negative axis below opset 11 (ONNX Runtime reads it from the back too).
+    m = make_model([n("ArgMax", ["x"], ["y"], name="argmax", axis=-1)], [vi("x", [2, 3, 4])], [vi("y", None, I64)],
+                   opset=10)
+    c.add("argmax_negative_axis_opset_10", m, [x], expect="ok", outputs={"y": x.argmax(axis=-1)[..., None]})
+    keep = numpy_helper.from_array(np.array([True, False, True]), "keep")
+    m = make_model([n("Compress", ["x", "keep"], ["y"], name="compress", axis=-2)], [vi("x", [2, 3, 4])],
+                   [vi("y", None)], initializers=[keep], opset=10)
+    c.add("compress_negative_axis_opset_10", m, [x], expect="ok", outputs={"y": x[:, [0, 2], :]})
 
 
 def detect_cases(c):

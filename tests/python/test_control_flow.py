@@ -32,6 +32,18 @@ class Decay(torch.nn.Module):
         return acc
 
 
+class Grow(torch.nn.Module):
+    """Mask R-CNN's paste loop in small: a carried value grown by a Concat per iteration (its shape changes each
+    time), rows whose width comes from data (a Slice by the row's own count), a while condition on data."""
+    def forward(self, x):
+        out = torch.zeros(0, x.size(1))
+        for i in range(x.size(0)):
+            n = int((x[i] > 0).sum())
+            row = torch.cat((x[i, :n] * 2.0, torch.zeros(x.size(1) - n)))
+            out = torch.cat((out, row.unsqueeze(0)))
+        return out
+
+
 class Double(torch.nn.Module):
     def forward(self, x):
         y = x
@@ -89,6 +101,21 @@ def test_while_on_data(tmp_path, backend):
         want = Double()(torch.from_numpy(xs)).numpy()
         got = model.run({"x": xs})["y"]
         np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} x={xs}")
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_growing_carried_value(tmp_path, backend):
+    rng = np.random.default_rng(36)
+    x = rng.standard_normal((5, 4)).astype(np.float32)
+    path = export(Grow(), x, tmp_path / "grow.onnx")
+    assert "Loop" in ops_of(path)
+    model = cnnx.Model(path, backend=backend)
+    for run in range(4):  # other counts per row each run, through one loaded model
+        xs = x if run == 3 else rng.standard_normal(x.shape).astype(np.float32)
+        want = Grow()(torch.from_numpy(xs)).numpy()
+        got = model.run({"x": xs})["y"]
+        assert got.shape == want.shape, f"backend={backend} run={run}: shape {got.shape}, PyTorch {want.shape}"
+        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} run={run} x={xs}")
 
 
 def data_dependent_model(path):

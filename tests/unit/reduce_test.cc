@@ -92,6 +92,23 @@ TEST_CASE("Reduce ops below opset 11 read a negative axis from the back, with a 
   }
 }
 
+TEST_CASE("ArgMax and ArgMin below opset 11 read a negative axis from the back, with a warning") {
+  Attributes negative, positive;
+  negative.set("axis", int_attr(-1));
+  positive.set("axis", int_attr(2));
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    CAPTURE(std::string(op));
+    const Tensor want = run_op(op, positive, {ramp()}, 1)[0];
+    const Tensor got = run_op(op, negative, {ramp()}, 1)[0];
+    REQUIRE(got.shape() == want.shape());
+    CHECK(std::memcmp(got.raw(), want.raw(), got.bytes()) == 0);
+    const InferredNode n = infer_node(op, negative, {ramp()}, 1, 1, {false}, "");
+    CHECK(n.node.def->hints.caution(*n.node.params, n.in).find("opset 11") != std::string::npos);
+    const InferredNode at11 = infer_node(op, negative, {ramp()}, 11, 1, {false}, "");
+    CHECK(at11.node.def->hints.caution(*at11.node.params, at11.in).empty());
+  }
+}
+
 TEST_CASE("ReduceMean-18 reads axes from a constant input") {
   for (const Case& c : cases()) {
     CAPTURE(str(c.axes));
@@ -286,7 +303,6 @@ TEST_CASE("ArgMax and ArgMin: ties, NaN, refusals") {
   struct Bad { const char* name; int opset; Attributes attrs; Tensor x; };
   const Bad cases[] = {
       {"axis out of range", 13, attrs({{"axis", 2}}), x},
-      {"negative axis before opset 11", 1, attrs({{"axis", -1}}), x},
       {"select_last_index before opset 12", 11, attrs({{"select_last_index", 1}}), x},
       {"select_last_index 2", 13, attrs({{"select_last_index", 2}}), x},
       {"keepdims 3", 13, attrs({{"keepdims", 3}}), x},
