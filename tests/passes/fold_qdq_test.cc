@@ -37,6 +37,19 @@ StepsApart steps_apart(const Tensor& got, const Tensor& want, double step, doubl
   return r;
 }
 
+// The plan's outputs, every node checked against its reference kernel on the way (Plan::run's checks).
+std::vector<Tensor> run_verified(const Plan& plan, const std::vector<Tensor>& inputs) {
+  std::vector<NodeCheck> checks;
+  std::vector<Tensor> got = plan.run(inputs, &checks);
+  for (const NodeCheck& n : checks) {
+    CAPTURE(n.node);
+    CAPTURE(n.kernel);
+    CAPTURE(n.max_abs);
+    CHECK(n.within);
+  }
+  return got;
+}
+
 enum class Tail { none, relu, clip };
 
 struct QdqConv {
@@ -237,14 +250,7 @@ TEST_CASE("fold-qdq: DQ -> Add -> Relu -> Q and DQ -> MaxPool -> Q stay int8 bet
         CHECK(add_layout == (backend == Backend::dnnl ? "acdb native" : "plain ref"));
       if (c.pool_scale_factor != 1) CHECK(declined.find("MaxPool 'pool': the QuantizeLinear's scale") != std::string::npos);
       if (c.y_int8) CHECK(declined.find("Add 'add': A, B and the QuantizeLinear's y are not of one type") != std::string::npos);
-      std::vector<NodeCheck> checks;
-      const std::vector<Tensor> got = plan->run(inputs, &checks);
-      for (const NodeCheck& n : checks) {
-        CAPTURE(n.node);
-        CAPTURE(n.kernel);
-        CAPTURE(n.max_abs);
-        CHECK(n.within);
-      }
+      const std::vector<Tensor> got = run_verified(*plan, inputs);
       // Against the pass-free float path: the convolution may round one step apart near a tie (the first
       // case's rule), which the Add carries as at most 0.03 / 0.045 of its step, so at most two steps of y.
       REQUIRE(got.size() == 1);
@@ -345,14 +351,7 @@ TEST_CASE("fold-qdq: DQ, DQ -> Concat [-> MaxPool] -> Q stays int8, requantizing
         if (backend == Backend::dnnl) CHECK(reorders == 2);  // x into channels-last, y out of it
       }
       if (c.float_input) CHECK(declined.find("Concat 'concat': an input is not a DequantizeLinear") != std::string::npos);
-      std::vector<NodeCheck> checks;
-      const std::vector<Tensor> got = plan->run(inputs, &checks);
-      for (const NodeCheck& n : checks) {
-        CAPTURE(n.node);
-        CAPTURE(n.kernel);
-        CAPTURE(n.max_abs);
-        CHECK(n.within);
-      }
+      const std::vector<Tensor> got = run_verified(*plan, inputs);
       // Against the pass-free float path: a convolution may round one step apart near a tie (the first test's
       // rule), which the requantization carries as at most 0.05 / 0.04 of y's step, plus its own rounding:
       // at most two steps; the table itself is the reference formula, and the MaxPool exact.
