@@ -50,7 +50,7 @@ TEST_CASE("fail() prints its arguments as operator<< would") {
   char buffer[] = "mutable";
   check_same("node '", name, "' (", view, ") ", c_string, " ", buffer);
   check_same('x', int8_t(65), uint8_t(66), static_cast<signed char>('C'), true, false);
-  check_same(short(-7), int(-42), 42u, int64_t(-1) << 40, uint64_t(1) << 63, size_t(0), uint16_t(65535));
+  check_same(short(-7), int(-42), 42u, -(int64_t(1) << 40), uint64_t(1) << 63, size_t(0), uint16_t(65535));
   check_same(std::numeric_limits<int64_t>::min(), std::numeric_limits<uint64_t>::max(), kThree);
   check_same(0.1, 1.0, 1e-7, 123456789.0, -0.0, 1.1f, 3.4028235e38f, 1e300, 0.1L);
   check_same(std::numeric_limits<double>::infinity(), -std::numeric_limits<float>::infinity(),
