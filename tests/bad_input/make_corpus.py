@@ -508,7 +508,9 @@ def subgraph_cases(c):
     c.add("loop_scan_rows_change_shape", loop_model(2, grow), [x],
           contains=["node 'loop' (Loop)", "scan output 0 is [2,3] at iteration 0 but [3,3] at iteration 1"])
     # ... and a growth without bound meets the tensor limit or the memory limit, naming the Concat in the body.
-    c.add("loop_grows_past_the_limit", loop_model(1 << 40, n("Concat", ["s_in", "s_in"], ["s_out"], name="grow",
+    # It grows 64-fold per iteration, so the first size past the tensor limit comes right after 192 MB (doubling
+    # would first touch 3 GB: 10 s of page faults, past the runner's timeout under ASan).
+    c.add("loop_grows_past_the_limit", loop_model(1 << 40, n("Concat", ["s_in"] * 64, ["s_out"], name="grow",
                                                               axis=0), scan=False), [x],
           contains=["node 'loop' (Loop)", "iteration", "node 'grow' (Concat)"])
     # An endless loop whose carried value changes shape without growing (its inputs are constants: it runs at load).
