@@ -15,7 +15,7 @@ void stream(std::string& s, T v) {
 }  // namespace
 
 void append(std::string& s, std::string_view v) { s += v; }
-void append(std::string& s, const char* v) { stream(s, v); }
+void append(std::string& s, const char* v) { s += v ? v : ""; }  // a null one: nothing
 void append(std::string& s, char v) { s += v; }
 void append(std::string& s, signed char v) { s += static_cast<char>(v); }
 void append(std::string& s, unsigned char v) { s += static_cast<char>(v); }
