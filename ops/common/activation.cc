@@ -51,6 +51,9 @@ std::string elu_scale_declines(float scale) {
 constexpr bool kLegacyHint = true;    // opsets 1-5 had `consumed_inputs`
 constexpr bool kNoLegacyHint = false;
 
+// -x in two's complement without overflow: the most negative value gives itself back.
+int64_t wrapping_negate(int64_t x) { return int64_t(0 - uint64_t(x)); }
+
 double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }  // no overflow
 
 // A row's `dnnl` column: its eltwise steps (which may read the row's args as `a`), or why there are none.
@@ -64,7 +67,7 @@ double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::l
 
 const std::vector<ActivationDef> kActivations = {
     {"Relu", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 || x != x ? x : 0; },
-     STEPS({EltwiseAlgorithm::relu}), SLOPE(1), kExact},
+     STEPS({EltwiseAlgorithm::relu}), SLOPE(1), kExact, "", [](int64_t x) { return x > 0 ? x : 0; }},
     // eltwise_relu with the negative slope as alpha (x >= 0 and x > 0 agree: both give 0 at 0).
     {"LeakyRelu", 1, kLegacyHint, {"alpha", 0.01f}, {},
      [](double x, const ActivationArgs& a) { return x < 0 ? a.alpha * x : x; },
@@ -85,7 +88,7 @@ const std::vector<ActivationDef> kActivations = {
      STEPS({EltwiseAlgorithm::hardswish}), SLOPE(1.5), kFewRoundings},
     // -x: eltwise_linear with alpha -1 and beta -0 (exact: -1 * x + -0 is -0 at x = +0, where beta 0 gives +0).
     {"Neg", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return -x; },
-     STEPS({EltwiseAlgorithm::linear, -1.f, -0.f}), SLOPE(1), kExact},
+     STEPS({EltwiseAlgorithm::linear, -1.f, -0.f}), SLOPE(1), kExact, "", wrapping_negate},
     // min(max(x, alpha = min), beta = max). eltwise_clip_v2 gives alpha where x <= alpha; ONNX gives max
     // everywhere when min > max.
     {"Clip", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs& a) { return clamp(x, a.alpha, a.beta); },
@@ -100,7 +103,7 @@ const std::vector<ActivationDef> kActivations = {
     {"Swish", 0, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x * sigmoid(x); },
      STEPS({EltwiseAlgorithm::swish, 1.f, 0.f}), SLOPE(1.1), kTranscendental},
 
-    // ---- the other float unary ops of ONNX (float32 only here: no node test gives them integers) ----
+    // ---- the other unary ops of ONNX (float32 only, but for the integer column) ----
     {"Erf", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::erf(x); },
      NO_DNNL("oneDNN 2.6 has gelu_erf, not erf itself"), nullptr, kTranscendental},
     // exp(x). oneDNN 2.6's eltwise_exp turns a NaN input into +inf: its kernel puts NaN back (loses_nan).
@@ -120,7 +123,7 @@ const std::vector<ActivationDef> kActivations = {
     {"Reciprocal", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return 1 / x; },
      STEPS({EltwiseAlgorithm::pow, 1.f, -1.f}), nullptr, kExact},
     {"Abs", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::fabs(x); },
-     STEPS({EltwiseAlgorithm::abs}), SLOPE(1), kExact},
+     STEPS({EltwiseAlgorithm::abs}), SLOPE(1), kExact, "", [](int64_t x) { return x < 0 ? wrapping_negate(x) : x; }},
     {"Floor", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::floor(x); },
      NO_DNNL("oneDNN 2.6 eltwise rounds only to nearest"), nullptr, kExact},
     {"Ceil", 1, kLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::ceil(x); },
@@ -132,7 +135,7 @@ const std::vector<ActivationDef> kActivations = {
      STEPS({EltwiseAlgorithm::round}), nullptr, kExact},
     // -1, 0 or 1 (0 keeps its sign, NaN stays NaN).
     {"Sign", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 ? 1 : (x < 0 ? -1 : x); },
-     NO_DNNL("oneDNN 2.6 has no sign"), nullptr, kExact},
+     NO_DNNL("oneDNN 2.6 has no sign"), nullptr, kExact, "", [](int64_t x) -> int64_t { return (x > 0) - (x < 0); }},
     {"Sin", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sin(x); },
      NO_DNNL("oneDNN 2.6 has no sin"), nullptr, kTranscendental},
     {"Cos", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::cos(x); },

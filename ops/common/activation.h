@@ -60,6 +60,11 @@ struct ActivationDef {
   // "" (ONNX's), or kInternalDomain for an op only graph passes make: Gelu and GeluTanh, which the fuse-gelu
   // pass writes for the formulas exporters spell out below opset 20 (where ONNX's Gelu appears).
   const char* domain = "";
+  // The op on integer tensors (int8, uint8, int32, int64), for the rows ONNX defines on them (Relu from opset
+  // 14, Neg, Abs, Sign): exact, computed in int64 and wrapped back to the type as numpy does (Neg and Abs of
+  // the most negative value give it back). nullptr: float32 only. Exporters compute shapes with them (the
+  // expanded LayerNormalization negates an axis count).
+  int64_t (*integer)(int64_t x) = nullptr;
 };
 
 // Every row, in a fixed order.

@@ -26,8 +26,9 @@ ActivationParams parse_activation(const ActivationDef& row, const Node& node) {
   return p;
 }
 
-std::vector<ValueInfo> infer_float_unary(const ActivationParams&, const std::vector<ValueInfo>& in) {
-  require_dtype(in, 0, {DType::f32});
+std::vector<ValueInfo> infer_unary(const ActivationParams& p, const std::vector<ValueInfo>& in) {
+  if (p.activation->integer) require_dtype(in, 0, {DType::f32, DType::i64, DType::i32, DType::i8, DType::u8});
+  else require_dtype(in, 0, {DType::f32});
   return {same_as_input(in)};
 }
 
@@ -101,7 +102,7 @@ void register_unary_ops(OpRegistry& r) {
     std::vector<Kernel<ActivationParams>> kernels;
     if (has_dnnl_kernel(row)) kernels.push_back(activation_dnnl_kernel());
     kernels.push_back(ref_kernel(activation_ref));
-    OpSpec<ActivationParams> op{row.name, row.since, parse_activation_node, infer_float_unary, row.tolerance,
+    OpSpec<ActivationParams> op{row.name, row.since, parse_activation_node, infer_unary, row.tolerance,
                                 std::move(kernels)};
     op.domain = row.domain;
     r.add(std::move(op));

@@ -1,6 +1,6 @@
 // Elementwise unary ops: one per row of the activation table (ops/common/activation.h: Relu, Sigmoid, Exp,
-// Elu, Round...; float32 only), Clip, whose bounds are attributes before opset 11 and inputs from 11 on, and
-// Not (bool).
+// Elu, Round...; float32, and integers for the rows with an integer column), Clip, whose bounds are attributes
+// before opset 11 and inputs from 11 on, and Not (bool).
 #pragma once
 
 #include <limits>

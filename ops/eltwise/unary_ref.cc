@@ -7,6 +7,19 @@
 namespace cnnx {
 
 void activation_ref(const ActivationParams& p, const KernelIO& io) {
+  if (io.in[0]->dtype() != DType::f32) {  // an integer type the row's integer column takes (infer checked)
+    visit_dtype(io.in[0]->dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        const T* x = io.in[0]->data<T>();
+        T* y = io.out[0]->data<T>();
+        for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = T(p.activation->integer(int64_t(x[i])));
+      } else {
+        fail(p.activation->name, " does not take ", dtype_name(io.in[0]->dtype()));
+      }
+    });
+    return;
+  }
   const float* x = io.in[0]->data<float>();
   float* y = io.out[0]->data<float>();
   for (int64_t i = 0, n = io.in[0]->numel(); i < n; ++i) y[i] = float(p.activation->reference(x[i], p.args));

@@ -30,8 +30,6 @@ using namespace cnnx;
 
 namespace {
 
-constexpr const char* kIntNeg = "Neg of int64 (the expanded LayerNormalization negates an axis count): cnnx's Neg is float32";
-
 // Tests of supported ops that cnnx deliberately does not run, and why.
 const std::map<std::string, std::string> kExcluded = {
     {"test_training_dropout", "training-mode Dropout draws random masks; cnnx is inference-only"},
@@ -54,17 +52,6 @@ const std::map<std::string, std::string> kExcluded = {
     {"test_range_int32_type_negative_delta_expanded",
      "the expanded Range's Loop body declares its carried value 'prev' without a tensor type (cnnx needs one)"},
     {"test_scan_sum", "Scan-8 (a batch axis and sequence_lens) is not supported; Scan from opset 9 is"},
-    // LayerNormalization's expansions with a negative axis compute the axes with Size and then Neg on int64.
-    {"test_layer_normalization_2d_axis_negative_1_expanded", kIntNeg},
-    {"test_layer_normalization_2d_axis_negative_2_expanded", kIntNeg},
-    {"test_layer_normalization_3d_axis_negative_1_epsilon_expanded", kIntNeg},
-    {"test_layer_normalization_3d_axis_negative_2_epsilon_expanded", kIntNeg},
-    {"test_layer_normalization_3d_axis_negative_3_epsilon_expanded", kIntNeg},
-    {"test_layer_normalization_4d_axis_negative_1_expanded", kIntNeg},
-    {"test_layer_normalization_4d_axis_negative_2_expanded", kIntNeg},
-    {"test_layer_normalization_4d_axis_negative_3_expanded", kIntNeg},
-    {"test_layer_normalization_4d_axis_negative_4_expanded", kIntNeg},
-    {"test_layer_normalization_default_axis_expanded", kIntNeg},
     // bfloat16 Casts: the data files are not bfloat16 tensors (the float16 ones run).
     {"test_cast_FLOAT_to_BFLOAT16",
      "onnx 1.12 stores this test's bfloat16 data as UINT16 tensors, and its FLOAT -> BFLOAT16 data truncates where ONNX's Cast rounds to nearest even (tests/unit/float16_test.cc checks cnnx's bfloat16 Casts)"},

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "ops/builtin_ops.h"
 #include "tests/unit/op_harness.h"
@@ -71,6 +72,40 @@ TEST_CASE("Not negates bools and takes nothing else") {
   CHECK(y.data<bool>()[1]);
   CHECK(!y.data<bool>()[2]);
   CHECK_THROWS_AS(run_op("Not", {}, {make_tensor({2})}, 1), Error);
+}
+
+// Neg, Abs, Sign and Relu on integers (the expanded LayerNormalization negates an int64 axis count): exact,
+// wrapping at the most negative value as numpy does; the other rows stay float32 only.
+TEST_CASE("Neg, Abs, Sign and Relu take integers; the float-only rows refuse them") {
+  const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  const Tensor x = make_int_tensor({6}, {lo, -5, -1, 0, 7, hi});
+  struct Case { const char* op; std::vector<int64_t> want; };
+  const Case cases[] = {
+      {"Neg", {lo, 5, 1, 0, -7, -hi}},
+      {"Abs", {lo, 5, 1, 0, 7, hi}},
+      {"Sign", {-1, -1, -1, 0, 1, 1}},
+      {"Relu", {0, 0, 0, 0, 7, hi}},
+  };
+  for (const Case& c : cases) {
+    const std::string op = c.op;
+    CAPTURE(op);
+    const Tensor y = run_op(c.op, {}, {x}, 14)[0];
+    REQUIRE(y.dtype() == DType::i64);
+    for (int64_t i = 0; i < 6; ++i) {
+      CAPTURE(i);
+      CHECK(y.data<int64_t>()[i] == c.want[size_t(i)]);
+    }
+  }
+  // int8 wraps in its own range: Neg(-128) is -128.
+  Tensor b(DType::i8, {3});
+  const int8_t bytes[3] = {-128, -3, 4};
+  std::memcpy(b.data<int8_t>(), bytes, 3);
+  const Tensor nb = run_op("Neg", {}, {b}, 13)[0];
+  CHECK(nb.data<int8_t>()[0] == -128);
+  CHECK(nb.data<int8_t>()[1] == 3);
+  CHECK(nb.data<int8_t>()[2] == -4);
+  CHECK_THROWS_WITH_AS(run_op("Exp", {}, {x}, 13), doctest::Contains("int64"), Error);
+  CHECK_THROWS_AS(run_op("Sigmoid", {}, {x}, 13), Error);
 }
 
 TEST_CASE("binary ops broadcast both ways") {

@@ -28,6 +28,13 @@ std::vector<KernelCase> activation_cases() {
     empty.in_domain(row.domain).in(random_in({0, 3}));
     if (has_dnnl_kernel(row)) empty.declines("dnnl", "is empty");
     cases.push_back(empty);
+    if (row.integer) {  // oneDNN's eltwise is float: the reference alone computes integers
+      KernelCase integers(row.name, kMaxOpset, "int64");
+      integers.in_domain(row.domain).in(given(make_int_tensor({5}, {std::numeric_limits<int64_t>::min(), -3, 0, 5,
+                                                                   std::numeric_limits<int64_t>::max()})));
+      if (has_dnnl_kernel(row)) integers.declines("dnnl", "not float32");
+      cases.push_back(integers);
+    }
   }
   const Tensor x = special_values();
   cases.push_back(KernelCase("LeakyRelu", 16, "alpha 0.3").attr("alpha", float_attr(0.3f)).in(given(x)));
