@@ -18,7 +18,8 @@ void register_reduce_ops(OpRegistry& r);   // ops/reduce: ReduceMean, ReduceSum,
                                            // ArgMax, ArgMin, CumSum, TopK
 void register_eltwise_ops(OpRegistry& r);  // ops/eltwise: one op per activation-table row (ops/common/activation.h)
                                            // Clip and Not (unary.h); Add, Sub, Mul, Div, Pow, Mod, comparisons,
-                                           // And, Or, Xor, Sum, Max, Min, Mean, Where (binary.h); PRelu
+                                           // And, Or, Xor, Sum, Max, Min, Mean, Where (binary.h); PRelu,
+                                           // IsNaN, IsInf
 void register_norm_ops(OpRegistry& r);     // ops/norm: BatchNormalization, LRN, LayerNormalization,
                                            // InstanceNormalization, GroupNormalization
 void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, Hardmax

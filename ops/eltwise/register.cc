@@ -1,4 +1,5 @@
 #include "ops/eltwise/binary.h"
+#include "ops/eltwise/is_nan_inf.h"
 #include "ops/eltwise/prelu.h"
 #include "ops/eltwise/unary.h"
 #include "ops/families.h"
@@ -13,6 +14,8 @@ void register_eltwise_ops(OpRegistry& r) {
                             {prelu_dnnl_kernel(), ref_kernel(prelu_ref)}};
   prelu.hints.caution = prelu_caution;  // a per-channel slope below opset 7 (ops/eltwise/prelu.h)
   r.add(std::move(prelu));
+  r.add(OpSpec<IsNanInfParams>{"IsNaN", 9, parse_is_nan, infer_is_nan_inf, kExact, {ref_kernel(is_nan_inf_ref)}});
+  r.add(OpSpec<IsNanInfParams>{"IsInf", 10, parse_is_inf, infer_is_nan_inf, kExact, {ref_kernel(is_nan_inf_ref)}});
 }
 
 }  // namespace cnnx

@@ -298,3 +298,37 @@ TEST_CASE("PRelu: slope broadcasts onto X only; consumed_inputs only at opset 1"
   other.set("alpha", float_attr(0.5f));
   CHECK_THROWS_AS(run_op("PRelu", other, {x, make_tensor({1}, {0.5f})}, 16), Error);
 }
+
+TEST_CASE("IsNaN and IsInf: each sign of infinity on request; a flag other than 0 or 1 is refused") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor x = make_tensor({5}, {-inf, -1.f, 0.f, inf, nan});
+  struct Case { const char* op; int64_t negative, positive; std::vector<bool> want; };
+  const Case cases[] = {
+      {"IsNaN", 1, 1, {false, false, false, false, true}},
+      {"IsInf", 1, 1, {true, false, false, true, false}},
+      {"IsInf", 0, 1, {false, false, false, true, false}},
+      {"IsInf", 1, 0, {true, false, false, false, false}},
+      {"IsInf", 0, 0, {false, false, false, false, false}},
+  };
+  for (const Case& c : cases) {
+    const std::string op = c.op;
+    CAPTURE(op);
+    CAPTURE(c.negative);
+    CAPTURE(c.positive);
+    Attributes a;
+    if (op == "IsInf") {
+      a.set("detect_negative", int_attr(c.negative));
+      a.set("detect_positive", int_attr(c.positive));
+    }
+    const Tensor y = run_op(c.op, a, {x}, 13)[0];
+    REQUIRE(y.dtype() == DType::boolean);
+    for (int64_t i = 0; i < 5; ++i) {
+      CAPTURE(i);
+      CHECK(y.data<bool>()[i] == c.want[size_t(i)]);
+    }
+  }
+  Attributes bad;
+  bad.set("detect_negative", int_attr(2));
+  CHECK_THROWS_WITH_AS(run_op("IsInf", bad, {x}, 10), doctest::Contains("detect_negative"), Error);
+  CHECK_THROWS_AS(run_op("IsNaN", {}, {make_int_tensor({1}, {3})}, 13), Error);
+}
