@@ -28,6 +28,7 @@
 #include "ops/tensor/split.h"
 #include "ops/tensor/tile.h"
 #include "ops/tensor/transpose.h"
+#include "ops/tensor/reverse_sequence.h"
 #include "ops/tensor/trilu.h"
 #include "ops/tensor/unique.h"
 
@@ -108,6 +109,8 @@ void register_tensor_ops(OpRegistry& r) {
       "SpaceToDepth", 1, parse_space_to_depth, infer_depth_to_space, kExact,
       {depth_to_space_dnnl_kernel(), ref_kernel(depth_to_space_ref)}}));
   r.add(OpSpec<TriluParams>{"Trilu", 14, parse_trilu, infer_trilu, kExact, {ref_kernel(trilu_ref)}});
+  r.add(OpSpec<ReverseSequenceParams>{"ReverseSequence", 10, parse_reverse_sequence, infer_reverse_sequence, kExact,
+                                      {ref_kernel(reverse_sequence_ref)}});
 
   // Made only by the channel-shuffle pass (passes/channel_shuffle.cc), never read from a model.
   OpSpec<ChannelShuffleParams> shuffle{

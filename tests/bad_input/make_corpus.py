@@ -961,6 +961,31 @@ def leniency_cases(c):
           outputs={"y": np.where(x < 0, slope.reshape(1, 2, 1, 1) * x, x)})
 
 
+def more_op_cases(c):
+    """Ops added for models beyond classifiers (ReverseSequence, IsInf, integer Neg): attributes out of range
+    refused at load, a sequence length beyond the time axis refused when the kernel reads it, naming the node."""
+    n = helper.make_node
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)  # time 3, batch 2
+
+    def reverse(lens, name="rev", **attrs):
+        return make_model([n("ReverseSequence", ["x", "lens"], ["y"], name=name, **attrs)], [vi("x", [3, 2])],
+                          [vi("y", [3, 2])], initializers=[helper.make_tensor("lens", I64, [2], lens)])
+    c.add("reverse_sequence_length_beyond_time", reverse([3, 4]), [x],
+          contains=["node 'rev' (ReverseSequence)", "sequence_lens[1] is 4; the time axis has 3"])
+    c.add("reverse_sequence_negative_length", reverse([-1, 2]), [x],
+          contains=["node 'rev' (ReverseSequence)", "sequence_lens[0] is -1"])
+    c.add("reverse_sequence_axes", reverse([1, 2], batch_axis=2, time_axis=0), [x],
+          contains=["node 'rev' (ReverseSequence)", "batch_axis and time_axis must be 0 and 1"])
+    c.add("reverse_sequence_runs", reverse([3, 1]), [x], expect="ok",
+          outputs={"y": np.array([[4, 1], [2, 3], [0, 5]], np.float32)})
+    inf = make_model([n("IsInf", ["x"], ["y"], name="isinf", detect_positive=2)], [vi("x", [3, 2])],
+                     [vi("y", None, TensorProto.BOOL)], opset=13)
+    c.add("is_inf_flag", inf, [x], contains=["node 'isinf' (IsInf)", "'detect_positive' must be 0 or 1, got 2"])
+    neg = make_model([n("Neg", ["x"], ["y"], name="neg")], [vi("x", [2], I64)], [vi("y", [2], I64)], opset=13)
+    c.add("neg_int64_wraps", neg, [np.array([-(1 << 63), 5], np.int64)], expect="ok",
+          outputs={"y": np.array([-(1 << 63), -5], np.int64)})
+
+
 def einsum_cases(c):
     """Einsum: an equation that does not parse, a label whose sizes differ between inputs, and more terms than
     inputs are errors naming the node."""
@@ -1331,7 +1356,7 @@ def main():
     for make in (file_cases, graph_cases, opset_cases, tensor_cases, attribute_cases, subgraph_cases, external_cases,
                  input_cases, valid_cases, limit_cases, data_op_cases, reduce_cases, einsum_cases,
                  resize_cases, rnn_cases, float16_cases, precision_cases, quant_cases, leniency_cases, detect_cases,
-                 fuzz_cases):
+                 more_op_cases, fuzz_cases):
         make(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"cases": c.cases}, f, indent=1)
