@@ -31,7 +31,7 @@ void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shape
                                            // without arithmetic on them: Shape, Size, NonZero, Compress, Unique, Reshape, Flatten, Squeeze,
                                            // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Gather,
                                            // GatherElements, GatherND, ScatterND, Pad, Tile, DepthToSpace,
-                                           // SpaceToDepth, Trilu, ReverseSequence, Cast, Constant, ConstantOfShape, Range,
+                                           // SpaceToDepth, Trilu, ReverseSequence, OneHot, Cast, Constant, ConstantOfShape, Range,
                                            // Identity, Dropout, cnnx.internal ChannelShuffle and RoundToFloat16
 void register_quant_ops(OpRegistry& r);    // ops/quant: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
                                            // QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger;

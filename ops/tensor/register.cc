@@ -28,6 +28,7 @@
 #include "ops/tensor/split.h"
 #include "ops/tensor/tile.h"
 #include "ops/tensor/transpose.h"
+#include "ops/tensor/one_hot.h"
 #include "ops/tensor/reverse_sequence.h"
 #include "ops/tensor/trilu.h"
 #include "ops/tensor/unique.h"
@@ -109,6 +110,10 @@ void register_tensor_ops(OpRegistry& r) {
       "SpaceToDepth", 1, parse_space_to_depth, infer_depth_to_space, kExact,
       {depth_to_space_dnnl_kernel(), ref_kernel(depth_to_space_ref)}}));
   r.add(OpSpec<TriluParams>{"Trilu", 14, parse_trilu, infer_trilu, kExact, {ref_kernel(trilu_ref)}});
+  // OneHot's depth sets the output's length: a float graph input there is planned with its data.
+  OpSpec<OneHotParams> one_hot{"OneHot", 9, parse_one_hot, infer_one_hot, kExact, {ref_kernel(one_hot_ref)}};
+  one_hot.hints.float_shape_inputs = {1};
+  r.add(std::move(one_hot));
   r.add(OpSpec<ReverseSequenceParams>{"ReverseSequence", 10, parse_reverse_sequence, infer_reverse_sequence, kExact,
                                       {ref_kernel(reverse_sequence_ref)}});
 

@@ -978,6 +978,20 @@ def more_op_cases(c):
           contains=["node 'rev' (ReverseSequence)", "batch_axis and time_axis must be 0 and 1"])
     c.add("reverse_sequence_runs", reverse([3, 1]), [x], expect="ok",
           outputs={"y": np.array([[4, 1], [2, 3], [0, 5]], np.float32)})
+    def one_hot(depth, values=(0.0, 1.0), depth_type=I64):
+        return make_model([n("OneHot", ["x", "depth", "values"], ["y"], name="onehot")], [vi("x", [3, 2])],
+                          [vi("y", None)], opset=11,
+                          initializers=[helper.make_tensor("depth", depth_type, [], [depth]),
+                                        helper.make_tensor("values", F, [len(values)], list(values))])
+    c.add("one_hot_depth_zero", one_hot(0), [x], contains=["node 'onehot' (OneHot)", "depth is 0"])
+    c.add("one_hot_depth_nan", one_hot(float("nan"), depth_type=F), [x], contains=["node 'onehot' (OneHot)", "depth is nan"])
+    c.add("one_hot_beyond_limit", one_hot(1 << 40), [x], contains=["node 'onehot' (OneHot)", "limit"])
+    c.add("one_hot_three_values", one_hot(4, (0.0, 1.0, 2.0)), [x],
+          contains=["node 'onehot' (OneHot)", "values must be [off_value, on_value]"])
+    # depth 3.7 is 3; -1 counts from depth, 2.9 is 2, 7 and -4 are outside: rows of off.
+    c.add("one_hot_runs", one_hot(3.7, (-1.0, 5.0), depth_type=F), [np.array([[0, -1], [2.9, 7], [-4, 1]], np.float32)],
+          expect="ok", outputs={"y": np.array([[[5, -1, -1], [-1, -1, 5]], [[-1, -1, 5], [-1, -1, -1]],
+                                               [[-1, -1, -1], [-1, 5, -1]]], np.float32)})
     inf = make_model([n("IsInf", ["x"], ["y"], name="isinf", detect_positive=2)], [vi("x", [3, 2])],
                      [vi("y", None, TensorProto.BOOL)], opset=13)
     c.add("is_inf_flag", inf, [x], contains=["node 'isinf' (IsInf)", "'detect_positive' must be 0 or 1, got 2"])
