@@ -23,7 +23,7 @@ void register_eltwise_ops(OpRegistry& r);  // ops/eltwise: one op per activation
 void register_norm_ops(OpRegistry& r);     // ops/norm: BatchNormalization, LRN, LayerNormalization,
                                            // InstanceNormalization, GroupNormalization
 void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, Hardmax
-void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample
+void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample, GridSample
 void register_rnn_ops(OpRegistry& r);      // ops/rnn: LSTM, GRU, RNN (recurrent layers)
 void register_detect_ops(OpRegistry& r);   // ops/detect: NonMaxSuppression, RoiAlign
 void register_control_ops(OpRegistry& r);  // ops/control: If, Loop, Scan (subgraphs, engine/subgraph.h)

@@ -1,5 +1,6 @@
 // The resampling family: Resize and the Upsample it replaced (ops/resize/resize.h).
 #include "ops/families.h"
+#include "ops/resize/grid_sample.h"
 #include "ops/resize/resize.h"
 
 namespace cnnx {
@@ -14,6 +15,8 @@ void register_resize_ops(OpRegistry& r) {
                                 {resize_dnnl_kernel(), resize_native_kernel(), resize_ref_kernel()}};
   upsample.hints.float_shape_inputs = {1};
   r.add(std::move(upsample));
+  r.add(OpSpec<GridSampleParams>{"GridSample", 16, parse_grid_sample, infer_grid_sample, kResizeTolerance,
+                                 {ref_kernel(grid_sample_ref)}});
 }
 
 }  // namespace cnnx

@@ -992,6 +992,21 @@ def more_op_cases(c):
     c.add("one_hot_runs", one_hot(3.7, (-1.0, 5.0), depth_type=F), [np.array([[0, -1], [2.9, 7], [-4, 1]], np.float32)],
           expect="ok", outputs={"y": np.array([[[5, -1, -1], [-1, -1, 5]], [[-1, -1, 5], [-1, -1, -1]],
                                                [[-1, -1, -1], [-1, 5, -1]]], np.float32)})
+    def grid_sample(grid_shape, **attrs):
+        return make_model([n("GridSample", ["x", "grid"], ["y"], name="gs", **attrs)],
+                          [vi("x", [1, 1, 3, 2]), vi("grid", grid_shape)], [vi("y", None)], opset=16)
+    img = x.reshape(1, 1, 3, 2)
+    c.add("grid_sample_grid_last_dim", grid_sample([1, 2, 2, 3]), [img, np.zeros((1, 2, 2, 3), np.float32)],
+          contains=["node 'gs' (GridSample)", "grid's last dim must be 2"])
+    c.add("grid_sample_batch", grid_sample([2, 2, 2, 2]), [img, np.zeros((2, 2, 2, 2), np.float32)],
+          contains=["node 'gs' (GridSample)", "X has batch 1; grid has 2"])
+    c.add("grid_sample_mode", grid_sample([1, 1, 1, 2], mode="area"), [img, np.zeros((1, 1, 1, 2), np.float32)],
+          contains=["node 'gs' (GridSample)", "'mode' must be bilinear, nearest or bicubic, got 'area'"])
+    # Coordinates far outside (and infinite) read no cell: zeros padding gives 0, every mode.
+    far = np.array([1e30, -1e30, np.inf, -np.inf, 3e9, -3e9, 1e30, np.inf], np.float32).reshape(1, 2, 2, 2)
+    for mode in ("bilinear", "nearest", "bicubic"):
+        c.add(f"grid_sample_far_{mode}", grid_sample([1, 2, 2, 2], mode=mode), [img, far], expect="ok",
+              outputs={"y": np.zeros((1, 1, 2, 2), np.float32)})
     inf = make_model([n("IsInf", ["x"], ["y"], name="isinf", detect_positive=2)], [vi("x", [3, 2])],
                      [vi("y", None, TensorProto.BOOL)], opset=13)
     c.add("is_inf_flag", inf, [x], contains=["node 'isinf' (IsInf)", "'detect_positive' must be 0 or 1, got 2"])
