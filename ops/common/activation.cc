@@ -136,6 +136,12 @@ const std::vector<ActivationDef> kActivations = {
     // -1, 0 or 1 (0 keeps its sign, NaN stays NaN).
     {"Sign", 9, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return x > 0 ? 1 : (x < 0 ? -1 : x); },
      NO_DNNL("oneDNN 2.6 has no sign"), nullptr, kExact, "", [](int64_t x) -> int64_t { return (x > 0) - (x < 0); }},
+    // x - bias above lambd, x + bias below -lambd, 0 between (NaN too, as ONNX's where() gives): one correctly
+    // rounded addition, exact (Hardshrink is bias 0, Softshrink bias = lambd; PyTorch 1.13 spells both with
+    // Where). Not fused: a jump at +-lambd when bias != lambd.
+    {"Shrink", 9, kNoLegacyHint, {"lambd", 0.5f}, {"bias", 0.f},
+     [](double x, const ActivationArgs& a) { return x < -a.alpha ? x + a.beta : (x > a.alpha ? x - a.beta : 0.0); },
+     NO_DNNL("oneDNN 2.6 has no shrink"), nullptr, kExact},
     {"Sin", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::sin(x); },
      NO_DNNL("oneDNN 2.6 has no sin"), nullptr, kTranscendental},
     {"Cos", 7, kNoLegacyHint, {}, {}, [](double x, const ActivationArgs&) { return std::cos(x); },

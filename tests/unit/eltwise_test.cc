@@ -19,6 +19,7 @@ TEST_CASE("unary ops match their formulas") {
       {"Sign", -3.f, -1.f},     {"Sign", 0.f, 0.f},           {"Elu", -1.f, -0.63212056f}, {"Celu", -1.f, -0.63212056f},
       {"Selu", 1.f, 1.05070102f}, {"Softplus", 0.f, 0.69314718f}, {"Softsign", 3.f, 0.75f},
       {"ThresholdedRelu", 1.f, 0.f}, {"ThresholdedRelu", 1.5f, 1.5f}, {"Mish", 1.f, 0.86509839f},
+      {"Shrink", 0.75f, 0.75f}, {"Shrink", -0.25f, 0.f}, {"Shrink", -0.5f, 0.f},
       {"Erf", 0.5f, 0.52049988f}, {"Reciprocal", 4.f, 0.25f}, {"Floor", -1.5f, -2.f},   {"Ceil", -1.5f, -1.f},
   };
   for (const Case& c : cases) {
