@@ -21,7 +21,8 @@ void register_eltwise_ops(OpRegistry& r);  // ops/eltwise: one op per activation
                                            // And, Or, Xor, Sum, Max, Min, Mean, Where (binary.h); PRelu,
                                            // IsNaN, IsInf
 void register_norm_ops(OpRegistry& r);     // ops/norm: BatchNormalization, LRN, LayerNormalization,
-                                           // InstanceNormalization, GroupNormalization
+                                           // InstanceNormalization, GroupNormalization, LpNormalization,
+                                           // MeanVarianceNormalization
 void register_softmax_ops(OpRegistry& r);  // ops/softmax: Softmax, LogSoftmax, Hardmax
 void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample, GridSample
 void register_rnn_ops(OpRegistry& r);      // ops/rnn: LSTM, GRU, RNN (recurrent layers)

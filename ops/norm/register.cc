@@ -2,7 +2,9 @@
 #include "ops/norm/batch_norm.h"
 #include "ops/norm/group_norm.h"
 #include "ops/norm/layer_norm.h"
+#include "ops/norm/lp_normalization.h"
 #include "ops/norm/lrn.h"
+#include "ops/norm/mean_variance_normalization.h"
 
 namespace cnnx {
 
@@ -18,6 +20,9 @@ void register_norm_ops(OpRegistry& r) {
                                 {group_norm_dnnl_kernel(), ref_kernel(group_norm_ref)}});
   r.add(OpSpec<GroupNormParams>{"GroupNormalization", 18, parse_group_norm, infer_group_norm, kGroupNormTolerance,
                                 {group_norm_dnnl_kernel(), ref_kernel(group_norm_ref)}});
+  r.add(OpSpec<LpNormParams>{"LpNormalization", 1, parse_lp_norm, infer_lp_norm, kLpNormTolerance,
+                             {ref_kernel(lp_norm_ref)}});
+  r.add(OpSpec<MvnParams>{"MeanVarianceNormalization", 9, parse_mvn, infer_mvn, kMvnTolerance, {ref_kernel(mvn_ref)}});
 }
 
 }  // namespace cnnx

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "ops/builtin_ops.h"
 #include "tests/unit/op_harness.h"
@@ -528,4 +529,47 @@ TEST_CASE("InstanceNormalization and GroupNormalization refuse bad attributes an
     CAPTURE(c.what);
     CHECK_THROWS_WITH_AS(run_op(c.op, c.attrs, c.in, c.opset), doctest::Contains(c.message), Error);
   }
+}
+
+TEST_CASE("LpNormalization: L1 and L2 along an axis; a zero lane is 0 / 0; p other than 1 or 2 is refused") {
+  const Tensor x = make_tensor({2, 2}, {3.f, 4.f, 0.f, 0.f});
+  struct Case { int64_t p, axis; std::vector<float> want; };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Case cases[] = {
+      {2, -1, {0.6f, 0.8f, nan, nan}},
+      {1, 1, {3.f / 7, 4.f / 7, nan, nan}},
+      {2, 0, {1.f, 1.f, 0.f, 0.f}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.p);
+    CAPTURE(c.axis);
+    Attributes a;
+    a.set("p", int_attr(c.p));
+    a.set("axis", int_attr(c.axis));
+    const Tensor y = run_op("LpNormalization", a, {x}, 1)[0];
+    for (int64_t i = 0; i < 4; ++i) {
+      CAPTURE(i);
+      const float got = y.data<float>()[i], want = c.want[size_t(i)];
+      CHECK(((std::isnan(want) && std::isnan(got)) || std::fabs(got - want) <= 1e-7f));
+    }
+  }
+  Attributes bad;
+  bad.set("p", int_attr(3));
+  CHECK_THROWS_WITH_AS(run_op("LpNormalization", bad, {x}, 1), doctest::Contains("'p' must be 1 or 2"), Error);
+}
+
+TEST_CASE("MeanVarianceNormalization over given axes: ONNX's function, epsilon after the square root") {
+  const Tensor x = make_tensor({2, 4}, {1.f, 2.f, 3.f, 4.f, 10.f, 10.f, 10.f, 10.f});
+  Attributes a;
+  a.set("axes", ints({1}));
+  const Tensor y = run_op("MeanVarianceNormalization", a, {x}, 13)[0];
+  const double sd = std::sqrt(1.25);  // row 0: mean 2.5, mean of squares 7.5
+  for (int64_t i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    CHECK(y.data<float>()[i] == doctest::Approx((double(i) + 1 - 2.5) / (sd + 1e-9)).epsilon(1e-6));
+    CHECK(y.data<float>()[4 + i] == 0.f);  // a constant row: 0 / (0 + 1e-9)
+  }
+  Attributes twice;
+  twice.set("axes", ints({1, -1}));
+  CHECK_THROWS_WITH_AS(run_op("MeanVarianceNormalization", twice, {x}, 13), doctest::Contains("twice"), Error);
 }
