@@ -12,6 +12,7 @@ namespace cnnx {
 void register_conv_ops(OpRegistry& r);     // ops/conv: Conv, ConvTranspose, cnnx.internal FusedConv
 void register_gemm_ops(OpRegistry& r);     // ops/gemm: Gemm, MatMul, Einsum, cnnx.internal FusedMatMul
 void register_pool_ops(OpRegistry& r);     // ops/pool: AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool,
+                                           // MaxUnpool,
                                            // org.pytorch.aten adaptive_avg_pool{1,2,3}d
 void register_reduce_ops(OpRegistry& r);   // ops/reduce: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd,
                                            // ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp,

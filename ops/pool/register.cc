@@ -3,6 +3,7 @@
 #include "ops/families.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
+#include "ops/pool/max_unpool.h"
 #include "ops/pool/pool.h"
 
 namespace cnnx {
@@ -21,6 +22,9 @@ void register_pool_ops(OpRegistry& r) {
                           ref_kernel(global_average_pool_ref)}});
   r.add(OpSpec<NoParams>{"GlobalMaxPool", 1, parse_global_pool, infer_global_max_pool, kExact,
                          {global_pool_dnnl_kernel(true), ref_kernel(global_max_pool_ref)}});
+  // Y's shape may come from output_shape's data: an int64 graph input there is planned with its data.
+  r.add(OpSpec<MaxUnpoolParams>{"MaxUnpool", 9, parse_max_unpool, infer_max_unpool, kExact,
+                                {ref_kernel(max_unpool_ref)}});
 
   // org.pytorch.aten, opset import version 1.
   OpSpec<AdaptivePoolParams> adaptive1{"adaptive_avg_pool1d", 1, parse_adaptive_avg_pool1d, infer_adaptive_pool,

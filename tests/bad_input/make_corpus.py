@@ -1007,6 +1007,12 @@ def more_op_cases(c):
     for mode in ("bilinear", "nearest", "bicubic"):
         c.add(f"grid_sample_far_{mode}", grid_sample([1, 2, 2, 2], mode=mode), [img, far], expect="ok",
               outputs={"y": np.zeros((1, 1, 2, 2), np.float32)})
+    unpool = make_model([n("MaxUnpool", ["x", "i"], ["y"], name="unpool", kernel_shape=[2, 2], strides=[2, 2])],
+                        [vi("x", [1, 1, 3, 2]), vi("i", [1, 1, 3, 2], I64)], [vi("y", None)], opset=11)
+    c.add("max_unpool_index_beyond_output", unpool, [img, np.array([0, 1, 2, 3, 4, 24], np.int64).reshape(1, 1, 3, 2)],
+          contains=["node 'unpool' (MaxUnpool)", "I[5] is 24; the output has 24 elements"])
+    c.add("max_unpool_negative_index", unpool, [img, np.array([0, -1, 2, 3, 4, 5], np.int64).reshape(1, 1, 3, 2)],
+          contains=["node 'unpool' (MaxUnpool)", "I[1] is -1"])
     inf = make_model([n("IsInf", ["x"], ["y"], name="isinf", detect_positive=2)], [vi("x", [3, 2])],
                      [vi("y", None, TensorProto.BOOL)], opset=13)
     c.add("is_inf_flag", inf, [x], contains=["node 'isinf' (IsInf)", "'detect_positive' must be 0 or 1, got 2"])

@@ -51,6 +51,11 @@ const std::map<std::string, std::string> kExcluded = {
      "the expanded Range's Loop body declares its carried value 'prev' without a tensor type (cnnx needs one)"},
     {"test_range_int32_type_negative_delta_expanded",
      "the expanded Range's Loop body declares its carried value 'prev' without a tensor type (cnnx needs one)"},
+    // The test places I's indices in the default 4x4 output and pads it to output_shape 5x5; ONNX Runtime (and
+    // cnnx) scatter into output_shape itself, as MaxPool's indices into that shape mean. ONNX Runtime excludes
+    // the test as invalid (onnx/onnx#2398).
+    {"test_maxunpool_export_with_output_shape",
+     "the expected data reads indices in the default shape, not output_shape (onnx/onnx#2398; ONNX Runtime excludes it)"},
     {"test_scan_sum", "Scan-8 (a batch axis and sequence_lens) is not supported; Scan from opset 9 is"},
     // bfloat16 Casts: the data files are not bfloat16 tensors (the float16 ones run).
     {"test_cast_FLOAT_to_BFLOAT16",
