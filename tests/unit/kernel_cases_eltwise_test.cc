@@ -438,6 +438,18 @@ std::vector<KernelCase> compare_logic_cases() {
   return cases;
 }
 
+// ---- IsNaN and IsInf: reference only (a bool output) ----
+
+std::vector<KernelCase> is_nan_inf_cases() {
+  std::vector<KernelCase> cases;
+  cases.push_back(KernelCase("IsNaN", 13, "special values").in(given(special_values())));
+  cases.push_back(KernelCase("IsInf", 10, "special values").in(given(special_values())));
+  cases.push_back(KernelCase("IsInf", 10, "negative only").attr("detect_positive", int_attr(0))
+                      .in(given(special_values())));
+  cases.push_back(KernelCase("IsInf", 10, "empty").in(random_in({0, 2})));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("activations, Not and Clip", activation_cases, not_cases, clip_cases)
@@ -445,3 +457,4 @@ KERNEL_CASES("Add, Sub, Mul, Div, Sum, Max, Min, Mean", binary_cases)
 KERNEL_CASES("PRelu", prelu_cases)
 KERNEL_CASES("Pow, Mod", pow_mod_cases)
 KERNEL_CASES("comparisons, And, Or, Xor, Where", compare_logic_cases)
+KERNEL_CASES("IsNaN, IsInf", is_nan_inf_cases)

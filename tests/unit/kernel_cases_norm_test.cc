@@ -177,8 +177,22 @@ std::vector<KernelCase> layer_group_norm_cases() {
   return cases;
 }
 
+// ---- LpNormalization and MeanVarianceNormalization: reference only ----
+
+std::vector<KernelCase> lp_mvn_cases() {
+  std::vector<KernelCase> cases;
+  cases.push_back(KernelCase("LpNormalization", 1, "L2, last axis").in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("LpNormalization", 1, "L1, axis 1").attr("p", int_attr(1)).attr("axis", int_attr(1))
+                      .in(random_in({2, 3, 4})));
+  cases.push_back(KernelCase("MeanVarianceNormalization", 13, "default axes").in(random_in({2, 3, 4, 5})));
+  cases.push_back(KernelCase("MeanVarianceNormalization", 13, "axes [1]").attr("axes", ints({1}))
+                      .in(random_in({2, 6, 3}, -3.f, 5.f)));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("BatchNormalization, LRN", batch_norm_cases, lrn_cases)
 KERNEL_CASES("LayerNormalization, InstanceNormalization, GroupNormalization, legacy BatchNormalization",
              layer_group_norm_cases)
+KERNEL_CASES("LpNormalization, MeanVarianceNormalization", lp_mvn_cases)

@@ -220,6 +220,20 @@ std::vector<KernelCase> adaptive_pool_cases() {
   return cases;
 }
 
+// ---- MaxUnpool: reference only ----
+
+std::vector<KernelCase> max_unpool_cases() {
+  std::vector<KernelCase> cases;
+  const Tensor indices = make_int_tensor({1, 1, 2, 2}, {5, 7, 13, 15});
+  cases.push_back(KernelCase("MaxUnpool", 11, "2x2 stride 2").attr("kernel_shape", ints({2, 2}))
+                      .attr("strides", ints({2, 2})).in(random_in({1, 1, 2, 2})).in(given(indices)));
+  cases.push_back(KernelCase("MaxUnpool", 11, "output_shape").attr("kernel_shape", ints({2, 2}))
+                      .attr("strides", ints({2, 2})).in(random_in({1, 1, 2, 2})).in(given(indices))
+                      .in(ints_in({1, 1, 5, 5})));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("pooling", pool_cases, global_pool_cases, adaptive_pool_cases)
+KERNEL_CASES("MaxUnpool", max_unpool_cases)

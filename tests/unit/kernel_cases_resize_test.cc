@@ -260,6 +260,19 @@ std::vector<KernelCase> resize_cases() {
   return cases;
 }
 
+// ---- GridSample: reference only; every mode and padding on a grid reaching past the edges ----
+
+std::vector<KernelCase> grid_sample_cases() {
+  std::vector<KernelCase> cases;
+  for (const char* mode : {"bilinear", "nearest", "bicubic"})
+    for (const char* padding : {"zeros", "border", "reflection"})
+      cases.push_back(KernelCase("GridSample", 16, std::string(mode) + ", " + padding)
+                          .attr("mode", string_attr(mode)).attr("padding_mode", string_attr(padding))
+                          .attr("align_corners", int_attr(std::string(padding) == "border"))
+                          .in(random_in({1, 2, 4, 5})).in(random_in({1, 3, 2, 2}, -1.4f, 1.4f)));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("Resize, Upsample", resize_cases)
@@ -304,3 +317,4 @@ TEST_CASE("Resize native: the reference's bits") {
   }
   CHECK(exact > 100);
 }
+KERNEL_CASES("GridSample", grid_sample_cases)

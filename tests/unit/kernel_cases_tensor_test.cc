@@ -356,7 +356,27 @@ std::vector<KernelCase> data_cases() {
   return cases;
 }
 
+// ---- ReverseSequence and OneHot: reference only ----
+
+std::vector<KernelCase> reverse_one_hot_cases() {
+  std::vector<KernelCase> cases;
+  const auto lens = [](std::vector<int64_t> v) { return ints_in(std::move(v)); };
+  cases.push_back(KernelCase("ReverseSequence", 10, "time axis 0").in(random_in({4, 3, 2})).in(lens({4, 0, 2})));
+  cases.push_back(KernelCase("ReverseSequence", 10, "batch axis 0, int64").attr("batch_axis", int_attr(0))
+                      .attr("time_axis", int_attr(1)).in(given(make_int_tensor({2, 3}, {1, 2, 3, 4, 5, 6})))
+                      .in(lens({3, 1})));
+  const auto depth = [](int64_t v) { return given(make_int_tensor({}, {v})).constant(); };
+  cases.push_back(KernelCase("OneHot", 11, "axis -1, negative and outside indices")
+                      .in(given(make_int_tensor({2, 3}, {0, -1, 5, 2, -4, 1}))).in(depth(4)).in(floats_in({-1.f, 3.f})));
+  cases.push_back(KernelCase("OneHot", 11, "axis 0, float indices").attr("axis", int_attr(0))
+                      .in(given(make_tensor({3}, {0.f, 2.9f, -0.5f}))).in(depth(3)).in(floats_in({0.f, 1.f})));
+  cases.push_back(KernelCase("OneHot", 9, "opset 9: a negative index is outside")
+                      .in(given(make_int_tensor({2}, {-1, 1}))).in(depth(2)).in(floats_in({0.f, 1.f})));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("shape ops", shape_cases)
 KERNEL_CASES("data ops and legacy shape opsets", data_cases)
+KERNEL_CASES("ReverseSequence, OneHot", reverse_one_hot_cases)
