@@ -21,6 +21,9 @@ void round_to_float16_ref(const RoundToFloat16Params& p, const KernelIO& io);
 // step's threads (ops/tensor/round_to_float16_native.cc).
 Kernel<RoundToFloat16Params> round_to_float16_native_kernel();
 
+// True for a RoundToFloat16 node (the lowering's, in kInternalDomain).
+bool is_round_to_float16(const Node& node);
+
 // y[i] = x[i] rounded to `to` (f16 or bf16), for n elements; x and y may be the same array.
 void round_to_float16(DType to, const float* x, float* y, size_t n);
 
