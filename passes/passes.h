@@ -69,7 +69,8 @@ void split_conv_over_concat(Graph& graph, PassDeclines& declines);
 // activation or x * Sigmoid(x)) dropped, the group rounded once at its end, within a derived bound of the
 // op-by-op result; passes/float16_round_once.cc.
 void round_fused_groups_once(Graph& graph, PassDeclines& declines);
-// Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
+// Conv [-> Add(residual)] [-> activation] [-> RoundToFloat16 to float16] as one FusedConv (FusedConvFloat16
+// with the rounding; ops/conv/fused_conv.h) when each intermediate
 // value is read only by the next node; then BatchNormalization -> Relu as one BatchNormalization that
 // applies the Relu (BatchNormParams::then_relu).
 void fuse_conv(Graph& graph, PassDeclines& declines);

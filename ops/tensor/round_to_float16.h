@@ -1,7 +1,8 @@
 // RoundToFloat16 (domain cnnx.internal): each float32 element rounded to the nearest float16 (or bfloat16)
 // value, ties to even, and kept as float32: what Cast(to float16) then Cast(to float32) computes, in one step
 // with no 16-bit buffer between. Made only by the float16-compute lowering (passes/float16_compute.cc) for a
-// value between two ops that compute in float32; never read from a model. Exact (kExact): one correctly
+// value between two ops that compute in float32 (fuse-conv folds one after a Conv into FusedConvFloat16);
+// never read from a model. Exact (kExact): one correctly
 // rounded conversion and one exact widening per element (engine/float16.h).
 #pragma once
 

@@ -187,19 +187,25 @@ def test_whole_graph_float16_optimized_as_op_by_op(classifier, backend):
 
 
 def test_float16_graph_fuses_as_float32(classifier, cnnx_tool):
-    """Every Conv + residual Add + Relu/Clip the float32 model fuses, its float16 graph fuses too (the exact
-    moves of float16-compute, then float16-round-once), each followed by one rounding."""
+    """Every residual Add and activation the float32 model fuses into a Conv, its float16 graph fuses too (the
+    exact moves of float16-compute, then float16-round-once), and each fused Conv takes the rounding after it
+    (FusedConvFloat16)."""
     import subprocess
     name, d, model = classifier
 
-    def fused_convs(path):
+    def fuse_conv(path):  # "fuse-conv  45 FusedConv from 90 nodes (Add x10, Conv x45, Relu x35)"
         out = subprocess.run([cnnx_tool, "inspect", path], check=True, capture_output=True, text=True).stdout
-        fused = re.search(r"^\s*fuse-conv\s+(\d+) FusedConv", out, re.M)
-        return int(fused.group(1)) if fused else 0, out
+        line = re.search(r"^\s*fuse-conv\s+(.*) from \d+ nodes \((.*)\)$", out, re.M)
+        assert line, out
+        made = {op: int(k) for k, op in re.findall(r"(\d+) (\w+)", line.group(1))}
+        absorbed = {op: int(k) for op, k in re.findall(r"(\w+) x(\d+)", line.group(2))}
+        absorbed.pop("Conv")
+        return made, absorbed
 
-    want, _ = fused_convs(str(d / "float32.onnx"))
-    got, out = fused_convs(save(graph_as_float16(model, keep_io_float32=True), d / "graph_io_fused.onnx"))
-    assert want > 0 and got == want, out
+    _, want = fuse_conv(str(d / "float32.onnx"))
+    made, got = fuse_conv(save(graph_as_float16(model, keep_io_float32=True), d / "graph_io_fused.onnx"))
+    assert made == {"FusedConvFloat16": got.pop("RoundToFloat16")}, (made, got)
+    assert got == want and want, (got, want)
 
 
 def test_inspect_reports_float16_compute(classifier, cnnx_tool):
@@ -282,7 +288,7 @@ def test_conv_group_rounds_once_within_derived_bound(pattern, backend, tmp_path,
     assert np.array_equal(got.astype(np.float16).astype(np.float64), got)  # still float16 values
     out = subprocess.run([cnnx_tool, "inspect", path], check=True, capture_output=True, text=True).stdout
     assert re.search(rf"^\s*float16-round-once\s+removed {drops} nodes \(RoundToFloat16 x{drops}\)", out, re.M), out
-    assert re.search(r"^\s*fuse-conv\s+1 FusedConv", out, re.M), out
+    assert re.search(r"^\s*fuse-conv\s+1 FusedConvFloat16 from", out, re.M), out  # the last rounding too
     # Disabled, the op-by-op semantics exactly.
     plain = cnnx.Model(path, backend=backend, disable_passes=["float16-round-once"]).run(feeds)["y"]
     np.testing.assert_array_equal(plain, op_by_op["y"])
