@@ -6,6 +6,7 @@
 # bench/float16.sh adds ONNX Runtime, load and memory; this one is for the ratio on a busy machine.
 #
 # With BASELINE=OTHER_CNNX, each round also times the float16 graph with that build (old vs new, same run).
+# STAT=min_ms takes each bench's fastest run instead of its median (steadier when other jobs share the cores).
 #
 # Usage: [BASELINE=OTHER_CNNX] bench/float16_ab.sh CNNX MODELS_DIR ROUNDS THREADS model ...
 #   e.g. bench/float16_ab.sh build/cnnx /tmp/zoo 5 1 resnet18 mobilenet_v2
@@ -26,12 +27,12 @@ for m in "$@"; do
       exe=$cnnx
       [ "$f" = baseline ] && exe=$BASELINE f=$work/$m-graph_io.onnx name=baseline || name=$(basename "$f")
       echo "$m $name $("$exe" bench "$f" --threads "$threads" --iters 10 --warmup 2 --json |
-        /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["median_ms"])')"
+        /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "${STAT:-median_ms}")"
     done
   done
 done > "$work/times"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-/usr/bin/python3 - "$work/times" "$threads" "$rounds" <<'PY'
+/usr/bin/python3 - "$work/times" "$threads" "$rounds" "${STAT:-median_ms}" <<'PY'
 import collections, statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 t = collections.defaultdict(list)
@@ -39,7 +40,8 @@ for m, f, ms in rows:
     kind = {"model.onnx": "f32", "baseline": "base"}.get(f, "f16w" if f.endswith("-weights.onnx") else "f16io")
     t[(m, kind)].append(float(ms))
 kinds = ["f16w", "f16io"] + (["base"] if any(k == "base" for _, k in t) else [])
-print(f"cnnx, {sys.argv[2]} thread(s), {sys.argv[3]} alternating rounds: median ms (median of per-round ratios to float32)\n")
+print(f"cnnx, {sys.argv[2]} thread(s), {sys.argv[3]} alternating rounds, each bench's {sys.argv[4]}: median ms "
+      "(median of per-round ratios to float32)\n")
 heads = ["f16 weights ms (/ f32)", "f16 graph, f32 I/O ms (/ f32)", "f16 graph, BASELINE ms (/ f32)"][:len(kinds)]
 print("| model | float32 ms | " + " | ".join(heads) + " |\n|---|---|" + "---|" * len(kinds))
 for m in dict.fromkeys(r[0] for r in rows):
