@@ -9,7 +9,7 @@
 
 namespace cnnx {
 
-void register_conv_ops(OpRegistry& r);     // ops/conv: Conv, ConvTranspose, cnnx.internal FusedConv
+void register_conv_ops(OpRegistry& r);     // ops/conv: Conv, ConvTranspose, cnnx.internal FusedConv, FusedConvFloat16
 void register_gemm_ops(OpRegistry& r);     // ops/gemm: Gemm, MatMul, Einsum, cnnx.internal FusedMatMul
 void register_pool_ops(OpRegistry& r);     // ops/pool: AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool,
                                            // MaxUnpool,

@@ -86,8 +86,6 @@ void round_in_place(Graph& g) {
   }
 }
 
-bool is_round(const Node& node) { return node.domain == kInternalDomain && node.op_type == "RoundToFloat16"; }
-
 DType round_type(const Node& node) { return static_cast<const RoundToFloat16Params&>(*node.params).to; }
 
 // True when x is a `half` value (kept exactly by a rounding to it).
@@ -142,7 +140,7 @@ void drop_exact_roundings(Graph& g) {
   for (Node& node : g.nodes) {
     for (int& id : node.inputs)
       if (id >= 0 && alias[size_t(id)] >= 0) id = alias[size_t(id)];
-    if (is_round(node)) {
+    if (is_round_to_float16(node)) {
       const int x = node.inputs[0], y = node.outputs[0];
       if (held(x, round_type(node)) && !is_graph_output(g, y)) {
         alias[size_t(y)] = x;
@@ -175,7 +173,7 @@ void round_after_clips(Graph& g) {
   std::vector<int> after(g.nodes.size(), -1);  // node -> the rounding to place right after it
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     Node& round = g.nodes[n];
-    if (!is_round(round)) continue;
+    if (!is_round_to_float16(round)) continue;
     const int x = round.inputs[0], rounded = round.outputs[0];
     if (!used_once(g, consumers, x) || !used_once(g, consumers, rounded)) continue;
     const int e = consumers[size_t(rounded)][0];

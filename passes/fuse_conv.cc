@@ -2,6 +2,7 @@
 #include "engine/op_registry.h"
 #include "ops/conv/fused_conv.h"
 #include "ops/norm/batch_norm.h"
+#include "ops/tensor/round_to_float16.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 
@@ -41,6 +42,7 @@ void fuse_batch_norm_relu(Graph& g, const std::vector<std::vector<int>>& consume
 
 void fuse_conv(Graph& g, PassDeclines&) {
   const OpDef& fused_def = builtin_ops().find(kInternalDomain, "FusedConv", 1);
+  const OpDef& rounded_def = builtin_ops().find(kInternalDomain, "FusedConvFloat16", 1);
   auto consumers = consumers_of(g);
   std::vector<bool> absorbed(g.nodes.size(), false);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
@@ -96,6 +98,15 @@ void fuse_conv(Graph& g, PassDeclines&) {
         out = mul->outputs[0];
       }
     }
+    // -> RoundToFloat16 to float16 (the float16-compute lowering's): FusedConvFloat16 rounds in its own sweep.
+    if (const Node* round = sole_reader(g, consumers, out);
+        round && is_round_to_float16(*round) && round->inputs[0] == out &&
+        static_cast<const RoundToFloat16Params&>(*round->params).to == DType::f16) {
+      params->fusion.to_float16 = true;
+      taken.push_back(int(round - g.nodes.data()));
+      names.push_back(round->name);
+      out = round->outputs[0];
+    }
     if (taken.empty()) continue;
 
     // The fused node replaces the last node it absorbs (all its inputs are computed before that one).
@@ -103,12 +114,12 @@ void fuse_conv(Graph& g, PassDeclines&) {
     for (int t : taken) last = std::max(last, t);
     Node fused;
     fused.name = conv.name;
-    fused.op_type = "FusedConv";
+    fused.op_type = params->fusion.to_float16 ? "FusedConvFloat16" : "FusedConv";
     fused.domain = kInternalDomain;
     fused.inputs = inputs;
     fused.outputs = {out};
     fused.opset = 1;
-    fused.def = &fused_def;
+    fused.def = params->fusion.to_float16 ? &rounded_def : &fused_def;
     fused.note = params->fusion.summary() + " from";
     for (const std::string& name : names) fused.note += " '" + name + "'";
     if (!conv.note.empty()) fused.note += "; " + conv.note;

@@ -55,7 +55,9 @@ const std::vector<GraphPass>& graph_passes() {
        fold_einsum_transposes},
       {"split-conv", "a Conv (one group) reading a channel Concat [through a MaxPool or AveragePool] runs as one Conv per part, summed, where that re-reads no more bytes than the Concat holds (SqueezeNet's fire modules)",
        split_conv_over_concat},  // before fuse-conv, which makes its Adds sum post-ops
-      {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it; BatchNormalization with its Relu",
+      {"float16-round-once", "in float16 graphs, a Conv with the residual Add and activation (SiLU too) after it rounds once, at the end, not after each op (within a derived bound of op by op), so fuse-conv fuses them",
+       round_fused_groups_once},
+      {"fuse-conv", "fuses a Conv with the residual Add and activation (Relu, Clip, SiLU, ...) after it, and a float16 graph's rounding after them; BatchNormalization with its Relu",
        fuse_conv},
   };
   return passes;

@@ -65,7 +65,12 @@ void fold_einsum_transposes(Graph& graph, PassDeclines& declines);
 // only by it, as one Conv per part summed by Adds, when every reader of the Concat is such a Conv and their
 // outputs' re-reads come to at most the Concat's bytes; passes/split_conv_over_concat.cc.
 void split_conv_over_concat(Graph& graph, PassDeclines& declines);
-// Conv [-> Add(residual)] [-> activation] as one FusedConv (ops/conv/fused_conv.h) when each intermediate
+// In float16 graphs: the RoundToFloat16 steps inside what fuse-conv fuses (Conv -> Add(residual) ->
+// activation or x * Sigmoid(x)) dropped, the group rounded once at its end, within a derived bound of the
+// op-by-op result; passes/float16_round_once.cc.
+void round_fused_groups_once(Graph& graph, PassDeclines& declines);
+// Conv [-> Add(residual)] [-> activation] [-> RoundToFloat16 to float16] as one FusedConv (FusedConvFloat16
+// with the rounding; ops/conv/fused_conv.h) when each intermediate
 // value is read only by the next node; then BatchNormalization -> Relu as one BatchNormalization that
 // applies the Relu (BatchNormParams::then_relu).
 void fuse_conv(Graph& graph, PassDeclines& declines);

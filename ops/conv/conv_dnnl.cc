@@ -5,7 +5,8 @@
 // its own choice: src in the layout it arrives in (no reorder before) and the dst layout the readers wish for
 // (a Transpose that is then a view: runtime/plan.cc, wished_layouts). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
-// its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why).
+// its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why),
+// in the sweep that rounds FusedConvFloat16's dst to float16.
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
@@ -161,7 +162,7 @@ class ConvDnnl : public CompiledKernel {
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
            const KernelLayouts& offered, const CompileContext& context)
       : d_(describe_offered(g, fusion, offered)), has_bias_(g.has_bias),
-        residual_(fusion.residual), swish_(runs_swish_after(fusion)) {
+        residual_(fusion.residual), swish_(runs_swish_after(fusion)), to_float16_(fusion.to_float16) {
     const auto& pd = d_.pd;
     conv_ = DnnlPrimitive(pd);
     src_md_ = pd.src_desc();
@@ -205,13 +206,15 @@ class ConvDnnl : public CompiledKernel {
     DnnlArgs args{{DNNL_ARG_SRC, conv_src}, {DNNL_ARG_WEIGHTS, conv_weights}, {DNNL_ARG_DST, conv_dst}};
     if (has_bias_) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.user_bias_md, *io.in[2])});
     conv_.execute(io.context, std::move(args));
-    // Padding channels of a blocked dst hold zeros, and swish(0) = 0: the whole buffer may be swept.
-    if (swish_) swish_in_place(io.out[0]->data<float>(), int64_t(dst_md_.get_size() / sizeof(float)));
+    // Padding channels of a blocked dst hold zeros, and swish(0) = 0 = r(0): the whole buffer may be swept.
+    const int64_t dst_floats = int64_t(dst_md_.get_size() / sizeof(float));
+    if (to_float16_) swish_round_to_float16_in_place(io.out[0]->data<float>(), dst_floats, swish_);
+    else if (swish_) swish_in_place(io.out[0]->data<float>(), dst_floats);
   }
 
  private:
   ConvDesc d_;
-  bool has_bias_, residual_, swish_;
+  bool has_bias_, residual_, swish_, to_float16_;
   KernelLayouts layouts_;
   DnnlPrimitive conv_;
   memory::desc src_md_, dst_md_;  // queried once: run() would copy them out of pd each time

@@ -8,6 +8,7 @@ std::string ConvFusion::summary() const {
   std::string s = "Conv";
   if (residual) s += "+Add";
   if (activation) s += std::string("+") + activation->name;
+  if (to_float16) s += "+RoundToFloat16";
   return s;
 }
 

@@ -3,11 +3,14 @@
 
 #include <cmath>
 
+#include "engine/float16.h"
+
 namespace cnnx {
 
 namespace {
 
-// The reference Conv into Y, then Y = activation(Y + R) in double.
+// The reference Conv into Y, then Y = activation(Y + R) in double, rounded to float32 (then to float16 for
+// FusedConvFloat16).
 class FusedConvRef : public CompiledKernel {
  public:
   FusedConvRef(std::shared_ptr<const FusedConvParams> p, const std::vector<ValueInfo>& in)
@@ -22,6 +25,7 @@ class FusedConvRef : public CompiledKernel {
     for (int64_t i = 0, n = io.out[0]->numel(); i < n; ++i) {
       const double v = r ? double(y[i]) + double(r[i]) : double(y[i]);
       y[i] = float(act ? act->reference(v, p_->fusion.args) : v);
+      if (p_->fusion.to_float16) y[i] = float16_to_float(float_to_float16(y[i]));
     }
   }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/tensor/round_to_float16.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -113,11 +115,23 @@ void swish_range(float* x, int64_t n) {
 
 }  // namespace
 
+constexpr int64_t kBlock = 1024;  // floats per work item: whole vectors, in L1
+
 void swish_in_place(float* x, int64_t n) {
-  constexpr int64_t kBlock = 1024;  // floats per work item: whole vectors
   const int64_t blocks = (n + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static) if (n >= kParallelFloats)
   for (int64_t b = 0; b < blocks; ++b) swish_range(x + b * kBlock, std::min(kBlock, n - b * kBlock));
+}
+
+void swish_round_to_float16_in_place(float* x, int64_t n, bool swish) {
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) if (n >= kParallelFloats)
+  for (int64_t b = 0; b < blocks; ++b) {
+    float* block = x + b * kBlock;
+    const int64_t m = std::min(kBlock, n - b * kBlock);
+    if (swish) swish_range(block, m);
+    round_to_float16(DType::f16, block, block, size_t(m));
+  }
 }
 
 }  // namespace cnnx

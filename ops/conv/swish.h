@@ -22,5 +22,8 @@ namespace cnnx {
 
 // x[i] = x[i] * sigmoid(x[i]) for i < n, on OpenMP's current thread count (one thread below 16k floats).
 void swish_in_place(float* x, int64_t n);
+// FusedConvFloat16's sweep: x[i] = r(swish(x[i])) (r(x[i]) without `swish`), r the rounding to float16 kept as
+// float32 (ops/tensor/round_to_float16.h), in one pass, a block at a time while it is in L1; threads as above.
+void swish_round_to_float16_in_place(float* x, int64_t n, bool swish);
 
 }  // namespace cnnx

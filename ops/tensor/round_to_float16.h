@@ -1,7 +1,8 @@
 // RoundToFloat16 (domain cnnx.internal): each float32 element rounded to the nearest float16 (or bfloat16)
 // value, ties to even, and kept as float32: what Cast(to float16) then Cast(to float32) computes, in one step
 // with no 16-bit buffer between. Made only by the float16-compute lowering (passes/float16_compute.cc) for a
-// value between two ops that compute in float32; never read from a model. Exact (kExact): one correctly
+// value between two ops that compute in float32 (fuse-conv folds one after a Conv into FusedConvFloat16);
+// never read from a model. Exact (kExact): one correctly
 // rounded conversion and one exact widening per element (engine/float16.h).
 #pragma once
 
@@ -20,6 +21,9 @@ void round_to_float16_ref(const RoundToFloat16Params& p, const KernelIO& io);
 // Elementwise over the buffer as it arrives (plain or blocked, padding included), in place, split among the
 // step's threads (ops/tensor/round_to_float16_native.cc).
 Kernel<RoundToFloat16Params> round_to_float16_native_kernel();
+
+// True for a RoundToFloat16 node (the lowering's, in kInternalDomain).
+bool is_round_to_float16(const Node& node);
 
 // y[i] = x[i] rounded to `to` (f16 or bf16), for n elements; x and y may be the same array.
 void round_to_float16(DType to, const float* x, float* y, size_t n);

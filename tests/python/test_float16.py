@@ -171,30 +171,41 @@ def every_value_an_output(model):
 
 @pytest.mark.parametrize("backend", ["dnnl", "ref"])
 def test_whole_graph_float16_optimized_as_op_by_op(classifier, backend):
-    """The rewrites of float16 graphs (no rounding after Relu/Clip/MaxPool/Concat of float16 values, Concat on
-    float32, the rounding before a Relu or Clip moved after it so Conv + Clip fuse) give the op-by-op float16
-    semantics exactly. split-conv (squeezenet1_1: a Conv over a Concat as a sum of Convs over its parts) sums in
-    another order, as it does in float32 models: a float32 rounding difference, which the rounding to float16
-    after the Conv may turn into one float16 ulp (test_whole_graph_float16 bounds it); off here."""
+    """The exact rewrites of float16 graphs (no rounding after Relu/Clip/MaxPool/Concat of float16 values,
+    Concat on float32, the rounding before a Relu or Clip moved after it so Conv + Clip fuse) give the op-by-op
+    float16 semantics exactly. Off here: split-conv (squeezenet1_1: a Conv over a Concat as a sum of Convs over
+    its parts) sums in another order, as it does in float32 models: a float32 rounding difference, which the
+    rounding to float16 after the Conv may turn into one float16 ulp; float16-round-once rounds a Conv group
+    once (its bound: test_conv_group_rounds_once_within_derived_bound). test_whole_graph_float16 bounds both."""
     name, d, model = classifier
     half = graph_as_float16(model, keep_io_float32=True)
     x = np.random.default_rng(2).standard_normal((1, 3, 64, 64)).astype(np.float32)
     got = cnnx.Model(save(half, d / "graph_io_optimized.onnx"), backend=backend,
-                     disable_passes=["split-conv"]).run({"x": x})["y"]
+                     disable_passes=["split-conv", "float16-round-once"]).run({"x": x})["y"]
     want = run(save(every_value_an_output(half), d / "graph_io_op_by_op.onnx"), x, backend)
     np.testing.assert_array_equal(got, want)
 
 
 def test_float16_graph_fuses_as_float32(classifier, cnnx_tool):
+    """Every residual Add and activation the float32 model fuses into a Conv, its float16 graph fuses too (the
+    exact moves of float16-compute, then float16-round-once), and each fused Conv takes the rounding after it
+    (FusedConvFloat16)."""
     import subprocess
     name, d, model = classifier
-    path = save(graph_as_float16(model, keep_io_float32=True), d / "graph_io_fused.onnx")
-    out = subprocess.run([cnnx_tool, "inspect", path], check=True, capture_output=True, text=True).stdout
-    fused = re.search(r"^\s*fuse-conv\s+(\d+) FusedConv", out, re.M)
-    conv_outputs = {n.output[0] for n in model.graph.node if n.op_type == "Conv"}
-    # Every Conv -> Relu/Clip of the float32 model (a Relu after a residual Add reads a rounded sum: it stays).
-    pairs = sum(n.op_type in ("Relu", "Clip") and n.input[0] in conv_outputs for n in model.graph.node)
-    assert pairs > 0 and fused and int(fused.group(1)) == pairs, out
+
+    def fuse_conv(path):  # "fuse-conv  45 FusedConv from 90 nodes (Add x10, Conv x45, Relu x35)"
+        out = subprocess.run([cnnx_tool, "inspect", path], check=True, capture_output=True, text=True).stdout
+        line = re.search(r"^\s*fuse-conv\s+(.*) from \d+ nodes \((.*)\)$", out, re.M)
+        assert line, out
+        made = {op: int(k) for k, op in re.findall(r"(\d+) (\w+)", line.group(1))}
+        absorbed = {op: int(k) for op, k in re.findall(r"(\w+) x(\d+)", line.group(2))}
+        absorbed.pop("Conv")
+        return made, absorbed
+
+    _, want = fuse_conv(str(d / "float32.onnx"))
+    made, got = fuse_conv(save(graph_as_float16(model, keep_io_float32=True), d / "graph_io_fused.onnx"))
+    assert made == {"FusedConvFloat16": got.pop("RoundToFloat16")}, (made, got)
+    assert got == want and want, (got, want)
 
 
 def test_inspect_reports_float16_compute(classifier, cnnx_tool):
@@ -208,3 +219,78 @@ def test_inspect_reports_float16_compute(classifier, cnnx_tool):
     out = subprocess.run([cnnx_tool, "inspect", weights], check=True, capture_output=True, text=True).stdout
     assert re.search(r"^\s*float16-compute\s+no match", out, re.M)  # float16 weights' Casts folded at load
     assert "Cast" not in out.split("plan (")[1]     # and no Cast runs
+
+
+# ---- float16-round-once: a Conv and what fuse-conv fuses after it round once (passes/float16_round_once.cc) ----
+
+SWISH_SLOPE = 1.0998  # sup |d/dx x * sigmoid(x)| (ops/common/activation.cc, fused_slope)
+
+# pattern -> roundings the pass drops, and per dropped rounding (the value it rounded, the slope of the rest of
+# the group in that value). Swish's Sigmoid rounding changes x * r(sigmoid(x)) by at most u |y| (slope 1 in y).
+ROUND_ONCE = {
+    "Add": (1, [("c", 1.0)]),
+    "Add+Relu": (1, [("c", 1.0)]),  # Add -> Relu -> R already (the rounding moved after the Relu): one drop
+    "Sigmoid": (1, [("c", 0.25)]),
+    "Swish": (2, [("c", SWISH_SLOPE), ("y", 1.0)]),
+    "Add+Swish": (3, [("c", SWISH_SLOPE), ("s", SWISH_SLOPE), ("y", 1.0)]),
+}
+
+
+def conv_group_model(pattern):
+    """float16 x [, r] -> Conv 3x3 8 -> 8 (float16 weights, bias) [-> Add r] [-> activation] -> float16 y."""
+    rng = np.random.default_rng(3)
+    n = oh.make_node
+    w = onnx.numpy_helper.from_array((rng.standard_normal((8, 8, 3, 3)) * 0.4).astype(np.float16), "w")
+    b = onnx.numpy_helper.from_array(rng.standard_normal(8).astype(np.float16), "b")
+    nodes, last = [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1])], "c"
+    inputs = [oh.make_tensor_value_info("x", H, [1, 8, 12, 12])]
+    if pattern.startswith("Add"):
+        inputs.append(oh.make_tensor_value_info("r", H, [1, 8, 12, 12]))
+        nodes.append(n("Add", ["c", "r"], ["s"]))
+        last = "s"
+    act = pattern.split("+")[-1] if pattern != "Add" else None
+    if act == "Swish":
+        nodes += [n("Sigmoid", [last], ["g"]), n("Mul", [last, "g"], ["y"])]
+    elif act:
+        nodes.append(n(act, [last], ["y"]))
+    else:
+        nodes[-1].output[0] = "y"
+    graph = oh.make_graph(nodes, "g", inputs, [oh.make_tensor_value_info("y", H, [1, 8, 12, 12])], [w, b])
+    return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 13)])
+
+
+@pytest.mark.parametrize("backend", ["dnnl", "ref"])
+@pytest.mark.parametrize("pattern", list(ROUND_ONCE))
+def test_conv_group_rounds_once_within_derived_bound(pattern, backend, tmp_path, cnnx_tool):
+    """Against the op-by-op float16 semantics (every value a graph output: each op rounds), per element
+    |y' - y| <= u (sum over dropped roundings of slope * |v| + |y| + |y'|), the bound the pass derives, with
+    |v| <= |r(v)| / (1 - u) for the rounded values the op-by-op run shows, 2^-25 (float16's subnormal
+    half-ulp) per rounding, and the kernels' float32 errors: Conv's tolerance (1e-5 + 2e-5 |c|, Conv and
+    FusedConv may accumulate in another order) and Swish's 3e-7 relative (ops/conv/swish.h)."""
+    import subprocess
+    model = conv_group_model(pattern)
+    rng = np.random.default_rng(4)
+    feeds = {i.name: rng.standard_normal((1, 8, 12, 12)).astype(np.float16) for i in model.graph.input}
+    path = save(model, tmp_path / "group.onnx")
+    got = cnnx.Model(path, backend=backend).run(feeds)["y"].astype(np.float64)
+    op_by_op = cnnx.Model(save(every_value_an_output(model), tmp_path / "op_by_op.onnx"), backend=backend).run(feeds)
+    want = op_by_op["y"].astype(np.float64)
+    drops, terms = ROUND_ONCE[pattern]
+    v = {k: np.abs(op_by_op[k].astype(np.float64)) / (1 - U) for k, _ in terms}
+    c = np.abs(op_by_op["c"].astype(np.float64)) / (1 - U)
+    bound = U * (sum(s * v[k] for k, s in terms) + np.abs(want) + np.abs(got)) + (drops + 1) * 2.0 ** -25 + \
+        1e-5 + 2e-5 * c + 3e-7 * np.abs(got)
+    err = np.abs(got - want)
+    worst = int(np.argmax(err / bound))
+    print(f"{pattern} {backend}: max |err| {err.max():.3g}, worst at {worst}: err {err.flat[worst]:.3g} "
+          f"bound {bound.flat[worst]:.3g}, {int((err > 0).sum())} of {err.size} differ")
+    assert np.all(err <= bound)
+    assert np.array_equal(got.astype(np.float16).astype(np.float64), got)  # still float16 values
+    out = subprocess.run([cnnx_tool, "inspect", path], check=True, capture_output=True, text=True).stdout
+    assert re.search(rf"^\s*float16-round-once\s+removed {drops} nodes \(RoundToFloat16 x{drops}\)", out, re.M), out
+    # One FusedConv; FusedConvFloat16 where a RoundToFloat16 follows the group (the graph output's Cast does
+    # not: test_float16_graph_fuses_as_float32 counts those).
+    assert re.search(r"^\s*fuse-conv\s+1 FusedConv(Float16)? from", out, re.M), out
+    # Disabled, the op-by-op semantics exactly.
+    plain = cnnx.Model(path, backend=backend, disable_passes=["float16-round-once"]).run(feeds)["y"]
+    np.testing.assert_array_equal(plain, op_by_op["y"])

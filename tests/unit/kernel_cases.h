@@ -362,11 +362,14 @@ struct SpecialValueException {
   bool (*applies)(const KernelCase&);
   const char* why;
 };
+inline bool clamping_post_op(const KernelCase& c) {
+  return has_part(c.what, "+Relu") || has_part(c.what, "+Clip") || has_part(c.what, "+HardSigmoid");
+}
+constexpr const char* kClampingPostOp = "oneDNN's relu and clip post-ops (maxps/minps) turn a NaN sum into 0 or the lower bound";
 inline const std::vector<SpecialValueException>& special_value_exceptions() {
   static const std::vector<SpecialValueException> table = {
-      {"cnnx.internal:FusedConv", "dnnl",
-       [](const KernelCase& c) { return has_part(c.what, "+Relu") || has_part(c.what, "+Clip") || has_part(c.what, "+HardSigmoid"); },
-       "oneDNN's relu and clip post-ops (maxps/minps) turn a NaN sum into 0 or the lower bound"},
+      {"cnnx.internal:FusedConv", "dnnl", clamping_post_op, kClampingPostOp},
+      {"cnnx.internal:FusedConvFloat16", "dnnl", clamping_post_op, kClampingPostOp},
       {"Conv", "dnnl", [](const KernelCase& c) { return c.attrs.get_int("group", 1) > 1; },
        "oneDNN pads each group's channels to its block with zero weights: an infinite input times 0 is NaN"},
       {"BatchNormalization", "dnnl", [](const KernelCase& c) { return has_part(c.what, "then Relu"); },

@@ -174,14 +174,15 @@ std::vector<KernelCase> conv_transpose_cases() {
 // FusedConv is made by the fuse-conv pass (passes/fuse_conv.cc), never parsed: its params are built here as
 // the pass builds them, from a Conv node's parse and a fusion of the activation table's rows.
 KernelCase fused_conv(std::string what, const ActivationDef* act, ActivationArgs args, bool residual, bool bias,
-                      Shape x, Shape w, CaseInput x_input) {
+                      Shape x, Shape w, CaseInput x_input, bool to_float16 = false) {
   ConvFusion fusion;
   fusion.residual = residual;
   fusion.activation = act;
   fusion.args = args;
+  fusion.to_float16 = to_float16;
   std::ostringstream note;
   note << fusion.summary() << " (activation args " << args.alpha << ", " << args.beta << ")";
-  KernelCase c("FusedConv", 1, std::move(what));
+  KernelCase c(to_float16 ? "FusedConvFloat16" : "FusedConv", 1, std::move(what));
   c.in_domain(kInternalDomain);
   c.attrs = conv_attrs(1, "NOTSET", {}, {}, {1, 1, 1, 1});
   c.params(note.str(), [fusion](const Node& n) -> ParamsPtr {
@@ -233,8 +234,27 @@ std::vector<KernelCase> fused_conv_cases() {
   return cases;
 }
 
+// FusedConvFloat16: FusedConv rounded to float16 (the rounding in Swish's sweep, or a sweep of its own), over
+// the whole buffer: blocked, padded channels (13 of 16), the output wished blocked.
+std::vector<KernelCase> fused_conv_float16_cases() {
+  std::vector<KernelCase> cases;
+  const Shape x{1, 16, 8, 8}, w{16, 16, 3, 3}, w13{13, 16, 3, 3};
+  const ActivationDef* swish = find_activation("Swish");
+  cases.push_back(fused_conv("no fusion", nullptr, {}, false, true, x, w, random_in(x), true));
+  cases.push_back(fused_conv("+Swish", swish, {}, false, true, x, w, random_in(x), true));
+  cases.push_back(fused_conv("residual, +Relu", find_activation("Relu"), {}, true, true, x, w, random_in(x), true));
+  cases.push_back(fused_conv("residual, +Swish", swish, {}, true, true, x, w, random_in(x), true));
+  cases.push_back(fused_conv("+Sigmoid", find_activation("Sigmoid"), {}, false, true, x, w, random_in(x), true));
+  cases.push_back(fused_conv("13 channels, src offered nChw16c, +Swish", swish, {}, false, true, x, w13,
+                             random_in(x).blocked(), true));
+  cases.push_back(fused_conv("dst wished nChw16c, +Swish", swish, {}, false, true, x, w, random_in(x), true)
+                      .wish_output(Offer::blocked));
+  return cases;
+}
+
 }  // namespace
 
 KERNEL_CASES("Conv", conv_cases)
 KERNEL_CASES("ConvTranspose", conv_transpose_cases)
 KERNEL_CASES("FusedConv, every fusable activation, with and without a residual", fused_conv_cases)
+KERNEL_CASES("FusedConvFloat16", fused_conv_float16_cases)

@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "engine/float16.h"
 #include "ops/conv/swish.h"
 
 using namespace cnnx;
@@ -78,6 +79,31 @@ TEST_CASE("swish_in_place: special values, tiny values, and every tail length") 
         if (std::isnan(x[i]) || x[i] == -inf) CHECK(std::isnan(y[i]));  // -inf * sigmoid(-inf) = -inf * 0
         else if (x[i] == inf) CHECK(y[i] == inf);
         else CHECK(within_promise(x[i], y[i]));
+      }
+    }
+}
+
+TEST_CASE("swish_round_to_float16_in_place is swish_in_place, then the rounding to float16, in one sweep") {
+  // Past float16's range (65504; 65520 rounds to inf), its subnormals, ties, specials; lengths across the
+  // 1024-float blocks, the vector tail, and the parallel path.
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> specials = {0.f, -0.f, 1.f + 0x1p-11f, 1.f + 0x3p-11f, 65504.f, 65519.f, 65520.f,
+                                       -65520.f, 0x1p-24f, 0x1p-25f, 0x3p-25f, 1e-30f, 87.5f, -87.5f, inf, -inf, nan};
+  for (const size_t n : {size_t(1), size_t(7), size_t(1023), size_t(1025), size_t(40000)})
+    for (const bool swish : {false, true}) {
+      std::vector<float> x(n);
+      for (size_t i = 0; i < n; ++i)
+        x[i] = i < specials.size() ? specials[i] : float((double(i) - double(n) / 2) * 70000 / double(n));
+      std::vector<float> want = x, got = x;
+      if (swish) swish_in_place(want.data(), int64_t(n));
+      for (float& v : want) v = float16_to_float(float_to_float16(v));
+      swish_round_to_float16_in_place(got.data(), int64_t(n), swish);
+      for (size_t i = 0; i < n; ++i) {
+        CAPTURE(n);
+        CAPTURE(swish);
+        CAPTURE(i);
+        CAPTURE(x[i]);
+        CHECK((std::isnan(want[i]) ? std::isnan(got[i]) : got[i] == want[i]));
       }
     }
 }
