@@ -26,8 +26,9 @@
 // table per channel: DenseNet) and DQ(x) -> elementwise float ops of that one value -> Q (cnnx.internal
 // QLinearLookup: Swish, or a Clip between two QuantizeLinears).
 //
-// DequantizeLinear nodes of constants are kept unfolded until the passes ran (runtime/plan.cc) so that this
-// pass sees them; what it leaves is folded after the passes.
+// DequantizeLinear nodes of constants reach this pass unfolded (engine/deferred_folding.h: load and planning do not
+// make float copies of int8 weights); what it leaves of them it folds last, with every node that then has
+// only constant inputs, so the passes after it see constants where they always did.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -455,19 +456,25 @@ bool fold_channel_lookup(Graph& g, const std::vector<std::vector<int>>& consumer
     if (sole_reader(g, consumers, path[k]->outputs[0]) != path[k + 1])
       return decline("'" + path[k]->name + "''s output is read by another node or is a graph output");
   // The tables: each input's channels holding all 256 bytes ([1, C_i, 256, 1, ...], the graph's rank), run
-  // through the DequantizeLinears, the Concat, the ops and q by their reference kernels.
+  // through the DequantizeLinears, the Concat, the ops and q by their reference kernels. A DequantizeLinear
+  // (per tensor, elementwise) runs on one channel's 256 bytes, its values then copied to every channel.
   std::map<int, ValueInfo> known;
   try {
     for (const Node* d : dqs) {
       const ValueInfo& x = g.value(d->inputs[0]).info;
       Shape shape(x.shape.size(), 1);
-      shape[1] = x.shape[1];
       shape[2] = 256;
       Tensor bytes(x.dtype, shape);
-      uint8_t* b = static_cast<uint8_t*>(bytes.raw());
-      for (int64_t i = 0; i < bytes.numel(); ++i) b[i] = uint8_t(i);
+      for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw())[b] = uint8_t(b);
       known[d->inputs[0]] = ValueInfo::of(bytes);
       evaluate_on(g, *d, known);
+      const Tensor& row = *known.at(d->outputs[0]).constant;
+      shape[1] = x.shape[1];
+      Tensor rows(row.dtype(), shape);
+      const size_t row_bytes = size_t(row.numel()) * dtype_size(row.dtype());
+      for (int64_t c = 0; c < shape[1]; ++c)
+        std::memcpy(static_cast<char*>(rows.raw()) + size_t(c) * row_bytes, row.raw(), row_bytes);
+      known[d->outputs[0]] = ValueInfo::of(rows);
     }
     for (const Node* n : path) evaluate_on(g, *n, known);
   } catch (const Error& e) {
@@ -603,6 +610,20 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
   for (size_t n = 0; n < g.nodes.size(); ++n)
     if (is_op(g.nodes[n], "QuantizeLinear") && !fold_channel_lookup(g, readers, n, declines))
       fold_lookup(g, readers, n, declines);
+  // The DequantizeLinears of constants still read (a float Conv's or Gemm's weights) and what they feed, folded
+  // as load folds constants (the plan drops the folded nodes after the passes).
+  remove_dead_nodes(g);
+  for (const Node& n : g.nodes) {
+    std::vector<ValueInfo> in = input_infos(g, n);
+    bool constant = !n.def->hints.runs_subgraphs;
+    for (size_t i = 0; i < in.size(); ++i) constant = constant && (n.inputs[i] < 0 || in[i].constant);
+    bool folded = true;
+    for (int o : n.outputs) folded = folded && (o < 0 || g.value(o).info.constant);
+    if (!constant || folded) continue;
+    const std::vector<ValueInfo> out = infer_node(n, in);
+    for (size_t i = 0; i < n.outputs.size(); ++i)
+      if (n.outputs[i] >= 0 && out[i].constant) g.values[size_t(n.outputs[i])].info = out[i];
+  }
 }
 
 }  // namespace cnnx

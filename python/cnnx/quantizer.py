@@ -117,6 +117,16 @@ def _fold_batch_norms(model):
         del g.node[index]
 
 
+def _unique(name, taken):
+    """`name`, or `name_2`, `name_3`, ... the first not in `taken`; added to it."""
+    k, chosen = 1, name
+    while chosen in taken:
+        k += 1
+        chosen = f"{name}_{k}"
+    taken.add(chosen)
+    return chosen
+
+
 def _inline_identities(model):
     """Identity nodes of initializers (torch.onnx writes one per reader of a shared bias: SqueezeNet's expand
     convolutions) dropped, their readers reading the initializer, so those Convs' weights and biases are
@@ -230,6 +240,7 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
     g = proto.graph
     inits = {i.name: i for i in g.initializer}
     new_inits = []
+    taken = {i.name for i in g.initializer} | {o for n in g.node for o in n.output} | {i.name for i in g.input}
     pairs = {}  # tensor -> its QuantizeLinear and DequantizeLinear
     before = {}  # Conv's index -> the DequantizeLinears of its weights and bias
     renamed = {}  # tensor -> its DequantizeLinear output
@@ -252,7 +263,9 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
         w_scale = (np.maximum(amax, 1e-12) / qmax).astype(np.float32)
         shaped = w_scale.reshape((-1,) + (1,) * (w.ndim - 1))
         wq = np.clip(np.round(w / shaped), -qmax, qmax).astype(np.int8)
-        wname = n.input[1] + "_quantized"
+        # Named per Conv: Convs sharing a weight or bias initializer (torch.onnx's shared biases) each get
+        # their own quantized copy, at their own scales.
+        wname = _unique(n.input[1] + "_quantized", taken)
         new_inits += [numpy_helper.from_array(wq, wname),
                       numpy_helper.from_array(w_scale if per_channel else w_scale.reshape(()), wname + "_scale"),
                       numpy_helper.from_array(np.zeros(w_scale.shape if per_channel else (), np.int8),
@@ -268,7 +281,7 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
             if not per_channel:
                 b_scale = np.full(b.shape, b_scale[0], np.float32)
             bq = np.clip(np.round(b / b_scale.astype(np.float64)), -2**31, 2**31 - 1).astype(np.int32)
-            bname = n.input[2] + "_quantized"
+            bname = _unique(n.input[2] + "_quantized", taken)
             new_inits += [numpy_helper.from_array(bq, bname), numpy_helper.from_array(b_scale, bname + "_scale"),
                           numpy_helper.from_array(np.zeros(b.shape, np.int32), bname + "_zero_point")]
             extra.append(helper.make_node("DequantizeLinear", [bname, bname + "_scale", bname + "_zero_point"],
