@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "engine/float16_compute.h"
+#include "engine/deferred_folding.h"
 #include "engine/node_eval.h"
 #include "engine/op_registry.h"
 
@@ -146,6 +147,7 @@ void infer_shapes(Graph& g, int64_t max_tensor_bytes) {
     const Node& node = g.nodes[n];
     std::vector<ValueInfo> in;
     for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+    defer_dequantized_constant(node, in);
     std::vector<ValueInfo> out = infer_node(node, in, max_tensor_bytes);
     in.clear();  // no copy of a 16-bit constant may outlive the drop below
     for (size_t i = 0; i < node.outputs.size(); ++i) {

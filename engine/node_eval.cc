@@ -1,5 +1,6 @@
 #include "engine/node_eval.h"
 
+#include "engine/deferred_folding.h"
 #include "engine/float16_compute.h"
 #include "engine/op.h"
 #include "engine/releasable_pages.h"
@@ -79,6 +80,11 @@ std::vector<ValueInfo> infer_node(const Node& node, const std::vector<ValueInfo>
       if (v.dtype == DType::f32) v = float32_info_as(v, half);
     return out;
   });
+}
+
+void defer_dequantized_constant(const Node& node, std::vector<ValueInfo>& in) {
+  if (!node.domain.empty() || node.op_type != "DequantizeLinear" || in.empty() || !in[0].constant) return;
+  in[0] = ValueInfo::of(in[0].dtype, in[0].shape);
 }
 
 }  // namespace cnnx

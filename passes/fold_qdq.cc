@@ -21,17 +21,21 @@
 //
 // The same pass folds, each below: DQ(A), DQ(B) -> Add [-> Relu | Clip] -> Q (FusedQLinearAdd), DQ -> MaxPool ->
 // Q of one scale (an int8 MaxPool), DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q (com.microsoft
-// QLinearConcat, each input requantized by a table [then an int8 MaxPool]), and last DQ(x) -> elementwise float
-// ops of that one value -> Q (cnnx.internal QLinearLookup: Swish, or a Clip between two QuantizeLinears).
+// QLinearConcat, each input requantized by a table [then an int8 MaxPool]), and last DQ(x_0), DQ(x_1), ... ->
+// Concat -> per-channel float ops (BatchNormalization, Relu, ...) -> Q (cnnx.internal QLinearChannelLookup, a
+// table per channel: DenseNet) and DQ(x) -> elementwise float ops of that one value -> Q (cnnx.internal
+// QLinearLookup: Swish, or a Clip between two QuantizeLinears).
 //
-// DequantizeLinear nodes of constants are kept unfolded until the passes ran (runtime/plan.cc) so that this
-// pass sees them; what it leaves is folded after the passes.
+// DequantizeLinear nodes of constants reach this pass unfolded (engine/deferred_folding.h: load and planning do not
+// make float copies of int8 weights); what it leaves of them it folds last, with every node that then has
+// only constant inputs, so the passes after it see constants where they always did.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
 
 #include "engine/node_eval.h"
+#include "ops/norm/batch_norm.h"
 #include "ops/quant/qlinear_binary.h"
 #include "ops/quant/quantize_linear.h"
 #include "ops/tensor/concat.h"
@@ -210,6 +214,8 @@ void fold_max_pool(Graph& g, const std::vector<std::vector<int>>& consumers, siz
   at = make_node(g, pool.name, "", "MaxPool", inputs, outputs, pool.attrs, note, 12);  // int8 from opset 12
 }
 
+bool channel_op(const Graph& g, const Node& n, bool& per_channel);
+
 // DQ(x_0), DQ(x_1), ... -> Concat [-> MaxPool] -> Q  as com.microsoft QLinearConcat (each x_i requantized to
 // Q's scale and zero point, ops/quant/qlinear_concat.h) [then an int8 MaxPool]: every x_i and y of one int8
 // type, per tensor. The MaxPool moves after the requantization exactly: Q is monotone, so Q(max(a, b)) =
@@ -227,6 +233,8 @@ void fold_concat(Graph& g, const std::vector<std::vector<int>>& consumers, size_
     return;
   }
   const Node* pool = sole_reader(g, consumers, cat.outputs[0]);
+  bool per_channel = false;
+  if (pool && channel_op(g, *pool, per_channel)) return;  // fold_channel_lookup's, seen from its QuantizeLinear
   if (pool && !(is_op(*pool, "MaxPool") && pool->outputs.size() == 1)) pool = nullptr;
   const Node* q = sole_reader(g, consumers, pool ? pool->outputs[0] : cat.outputs[0]);
   if (!q || !is_op(*q, "QuantizeLinear") || !constant_quant(g, *q, 1)) {
@@ -277,6 +285,18 @@ bool lookup_op(const Node& n) {
   for (const char* op : kOps)
     if (is_op(n, op)) return n.outputs.size() == 1;
   return false;
+}
+
+// Runs node `n` by its reference kernel (infer_node's constant folding) on the constants `known` holds for
+// its inputs (the graph's own infos for the rest) and records its output 0 there; throws when it is not
+// evaluated. How the lookup folds fill their tables with exactly the reference path's values.
+void evaluate_on(const Graph& g, const Node& n, std::map<int, ValueInfo>& known) {
+  std::vector<ValueInfo> in = input_infos(g, n);
+  for (size_t i = 0; i < n.inputs.size(); ++i)
+    if (known.count(n.inputs[i])) in[i] = known.at(n.inputs[i]);
+  const std::vector<ValueInfo> out = infer_node(n, in);
+  if (out.empty() || !out[0].constant) throw Error(n.label() + ": not evaluated on the table's values");
+  known[n.outputs[0]] = out[0];
 }
 
 // DQ(x) -> elementwise float ops of that one value only -> Q  as cnnx.internal QLinearLookup (a table of x's 256
@@ -339,18 +359,10 @@ void fold_lookup(Graph& g, const std::vector<std::vector<int>>& consumers, size_
   Tensor bytes(x_type, {256});
   for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw())[b] = uint8_t(b);
   std::map<int, ValueInfo> known{{dq->inputs[0], ValueInfo::of(bytes)}};
-  const auto eval = [&](const Node& n) {
-    std::vector<ValueInfo> in = input_infos(g, n);
-    for (size_t i = 0; i < n.inputs.size(); ++i)
-      if (known.count(n.inputs[i])) in[i] = known.at(n.inputs[i]);
-    const std::vector<ValueInfo> out = infer_node(n, in);
-    if (out.empty() || !out[0].constant) throw Error(n.label() + ": not evaluated on the table's values");
-    known[n.outputs[0]] = out[0];
-  };
   try {
-    eval(*dq);
-    for (size_t t : taken) eval(g.nodes[t]);
-    eval(q);
+    evaluate_on(g, *dq, known);
+    for (size_t t : taken) evaluate_on(g, g.nodes[t], known);
+    evaluate_on(g, q, known);
   } catch (const Error& e) {
     declines.add(q, std::string("its table could not be made (") + e.what() + "): runs DQ -> float ops -> Q");
     return;
@@ -366,6 +378,126 @@ void fold_lookup(Graph& g, const std::vector<std::vector<int>>& consumers, size_
   const int x_in = dq->inputs[0];
   const int table_value = add_value(g, q.name + "_table", ValueInfo::of(table));
   g.nodes[qi] = make_node(g, name, kInternalDomain, "QLinearLookup", {x_in, table_value}, outputs, {}, note);
+}
+
+
+// An op fold_channel_lookup takes between the Concat (or DequantizeLinear) and the QuantizeLinear: a
+// BatchNormalization with constant statistics per channel (inference mode, spatial; `per_channel` set), or an
+// elementwise op of its input 0 whose other inputs are one-value constants.
+bool channel_op(const Graph& g, const Node& n, bool& per_channel) {
+  if (n.outputs.size() != 1 || n.inputs.empty() || n.inputs[0] < 0) return false;
+  if (is_op(n, "BatchNormalization")) {
+    const auto& p = params_as<BatchNormParams>(*n.params, n.op_type);
+    if (n.inputs.size() != 5 || p.training || !p.spatial) return false;
+    for (size_t i = 1; i < 5; ++i)
+      if (!constant_in(g, n, i)) return false;
+    per_channel = true;
+    return true;
+  }
+  if (!lookup_op(n)) return false;
+  for (size_t i = 1; i < n.inputs.size(); ++i) {
+    const Tensor* c = constant_in(g, n, i);
+    if (n.inputs[i] >= 0 && !(c && c->numel() == 1)) return false;
+  }
+  return true;
+}
+
+// Tables of 256 bytes per channel cost more than the values they map past this many channels.
+constexpr int64_t kMaxTableChannels = 8192;
+
+// DQ(x_0), DQ(x_1), ... -> Concat (channels) -> channel ops -> Q, or DQ(x) -> channel ops with a
+// BatchNormalization among them -> Q, as cnnx.internal QLinearChannelLookup (a table per channel,
+// ops/quant/qlinear_channel_lookup.h): DenseNet's Concat -> BatchNormalization -> Relu before each
+// convolution, which quantizers leave in float between the DequantizeLinears and the QuantizeLinear. Row c of
+// the table is the replaced nodes' reference kernels run on all 256 values of channel c's byte (the
+// DequantizeLinear, the Concat, the ops, the QuantizeLinear), so the folded node is exactly the reference
+// path. Every value between must be read only by the next node, every DequantizeLinear be of int8/uint8 per
+// tensor. Returns false when q does not end such a chain (a Concat read by q is fold_concat's, elementwise
+// ops of one value fold_lookup's); true when it folded or declined.
+bool fold_channel_lookup(Graph& g, const std::vector<std::vector<int>>& consumers, size_t qi, PassDeclines& declines) {
+  const Node& q = g.nodes[qi];
+  if (q.inputs[0] < 0 || !constant_quant(g, q, 1)) return false;
+  std::vector<size_t> ops;  // the channel ops, q's producer first
+  bool per_channel = false;
+  const Node* p = producer_of(g, q.inputs[0]);
+  while (p && channel_op(g, *p, per_channel)) {
+    ops.push_back(size_t(p - g.nodes.data()));
+    p = producer_of(g, p->inputs[0]);
+  }
+  const Node* cat = p && is_op(*p, "Concat") ? p : nullptr;
+  if (cat ? ops.empty() : !per_channel) return false;
+  std::reverse(ops.begin(), ops.end());
+  const Node& first = cat ? *cat : g.nodes[ops.front()];
+  const auto decline = [&](const std::string& why) {
+    declines.add(q, why + " (from " + node_label(first) + "): runs DQ -> float ops -> Q");
+    return true;
+  };
+  std::vector<const Node*> dqs;
+  if (cat) {
+    const ValueInfo& joined = g.value(cat->outputs[0]).info;
+    if (joined.rank() < 3 || normalize_axis(params_as<ConcatParams>(*cat->params, cat->op_type).axis, joined.rank()) != 1)
+      return decline("the Concat does not join the channels (axis 1) of tensors of rank 3 or more");
+    for (int v : cat->inputs) dqs.push_back(tensor_dequantize_of(g, v));
+  } else {
+    dqs.push_back(tensor_dequantize_of(g, first.inputs[0]));
+  }
+  if (std::find(dqs.begin(), dqs.end(), nullptr) != dqs.end())
+    return decline("an input is not a DequantizeLinear of int8/uint8 with one constant scale and zero point");
+  const ValueInfo& x0 = g.value(dqs[0]->outputs[0]).info;
+  if (x0.rank() < 3 || dqs.size() > 4096) return decline("its input has rank below 3, or the Concat over 4096 inputs");
+  const int64_t C = g.value(first.outputs[0]).info.shape[1];
+  if (C > kMaxTableChannels) return decline("more than " + std::to_string(kMaxTableChannels) + " channels");
+  // Each value between read only by the next node.
+  std::vector<const Node*> path;
+  if (cat) path.push_back(cat);
+  for (size_t t : ops) path.push_back(&g.nodes[t]);
+  path.push_back(&q);
+  for (size_t k = 0; k + 1 < path.size(); ++k)
+    if (sole_reader(g, consumers, path[k]->outputs[0]) != path[k + 1])
+      return decline("'" + path[k]->name + "''s output is read by another node or is a graph output");
+  // The tables: each input's channels holding all 256 bytes ([1, C_i, 256, 1, ...], the graph's rank), run
+  // through the DequantizeLinears, the Concat, the ops and q by their reference kernels. A DequantizeLinear
+  // (per tensor, elementwise) runs on one channel's 256 bytes, its values then copied to every channel.
+  std::map<int, ValueInfo> known;
+  try {
+    for (const Node* d : dqs) {
+      const ValueInfo& x = g.value(d->inputs[0]).info;
+      Shape shape(x.shape.size(), 1);
+      shape[2] = 256;
+      Tensor bytes(x.dtype, shape);
+      for (int b = 0; b < 256; ++b) static_cast<uint8_t*>(bytes.raw())[b] = uint8_t(b);
+      known[d->inputs[0]] = ValueInfo::of(bytes);
+      evaluate_on(g, *d, known);
+      const Tensor& row = *known.at(d->outputs[0]).constant;
+      shape[1] = x.shape[1];
+      Tensor rows(row.dtype(), shape);
+      const size_t row_bytes = size_t(row.numel()) * dtype_size(row.dtype());
+      for (int64_t c = 0; c < shape[1]; ++c)
+        std::memcpy(static_cast<char*>(rows.raw()) + size_t(c) * row_bytes, row.raw(), row_bytes);
+      known[d->outputs[0]] = ValueInfo::of(rows);
+    }
+    for (const Node* n : path) evaluate_on(g, *n, known);
+  } catch (const Error& e) {
+    return decline(std::string("its tables could not be made (") + e.what() + ")");
+  }
+  const Tensor& rows = *known.at(q.outputs[0]).constant;
+  if (rows.numel() != C * 256) return decline("its tables came out of another shape");
+  Tensor table(rows.dtype(), {C, 256});
+  std::memcpy(table.raw(), rows.raw(), size_t(C) * 256);
+  std::string note = cat ? "DequantizeLinear x" + std::to_string(dqs.size()) : "DequantizeLinear";
+  std::string names;
+  for (const Node* n : path) {
+    note += ", " + n->op_type;
+    names += " '" + n->name + "'";
+  }
+  note += " from" + names;
+  std::vector<int> inputs;
+  for (const Node* d : dqs) inputs.push_back(d->inputs[0]);
+  const std::vector<int> outputs = q.outputs;
+  const std::string name = first.name;
+  inputs.insert(inputs.begin(), add_value(g, q.name + "_tables", ValueInfo::of(table)));
+  g.nodes[qi] = make_node(g, name, kInternalDomain, "QLinearChannelLookup", inputs, outputs, {}, note);
+  return true;
 }
 
 }  // namespace
@@ -476,7 +608,22 @@ void fold_qdq(Graph& g, PassDeclines& declines) {
   // Last, what is left between a DequantizeLinear and a QuantizeLinear as elementwise float ops (Swish).
   const auto readers = consumers_of(g);
   for (size_t n = 0; n < g.nodes.size(); ++n)
-    if (is_op(g.nodes[n], "QuantizeLinear")) fold_lookup(g, readers, n, declines);
+    if (is_op(g.nodes[n], "QuantizeLinear") && !fold_channel_lookup(g, readers, n, declines))
+      fold_lookup(g, readers, n, declines);
+  // The DequantizeLinears of constants still read (a float Conv's or Gemm's weights) and what they feed, folded
+  // as load folds constants (the plan drops the folded nodes after the passes).
+  remove_dead_nodes(g);
+  for (const Node& n : g.nodes) {
+    std::vector<ValueInfo> in = input_infos(g, n);
+    bool constant = !n.def->hints.runs_subgraphs;
+    for (size_t i = 0; i < in.size(); ++i) constant = constant && (n.inputs[i] < 0 || in[i].constant);
+    bool folded = true;
+    for (int o : n.outputs) folded = folded && (o < 0 || g.value(o).info.constant);
+    if (!constant || folded) continue;
+    const std::vector<ValueInfo> out = infer_node(n, in);
+    for (size_t i = 0; i < n.outputs.size(); ++i)
+      if (n.outputs[i] >= 0 && out[i].constant) g.values[size_t(n.outputs[i])].info = out[i];
+  }
 }
 
 }  // namespace cnnx

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "engine/compare.h"
+#include "engine/deferred_folding.h"
 #include "dnnl/layouts.h"
 #include "dnnl/run_state.h"
 #include "dnnl/prepared_weights.h"
@@ -126,10 +127,6 @@ int64_t plain_bytes(const ValueInfo& v) {
   return checked_mul(checked_numel(v.shape), int64_t(dtype_size(v.dtype)), "value size");
 }
 
-// True for a node folded to constants that stays in the graph until the passes have seen it: a
-// DequantizeLinear of constant int8 weights or bias, which fold-qdq reads to run the Conv after it in int8.
-bool kept_for_passes(const Node& node) { return node.domain.empty() && node.op_type == "DequantizeLinear"; }
-
 // Step 1: concrete shapes for every value of the plan's graph; nodes whose outputs are all constant are
 // folded away (their outputs keep their data). Returns the nodes from the first whose output shapes come
 // from data the plan does not have (OpHints::shapes_from_data) on, left out of `g` (split_tail); none else.
@@ -144,6 +141,7 @@ std::vector<Node> infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs,
     }
     std::vector<ValueInfo> in;
     for (int id : node.inputs) in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
+    defer_dequantized_constant(node, in);
     std::vector<ValueInfo> out = infer_node(node, in, max_tensor_bytes);
     const bool inputs_concrete = std::all_of(in.begin(), in.end(), [](const ValueInfo& v) {
       return v.dtype == DType::undefined || v.concrete();
@@ -176,7 +174,7 @@ std::vector<Node> infer_concrete(Graph& g, const std::vector<ValueInfo>& inputs,
       folded = folded && out[i].constant;
       g.values[size_t(node.outputs[i])].info = out[i];
     }
-    if (!folded || kept_for_passes(node)) kept.push_back(std::move(node));
+    if (!folded) kept.push_back(std::move(node));
   }
   g.nodes = std::move(kept);
   return rest;

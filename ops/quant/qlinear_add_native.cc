@@ -11,14 +11,17 @@
 // even, exactly for |v| <= 2^22; beyond, the clamp saturates int8 and uint8 alike. v is never NaN: A, B and
 // the scales are finite (checked where they are read).
 //
+// The loop runs 32 elements a step with AVX2 where the CPU has it (chosen at run time), else 16 with SSE2; the
+// same float32 operations in the same order either way.
+//
 // Layouts: elementwise, so A, B and C may sit in any one layout for all three (an int8 convolution's
 // channels-last): the kernel takes the dense layout A (else B) arrives in, plain when neither has one.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
-#ifdef __SSE2__
-#include <emmintrin.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 #include "ops/quant/qlinear_binary.h"
@@ -55,14 +58,55 @@ void widen16(const T* p, __m128 out[4]) {
 }
 #endif
 
+#if defined(__x86_64__)
+// AVX2, elements [0, returned) of n, 32 a step: the SSE2 loop's operations on 8 lanes (the same results).
+template <class T>
+__attribute__((target("avx2"))) __m256 widen8_avx2(const T* p) {
+  const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+  return _mm256_cvtepi32_ps(std::is_same<T, uint8_t>::value ? _mm256_cvtepu8_epi32(v) : _mm256_cvtepi8_epi32(v));
+}
+
+template <class T>
+__attribute__((target("avx2"))) int64_t add_quantized_avx2(const T* A, const T* B, T* C, int64_t n, const AddQuant& q) {
+  constexpr float kMagic = 12582912.f, kLimit = 4194304.f;  // as add_quantized
+  const __m256 za = _mm256_set1_ps(q.za), sa = _mm256_set1_ps(q.sa), zb = _mm256_set1_ps(q.zb),
+               sb = _mm256_set1_ps(q.sb), sc = _mm256_set1_ps(q.sc), zc = _mm256_set1_ps(q.zc),
+               lo = _mm256_set1_ps(q.lo), hi = _mm256_set1_ps(q.hi), limit = _mm256_set1_ps(kLimit),
+               neg_limit = _mm256_set1_ps(-kLimit), magic = _mm256_set1_ps(kMagic);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);  // undoes the packs' per-lane interleave
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i r[4];
+    for (int k = 0; k < 4; ++k) {
+      const __m256 fa = _mm256_mul_ps(_mm256_sub_ps(widen8_avx2(A + i + 8 * k), za), sa);
+      const __m256 fb = _mm256_mul_ps(_mm256_sub_ps(widen8_avx2(B + i + 8 * k), zb), sb);
+      __m256 v = _mm256_div_ps(_mm256_add_ps(fa, fb), sc);
+      v = _mm256_min_ps(_mm256_max_ps(v, neg_limit), limit);
+      v = _mm256_add_ps(_mm256_sub_ps(_mm256_add_ps(v, magic), magic), zc);
+      r[k] = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(v, lo), hi));
+    }
+    const __m256i x = _mm256_packs_epi32(r[0], r[1]), y = _mm256_packs_epi32(r[2], r[3]);
+    const __m256i bytes = std::is_same<T, uint8_t>::value ? _mm256_packus_epi16(x, y) : _mm256_packs_epi16(x, y);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(C + i), _mm256_permutevar8x32_epi32(bytes, order));
+  }
+  return i;
+}
+#endif
+
 template <class T>
 void add_quantized(const T* A, const T* B, T* C, int64_t n, const AddQuant& q) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
   constexpr float kMagic = 12582912.f, kLimit = 4194304.f;  // 1.5 * 2^23, 2^22
   constexpr int64_t kChunk = 16384;
 #pragma omp parallel for schedule(static)
   for (int64_t c0 = 0; c0 < n; c0 += kChunk) {
     const int64_t c1 = std::min(n, c0 + kChunk);
     int64_t i = c0;
+#if defined(__x86_64__)
+    if (avx2) i += add_quantized_avx2(A + c0, B + c0, C + c0, c1 - c0, q);
+#endif
 #ifdef __SSE2__
     const __m128 za = _mm_set1_ps(q.za), sa = _mm_set1_ps(q.sa), zb = _mm_set1_ps(q.zb), sb = _mm_set1_ps(q.sb),
                  sc = _mm_set1_ps(q.sc), zc = _mm_set1_ps(q.zc), lo = _mm_set1_ps(q.lo), hi = _mm_set1_ps(q.hi),

@@ -16,8 +16,7 @@ QuantRange quant_range(DType t) {
 }
 
 void store_quantized(Tensor& y, int64_t i, double r, int64_t zero_point, QuantRange range) {
-  const double rounded = std::isfinite(r) ? round_half_even(r) : r;
-  const int64_t q = saturate_plus(rounded, zero_point, range.lo, range.hi);
+  const int64_t q = quantized(r, zero_point, range);
   if (y.dtype() == DType::u8) y.data<uint8_t>()[i] = uint8_t(q);
   else y.data<int8_t>()[i] = int8_t(q);
 }

@@ -50,7 +50,12 @@ struct QuantRange {
 };
 QuantRange quant_range(DType t);
 
-// Writes element i of y (int8 or uint8) as saturate(round_half_even(r) + zero_point).
+// saturate(round_half_even(r) + zero_point) in `range` (r not finite: saturated, NaN the zero point).
+inline int64_t quantized(double r, int64_t zero_point, QuantRange range) {
+  return saturate_plus(std::isfinite(r) ? round_half_even(r) : r, zero_point, range.lo, range.hi);
+}
+
+// Writes element i of y (int8 or uint8) as quantized(r, zero_point, range).
 void store_quantized(Tensor& y, int64_t i, double r, int64_t zero_point, QuantRange range);
 
 // A scale and a zero point as a kernel reads them: one value each (per tensor), or one per index along an

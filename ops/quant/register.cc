@@ -7,6 +7,7 @@
 #include "ops/quant/qlinear_activation.h"
 #include "ops/quant/qlinear_average_pool.h"
 #include "ops/quant/qlinear_binary.h"
+#include "ops/quant/qlinear_channel_lookup.h"
 #include "ops/quant/qlinear_concat.h"
 #include "ops/quant/qlinear_global_average_pool.h"
 #include "ops/quant/qlinear_lookup.h"
@@ -44,6 +45,10 @@ void register_quant_ops(OpRegistry& r) {
   // What the fold-qdq pass makes of DQ -> elementwise float ops of one value -> Q (Swish): a table of 256.
   r.add(OpSpec<NoParams>{"QLinearLookup", 1, parse_qlinear_lookup, infer_qlinear_lookup, kExact,
                          {qlinear_lookup_native_kernel(), ref_kernel(qlinear_lookup_ref)}, kInternalDomain});
+  // What it makes of DQ, ... -> Concat -> per-channel float ops (BatchNormalization, Relu) -> Q: a table per channel.
+  r.add(OpSpec<NoParams>{"QLinearChannelLookup", 1, parse_qlinear_channel_lookup, infer_qlinear_channel_lookup, kExact,
+                         {qlinear_channel_lookup_native_kernel(), ref_kernel(qlinear_channel_lookup_ref)},
+                         kInternalDomain});
   r.add(OpSpec<NoParams>{"QLinearMatMul", 10, parse_qlinear_matmul, infer_qlinear_matmul, kOneQuantStep,
                          {ref_kernel(qlinear_matmul_ref)}});
 

@@ -14,7 +14,9 @@ fold-qdq pass turns each convolution into one int8 oneDNN convolution):
   - every activation a Conv reads, and every Conv's output (after the Relu or Clip that alone reads it, its
     bounds initializers or Constant nodes, as torch.onnx writes ReLU6):
     uint8, asymmetric, scale and zero point from the calibration range (method "minmax": the smallest and
-    largest value seen over the calibration images, widened to include 0).
+    largest value seen over the calibration images, widened to include 0);
+  - the output of a MaxPool or AveragePool reading such a tensor (through Pads), with that tensor's scale and
+    zero point (DenseNet's pools, read by Concats).
 Other ops stay float32 between the QuantizeLinear/DequantizeLinear pairs (`exclude` leaves Convs float too).
 
 The report: top-1 agreement and mean top-5 overlap with the float32 model over the held-back images (every
@@ -115,6 +117,39 @@ def _fold_batch_norms(model):
         del g.node[index]
 
 
+def _unique(name, taken):
+    """`name`, or `name_2`, `name_3`, ... the first not in `taken`; added to it."""
+    k, chosen = 1, name
+    while chosen in taken:
+        k += 1
+        chosen = f"{name}_{k}"
+    taken.add(chosen)
+    return chosen
+
+
+def _inline_identities(model):
+    """Identity nodes of initializers (torch.onnx writes one per reader of a shared bias: SqueezeNet's expand
+    convolutions) dropped, their readers reading the initializer, so those Convs' weights and biases are
+    constants to quantize."""
+    g = model.graph
+    inits = {i.name for i in g.initializer}
+    outputs = {o.name for o in g.output}
+    alias = {n.output[0]: n.input[0] for n in g.node
+             if n.op_type == "Identity" and n.input[0] in inits and n.output[0] not in outputs}
+    if not alias:
+        return
+    kept = []
+    for n in g.node:
+        if n.op_type == "Identity" and n.output[0] in alias:
+            continue
+        c = onnx.NodeProto()
+        c.CopyFrom(n)
+        c.input[:] = [alias.get(name, name) for name in c.input]
+        kept.append(c)
+    del g.node[:]
+    g.node.extend(kept)
+
+
 def _conv_plan(model, exclude):
     """The Convs to quantize: (index in the graph, node, the tensor holding its quantized output: its own, or
     that of the Relu or Clip reading it alone)."""
@@ -145,6 +180,25 @@ def _conv_plan(model, exclude):
     return convs
 
 
+def _pool_plan(model, quantized):
+    """MaxPool and AveragePool outputs to quantize with their input's scale and zero point: (output, the
+    quantized tensor the pool reads, through Pads), for pools reading one whose output is not quantized yet
+    (DenseNet's stem MaxPool and transition AveragePools, read by Concats). A max or mean of values (and a Pad's
+    zeros) stays in the input's range, and the MaxPool's quantization is exact; so what reads the pool reads a
+    DequantizeLinear, and cnnx's fold-qdq pass keeps the pool and its readers int8."""
+    producers = {o: n for n in model.graph.node for o in n.output}
+    plan = []
+    for n in model.graph.node:
+        if n.op_type not in ("MaxPool", "AveragePool") or len(n.output) != 1 or n.output[0] in quantized:
+            continue
+        x = n.input[0]
+        while x not in quantized and x in producers and producers[x].op_type == "Pad":
+            x = producers[x].input[0]
+        if x in quantized:
+            plan.append((n.output[0], x))
+    return plan
+
+
 def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_range=False, exclude=(),
              threads=0):
     """Writes the QDQ model to `out` and returns the accuracy report (a dict; see the module's doc).
@@ -167,6 +221,7 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
     batches = [cnnx.preprocess(float_model, [f]) for f in calib]
     held_batches = [cnnx.preprocess(float_model, [f]) for f in held]
 
+    _inline_identities(proto)
     _fold_batch_norms(proto)
     convs = _conv_plan(proto, set(exclude))
     if not convs:
@@ -178,10 +233,14 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
                 acts.append(t)
     ranges = _run_all(_model_with_outputs(proto, acts), batches, acts, threads)
     qparams = {t: _uint8_params(*_activation_range(ranges[t])) for t in acts}
+    for y, x in _pool_plan(proto, acts):
+        qparams[y] = qparams[x]
+        acts.append(y)
 
     g = proto.graph
     inits = {i.name: i for i in g.initializer}
     new_inits = []
+    taken = {i.name for i in g.initializer} | {o for n in g.node for o in n.output} | {i.name for i in g.input}
     pairs = {}  # tensor -> its QuantizeLinear and DequantizeLinear
     before = {}  # Conv's index -> the DequantizeLinears of its weights and bias
     renamed = {}  # tensor -> its DequantizeLinear output
@@ -204,7 +263,9 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
         w_scale = (np.maximum(amax, 1e-12) / qmax).astype(np.float32)
         shaped = w_scale.reshape((-1,) + (1,) * (w.ndim - 1))
         wq = np.clip(np.round(w / shaped), -qmax, qmax).astype(np.int8)
-        wname = n.input[1] + "_quantized"
+        # Named per Conv: Convs sharing a weight or bias initializer (torch.onnx's shared biases) each get
+        # their own quantized copy, at their own scales.
+        wname = _unique(n.input[1] + "_quantized", taken)
         new_inits += [numpy_helper.from_array(wq, wname),
                       numpy_helper.from_array(w_scale if per_channel else w_scale.reshape(()), wname + "_scale"),
                       numpy_helper.from_array(np.zeros(w_scale.shape if per_channel else (), np.int8),
@@ -220,7 +281,7 @@ def quantize(model, calibrate, out, per_channel=True, method="minmax", reduce_ra
             if not per_channel:
                 b_scale = np.full(b.shape, b_scale[0], np.float32)
             bq = np.clip(np.round(b / b_scale.astype(np.float64)), -2**31, 2**31 - 1).astype(np.int32)
-            bname = n.input[2] + "_quantized"
+            bname = _unique(n.input[2] + "_quantized", taken)
             new_inits += [numpy_helper.from_array(bq, bname), numpy_helper.from_array(b_scale, bname + "_scale"),
                           numpy_helper.from_array(np.zeros(b.shape, np.int32), bname + "_zero_point")]
             extra.append(helper.make_node("DequantizeLinear", [bname, bname + "_scale", bname + "_zero_point"],

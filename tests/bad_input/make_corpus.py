@@ -265,7 +265,7 @@ def opset_cases(c):
                             [vi("y", [1, 3])])
     c.add("domain_not_imported", unimported, [x13()], contains=["node 'custom' (com.other:Relu)", "com.other"])
     for op in ("FusedConv", "FusedConvFloat16", "RoundToFloat16", "ChannelShuffle", "Gelu", "GeluTanh",
-               "FusedMatMul"):  # made by cnnx's graph passes only
+               "FusedMatMul", "QLinearChannelLookup"):  # made by cnnx's graph passes only
         internal = make_model([n(op, ["x"], ["y"], name="inside", domain="cnnx.internal")], [vi("x", [1, 2, 3])],
                               [vi("y", [1, 2, 3])],
                               opsets=[helper.make_opsetid("", 19), helper.make_opsetid("cnnx.internal", 1)])

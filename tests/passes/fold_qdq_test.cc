@@ -50,6 +50,34 @@ std::vector<Tensor> run_verified(const Plan& plan, const std::vector<Tensor>& in
   return got;
 }
 
+// What a test reads from a plan: its node ops in order, how many reorder steps, the fold-qdq pass's summary and
+// near misses (one a line), and for the first step running `op`, its kernel and its input `input`'s layout with
+// the kernel ("acdb native").
+struct PlanSummary {
+  std::string ops, summary, declined, kernel, layout;
+  int64_t reorders = 0;
+};
+PlanSummary summarize(const Plan& plan, const std::string& op = "", size_t input = 0) {
+  PlanSummary r;
+  for (const PlanStep& s : plan.steps()) {
+    if (s.node < 0) {
+      ++r.reorders;
+      continue;
+    }
+    const Node& n = plan.graph().nodes[size_t(s.node)];
+    r.ops += (r.ops.empty() ? "" : ",") + n.op_type;
+    if (n.op_type != op || !r.kernel.empty()) continue;
+    r.kernel = s.kernel;
+    r.layout = s.layouts.in[input].name() + " " + s.kernel;
+  }
+  for (const PassReport& p : plan.pass_reports())
+    if (p.pass == "fold-qdq") {
+      r.summary = p.summary();
+      for (const std::string& d : p.declined) r.declined += d + "\n";
+    }
+  return r;
+}
+
 enum class Tail { none, relu, clip };
 
 struct QdqConv {
@@ -123,20 +151,9 @@ TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution
       CAPTURE(c.what);
       CAPTURE(backend_name(backend));
       const auto plan = Plan::build(graph, infos, backend);
-      std::string ops, kernel;
-      for (const PlanStep& s : plan->steps()) {
-        if (s.node < 0) continue;
-        const Node& n = plan->graph().nodes[size_t(s.node)];
-        ops += (ops.empty() ? "" : ",") + n.op_type;
-        if (n.op_type == c.op) kernel = s.kernel;
-      }
+      const PlanSummary p = summarize(*plan, c.op);
+      const std::string &ops = p.ops, &kernel = p.kernel, &summary = p.summary, &declined = p.declined;
       CAPTURE(ops);
-      std::string summary, declined;
-      for (const PassReport& r : plan->pass_reports())
-        if (r.pass == "fold-qdq") {
-          summary = r.summary();
-          for (const std::string& d : r.declined) declined += d + "\n";
-        }
       CAPTURE(summary);
       CAPTURE(declined);
       if (c.op.empty()) {
@@ -232,16 +249,8 @@ TEST_CASE("fold-qdq: DQ -> Add -> Relu -> Q and DQ -> MaxPool -> Q stay int8 bet
       CAPTURE(c.what);
       CAPTURE(backend_name(backend));
       const auto plan = Plan::build(graph, infos, backend);
-      std::string ops, add_layout, declined;
-      for (const PlanStep& s : plan->steps()) {
-        if (s.node < 0) continue;
-        const Node& n = plan->graph().nodes[size_t(s.node)];
-        ops += (ops.empty() ? "" : ",") + n.op_type;
-        if (n.op_type == "FusedQLinearAdd") add_layout = s.layouts.in[0].name() + " " + s.kernel;
-      }
-      for (const PassReport& r : plan->pass_reports())
-        if (r.pass == "fold-qdq")
-          for (const std::string& d : r.declined) declined += d + "\n";
+      const PlanSummary p = summarize(*plan, "FusedQLinearAdd");
+      const std::string &ops = p.ops, &add_layout = p.layout, &declined = p.declined;
       CAPTURE(ops);
       CAPTURE(add_layout);
       CAPTURE(declined);
@@ -327,20 +336,9 @@ TEST_CASE("fold-qdq: DQ, DQ -> Concat [-> MaxPool] -> Q stays int8, requantizing
       CAPTURE(c.what);
       CAPTURE(backend_name(backend));
       const auto plan = Plan::build(graph, infos, backend);
-      std::string ops, concat_layout, declined;
-      int64_t reorders = 0;
-      for (const PlanStep& s : plan->steps()) {
-        if (s.node < 0) {
-          ++reorders;
-          continue;
-        }
-        const Node& n = plan->graph().nodes[size_t(s.node)];
-        ops += (ops.empty() ? "" : ",") + n.op_type;
-        if (n.op_type == "QLinearConcat") concat_layout = s.layouts.in[2].name() + " " + s.kernel;
-      }
-      for (const PassReport& r : plan->pass_reports())
-        if (r.pass == "fold-qdq")
-          for (const std::string& d : r.declined) declined += d + "\n";
+      const PlanSummary p = summarize(*plan, "QLinearConcat", 2);
+      const std::string &ops = p.ops, &concat_layout = p.layout, &declined = p.declined;
+      const int64_t reorders = p.reorders;
       CAPTURE(ops);
       CAPTURE(concat_layout);
       CAPTURE(declined);
@@ -410,12 +408,8 @@ TEST_CASE("fold-qdq: DQ -> Sigmoid, Mul (Swish) or Clip -> Q becomes one QLinear
       CAPTURE(c.what);
       CAPTURE(backend_name(backend));
       const auto plan = Plan::build(graph, infos, backend);
-      std::string ops, declined;
-      for (const PlanStep& s : plan->steps())
-        if (s.node >= 0) ops += (ops.empty() ? "" : ",") + plan->graph().nodes[size_t(s.node)].op_type;
-      for (const PassReport& r : plan->pass_reports())
-        if (r.pass == "fold-qdq")
-          for (const std::string& d : r.declined) declined += d + "\n";
+      const PlanSummary p = summarize(*plan);
+      const std::string &ops = p.ops, &declined = p.declined;
       CAPTURE(ops);
       CAPTURE(declined);
       CHECK(ops == c.ops);
@@ -426,6 +420,118 @@ TEST_CASE("fold-qdq: DQ -> Sigmoid, Mul (Swish) or Clip -> Q becomes one QLinear
       int64_t differ = 0;
       for (int64_t i = 0; i < got[0].numel(); ++i) differ += got[0].data<float>()[i] != want[0].data<float>()[i];
       CHECK(differ == 0);
+    }
+  }
+}
+
+namespace {
+
+// A dense layer's input as quantizers leave it: x1 -> Q -> DQ, x2 -> Q -> DQ -> Conv 3x3 -> Relu -> Q -> DQ (or
+// x2's DequantizeLinear itself), -> Concat -> BatchNormalization -> Relu -> Q -> DQ -> y; `one_input`: x1's
+// DequantizeLinear -> BatchNormalization -> Clip -> Q alone; `concat_out`: the Concat's output is a graph
+// output too (a near miss).
+struct DenseInput {
+  bool conv = false, one_input = false, concat_out = false;
+};
+GraphBuilder dense_input(const DenseInput& s) {
+  GraphBuilder b(13);
+  Attributes pads, axis1;
+  pads.set("pads", ints_attr({1, 1, 1, 1}));
+  axis1.set("axis", int_attr(1));
+  const int64_t C = s.one_input ? 3 : 8;
+  std::vector<float> gamma, beta, mean, var;
+  for (int64_t c = 0; c < C; ++c) {  // |gamma| / sqrt(var + eps) <= 1 / sqrt(0.5): the test's step bound
+    gamma.push_back(c % 2 ? 1.f : -0.6f + 0.1f * float(c));
+    beta.push_back(0.25f * float(c % 3) - 0.2f);
+    mean.push_back(0.1f * float(c) - 0.3f);
+    var.push_back(0.5f + 0.3f * float(c));
+  }
+  b.input("x1", {1, 3, 5, 5}).input("x2", {1, 5, 5, 5})
+      .initializer("s1", scalar_f32(0.02f)).initializer("z1", zero_point(DType::u8, 128))
+      .initializer("s2", scalar_f32(0.03f)).initializer("z2", zero_point(DType::u8, 100))
+      .initializer("w", random_quantized(DType::i8, {5, 5, 3, 3}, 95)).initializer("w_scale", scalar_f32(0.004f))
+      .initializer("c_scale", scalar_f32(0.03f)).initializer("zp0", zero_point(DType::u8, 0))
+      .initializer("gamma", floats_1d(gamma)).initializer("beta", floats_1d(beta))
+      .initializer("mean", floats_1d(mean)).initializer("var", floats_1d(var))
+      .initializer("lo", make_tensor({}, {0.f})).initializer("hi", make_tensor({}, {1.5f}))
+      .initializer("y_scale", scalar_f32(0.05f)).initializer("y_zp", zero_point(DType::u8, 3))
+      .node("QuantizeLinear", {"x1", "s1", "z1"}, {"q1"}, "q_x1")
+      .node("DequantizeLinear", {"q1", "s1", "z1"}, {"f1"}, "dq_x1")
+      .node("QuantizeLinear", {"x2", "s2", "z2"}, {"q2"}, "q_x2")
+      .node("DequantizeLinear", {"q2", "s2", "z2"}, {"f2"}, "dq_x2");
+  std::string second = "f2";
+  if (s.conv) {
+    b.node("DequantizeLinear", {"w", "w_scale"}, {"wf"}, "dq_w")
+        .node("Conv", {"f2", "wf"}, {"c"}, "conv", pads)
+        .node("Relu", {"c"}, {"cr"}, "relu_c")
+        .node("QuantizeLinear", {"cr", "c_scale", "zp0"}, {"cq"}, "q_c")
+        .node("DequantizeLinear", {"cq", "c_scale", "zp0"}, {"cf"}, "dq_c");
+    second = "cf";
+  }
+  std::string last;
+  if (s.one_input) {
+    b.node("BatchNormalization", {"f1", "gamma", "beta", "mean", "var"}, {"bn"}, "norm")
+        .node("Clip", {"bn", "lo", "hi"}, {"a"}, "clip");
+  } else {
+    b.node("Concat", {"f1", second}, {"cat"}, "concat", axis1)
+        .node("BatchNormalization", {"cat", "gamma", "beta", "mean", "var"}, {"bn"}, "norm")
+        .node("Relu", {"bn"}, {"a"}, "relu");
+  }
+  b.node("QuantizeLinear", {"a", "y_scale", "y_zp"}, {"yq"}, "q_y")
+      .node("DequantizeLinear", {"yq", "y_scale", "y_zp"}, {"y"}, "dq_y")
+      .output("y");
+  if (s.concat_out) b.output("cat");
+  return b;
+}
+
+}  // namespace
+
+// The tables are the replaced nodes' reference kernels on every byte of every channel, so without a
+// convolution the folded graph equals the pass-free reference path exactly, on both backends. After a
+// convolution (which may round one step of 0.03 apart near a tie, the first test's rule) the BatchNormalization's
+// slope, at most 1 / sqrt(0.5), carries that as at most 0.85 of y's step of 0.05, plus y's own rounding: at most
+// two steps; each node still equals its reference beside it.
+TEST_CASE("fold-qdq: DQ, ... -> Concat -> BatchNormalization -> Relu -> Q becomes one QLinearChannelLookup") {
+  struct Dense {
+    std::string what;
+    DenseInput spec;
+    std::string ops;
+  };
+  const std::vector<Dense> cases = {
+      {"Concat, BatchNormalization, Relu", {}, "QuantizeLinear,QuantizeLinear,QLinearChannelLookup,DequantizeLinear"},
+      {"one input, BatchNormalization, Clip", {false, true},
+       "QuantizeLinear,QLinearChannelLookup,DequantizeLinear"},
+      {"after a convolution", {true},
+       "QuantizeLinear,QuantizeLinear,FusedQLinearConv,QLinearChannelLookup,DequantizeLinear"},
+      {"the Concat's output also a graph output", {false, false, true},
+       "QuantizeLinear,QuantizeLinear,DequantizeLinear,DequantizeLinear,Concat,BatchNormalization,QuantizeLinear,"
+       "DequantizeLinear"},  // fuse-conv: BatchNormalization with its Relu
+  };
+  for (const Dense& c : cases) {
+    GraphBuilder gb = dense_input(c.spec);
+    const auto [graph, infos, inputs] = build(gb, 14);
+    const std::vector<Tensor> want = Plan::build(graph, infos, Backend::ref, graph_pass_names())->run(inputs);
+    for (Backend backend : {Backend::dnnl, Backend::ref}) {
+      CAPTURE(c.what);
+      CAPTURE(backend_name(backend));
+      const auto plan = Plan::build(graph, infos, backend);
+      const PlanSummary p = summarize(*plan, "QLinearChannelLookup", 1);
+      const std::string &ops = p.ops, &lookup_layout = p.layout, &declined = p.declined;
+      CAPTURE(ops);
+      CAPTURE(lookup_layout);
+      CAPTURE(declined);
+      CHECK(ops == c.ops);
+      if (c.spec.conv) CHECK(lookup_layout == (backend == Backend::dnnl ? "acdb native" : "plain ref"));
+      if (c.spec.concat_out)
+        CHECK(declined.find("'concat''s output is read by another node or is a graph output") != std::string::npos);
+      const std::vector<Tensor> got = run_verified(*plan, inputs);
+      REQUIRE(got.size() == want.size());
+      if (c.spec.concat_out && backend == Backend::dnnl) continue;  // oneDNN's float BatchNormalization is not the reference's
+      const StepsApart d = steps_apart(got[0], want[0], 0.05, c.spec.conv ? 2 : 0);
+      CAPTURE(d.equal);
+      CAPTURE(d.off);
+      CHECK(d.worse == 0);
+      MESSAGE(c.what << ", " << backend_name(backend) << ": " << d.equal << " equal, " << d.off << " one or two steps off");
     }
   }
 }

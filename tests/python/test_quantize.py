@@ -103,3 +103,59 @@ def test_quantize_relu6_with_constant_bounds(tmp_path, shapes_samples, cnnx_tool
     inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
     line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
     assert "2 FusedQLinearConv" in line, line
+
+
+def _dense_model(path):
+    """A DenseNet in miniature: Conv -> Relu -> MaxPool, then two dense layers (Concat of what came before ->
+    BatchNormalization -> Relu -> Conv, whose bias is an Identity of one shared initializer, as torch.onnx
+    writes shared biases), then Concat -> AveragePool -> GlobalAveragePool -> Flatten."""
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(5)
+    arr = lambda shape, s=0.3: rng.normal(0, s, shape).astype(np.float32)
+    inits = [numpy_helper.from_array(arr((8, 3, 3, 3)), "w0"), numpy_helper.from_array(arr((8,), 0.1), "b0"),
+             numpy_helper.from_array(arr((4,), 0.1), "b_shared")]
+    nodes = [helper.make_node("Conv", ["input", "w0", "b0"], ["c0"], name="conv0", pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c0"], ["r0"], name="relu0"),
+             helper.make_node("MaxPool", ["r0"], ["p0"], name="pool0", kernel_shape=[2, 2], strides=[2, 2])]
+    features = ["p0"]
+    for k, channels in ((1, 8), (2, 12)):
+        inits += [numpy_helper.from_array(np.abs(arr((channels,))) + 0.5, f"gamma{k}"),
+                  numpy_helper.from_array(arr((channels,), 0.1), f"beta{k}"),
+                  numpy_helper.from_array(arr((channels,), 0.1), f"mean{k}"),
+                  numpy_helper.from_array(np.abs(arr((channels,))) + 0.5, f"var{k}"),
+                  numpy_helper.from_array(arr((4, channels, 1, 1)), f"w{k}")]
+        nodes += [helper.make_node("Concat", list(features), [f"cat{k}"], name=f"concat{k}", axis=1),
+                  helper.make_node("BatchNormalization", [f"cat{k}", f"gamma{k}", f"beta{k}", f"mean{k}", f"var{k}"],
+                                   [f"n{k}"], name=f"norm{k}"),
+                  helper.make_node("Relu", [f"n{k}"], [f"a{k}"], name=f"relu{k}"),
+                  helper.make_node("Identity", ["b_shared"], [f"b{k}"], name=f"bias{k}"),
+                  helper.make_node("Conv", [f"a{k}", f"w{k}", f"b{k}"], [f"c{k}"], name=f"conv{k}")]
+        features.append(f"c{k}")
+    nodes += [helper.make_node("Concat", features, ["cat"], name="concat", axis=1),
+              helper.make_node("AveragePool", ["cat"], ["ap"], kernel_shape=[2, 2], strides=[2, 2]),
+              helper.make_node("GlobalAveragePool", ["ap"], ["gp"]), helper.make_node("Flatten", ["gp"], ["logits"])]
+    g = helper.make_graph(nodes, "dense", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 32, 32])],
+                          [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 16])], inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
+def test_quantize_dense_layers(tmp_path, shapes_samples, cnnx_tool):
+    # The Identity biases are read through (both dense convolutions quantized), the MaxPool's output quantized
+    # at its input's scale (so the Concats read DequantizeLinears), and cnnx folds each Concat ->
+    # BatchNormalization -> Relu -> Q into a QLinearChannelLookup.
+    f = str(tmp_path / "dense.onnx")
+    out = str(tmp_path / "dense.int8.onnx")
+    _dense_model(f)
+    cnnx.quantize(f, shapes_samples, out, per_channel=True)
+    m, inits, producers, convs = _quantized_convs(out)
+    assert len(convs) == 3 and not any(n.op_type == "Identity" for n in m.graph.node)
+    q = next(n for n in m.graph.node if n.op_type == "QuantizeLinear" and n.input[0] == "p0")
+    dq = producers[producers["p0"].input[0]]  # the MaxPool reads r0's DequantizeLinear
+    assert dq.op_type == "DequantizeLinear"
+    assert inits[q.input[1]] == inits[dq.input[1]] and inits[q.input[2]] == inits[dq.input[2]]
+    inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
+    line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
+    assert "2 QLinearChannelLookup" in line, line
+    # Each node against its reference kernel beside it (--verify raises naming the first beyond its tolerance).
+    x = cnnx.preprocess(cnnx.Model(f), [shapes_samples[0]])
+    assert np.all(np.isfinite(cnnx.Model(out, verify=True)(x)))

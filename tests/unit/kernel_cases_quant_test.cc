@@ -237,6 +237,23 @@ std::vector<KernelCase> microsoft_cases() {
                         .in(given(random_quantized(t, {2, 16, 5, 7}, 62)).channels_last())
                         .in(given(random_quantized(i8, {256}, 63)).constant()).runs("native", Takes::plain));
   }
+  // QLinearChannelLookup (cnnx.internal, from fold-qdq): a table row per output channel, the inputs joined along
+  // the channels; the native kernel plain (a row per plane) or channels-last (a row per element of a pixel's run).
+  for (DType t : {u8, i8}) {
+    const std::string tn = dtype_name(t);
+    cases.push_back(KernelCase("QLinearChannelLookup", 1, "one " + tn + " input, uint8 table").in_domain(kInternalDomain)
+                        .in(given(random_quantized(u8, {5, 256}, 64)).constant())
+                        .in(given(random_quantized(t, {2, 5, 3, 4}, 65))).runs("native"));
+    cases.push_back(KernelCase("QLinearChannelLookup", 1, "three inputs, one " + tn + " channels-last, int8 table")
+                        .in_domain(kInternalDomain).in(given(random_quantized(i8, {11, 256}, 66)).constant())
+                        .in(given(random_quantized(t, {2, 3, 4, 5}, 67)).channels_last())
+                        .in(given(random_quantized(u8, {2, 8, 4, 5}, 68)))
+                        .in(given(random_quantized(t, {2, 0, 4, 5}, 69))).runs("native"));
+    cases.push_back(KernelCase("QLinearChannelLookup", 1, "two " + tn + " inputs of rank 3, table at run time")
+                        .in_domain(kInternalDomain).in(given(random_quantized(u8, {7, 256}, 70)))
+                        .in(given(random_quantized(t, {1, 4, 9}, 71))).in(given(random_quantized(t, {1, 3, 9}, 72)))
+                        .declines("native", "needs a constant table"));
+  }
   cases.push_back(KernelCase("QLinearSoftmax", 1, "opset 13, axis 1").in_domain(kMs).attr("axis", int_attr(1))
                       .attr("opset", int_attr(13)).in(given(random_quantized(u8, {2, 5, 3}, 50)))
                       .in(given(scalar_f32(0.1f))).in(given(zero_point(u8, 128))).in(given(scalar_f32(1.f / 256)))
@@ -272,5 +289,5 @@ std::vector<KernelCase> microsoft_cases() {
 
 KERNEL_CASES("QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear", quantize_cases)
 KERNEL_CASES("ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, FusedQLinearConv", integer_product_cases)
-KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearLookup, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
+KERNEL_CASES("com.microsoft QLinearAdd, QLinearMul, cnnx.internal FusedQLinearAdd, QLinearLookup, QLinearChannelLookup, QLinearSigmoid, QLinearLeakyRelu, QLinearGlobalAveragePool, "
              "QLinearAveragePool, QLinearConcat, QLinearSoftmax, QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul", microsoft_cases)
