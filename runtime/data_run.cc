@@ -15,10 +15,11 @@ namespace {
 
 ValueInfo without_data(const ValueInfo& v) { return v.dtype == DType::undefined ? v : ValueInfo::of(v.dtype, v.shape); }
 
-bool same_shapes(const std::vector<ValueInfo>& a, const std::vector<ValueInfo>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].dtype != b[i].dtype || a[i].shape != b[i].shape) return false;
+// True when `kept` (infos without data) has the types and shapes of `now` (infos with or without data).
+bool same_shapes(const std::vector<ValueInfo>& kept, const std::vector<ValueInfo>& now) {
+  if (kept.size() != now.size()) return false;
+  for (size_t i = 0; i < kept.size(); ++i)
+    if (kept[i].dtype != now[i].dtype || kept[i].shape != now[i].shape) return false;
   return true;
 }
 
@@ -71,11 +72,14 @@ std::vector<Tensor> DataRun::run(const Graph& g, const std::vector<Tensor>& inpu
 }
 
 std::vector<Tensor> DataRun::run_node(const Node& node, const std::vector<const Tensor*>& in) {
-  if (const auto* loop = dynamic_cast<const LoopParams*>(node.params.get()))
-    return with_node_context(node, [&] { return run_loop_with_data(*loop, in, *this); });
-  if (const auto* branch = dynamic_cast<const IfParams*>(node.params.get()))
-    return with_node_context(node, [&] { return run_if_with_data(*branch, in, *this); });
+  if (node.def->hints.runs_subgraphs) {
+    if (const auto* loop = dynamic_cast<const LoopParams*>(node.params.get()))
+      return with_node_context(node, [&] { return run_loop_with_data(*loop, in, *this); });
+    if (const auto* branch = dynamic_cast<const IfParams*>(node.params.get()))
+      return with_node_context(node, [&] { return run_if_with_data(*branch, in, *this); });
+  }
   std::vector<ValueInfo> infos;
+  infos.reserve(in.size());
   for (const Tensor* t : in) infos.push_back(t ? ValueInfo::of(*t) : ValueInfo{});
   // Other subgraph ops (Scan) and float16 nodes computed in float32: folded as the plan folds constants.
   if (node.def->hints.runs_subgraphs || computes_float16_in_float32(node, infos))
@@ -97,32 +101,28 @@ std::vector<Tensor> DataRun::run_node(const Node& node, const std::vector<const 
 std::vector<Tensor> DataRun::run_kernel(const Node& node, const std::vector<const Tensor*>& in,
                                         const std::vector<ValueInfo>& infos, const std::vector<ValueInfo>& out) {
   return with_node_context(node, [&] {
-    std::vector<ValueInfo> in_shapes, out_shapes;
-    for (const ValueInfo& v : infos) in_shapes.push_back(without_data(v));
     for (size_t i = 0; i < out.size(); ++i) {
-      if (node.outputs[i] >= 0) {
-        require(out[i].concrete(), "could not infer the shape of output ", i, " from its inputs' data");
-        const int64_t bytes = checked_mul(checked_numel(out[i].shape), int64_t(dtype_size(out[i].dtype)), "output size");
-        if (bytes > limits_.max_tensor_bytes)
-          fail("output ", i, " ", to_string(out[i].shape), " would take ", bytes, " bytes, beyond the tensor limit of ",
-               limits_.max_tensor_bytes, " (Options::max_tensor_bytes)");
-      }
-      out_shapes.push_back(node.outputs[i] >= 0 ? without_data(out[i]) : ValueInfo{});
+      if (node.outputs[i] < 0) continue;
+      require(out[i].concrete(), "could not infer the shape of output ", i, " from its inputs' data");
+      const int64_t bytes = checked_mul(checked_numel(out[i].shape), int64_t(dtype_size(out[i].dtype)), "output size");
+      if (bytes > limits_.max_tensor_bytes)
+        fail("output ", i, " ", to_string(out[i].shape), " would take ", bytes, " bytes, beyond the tensor limit of ",
+             limits_.max_tensor_bytes, " (Options::max_tensor_bytes)");
     }
     std::unique_ptr<Kept>& kept = kept_[&node];
-    if (!kept || !same_shapes(kept->in, in_shapes) || !same_shapes(kept->out, out_shapes)) {
+    if (!kept || !same_shapes(kept->in, infos) || !same_shapes(kept->out, out)) {
       kept = std::make_unique<Kept>();
-      kept->in = in_shapes;
-      kept->out = out_shapes;
+      for (const ValueInfo& v : infos) kept->in.push_back(without_data(v));
+      for (const ValueInfo& v : out) kept->out.push_back(without_data(v));
       kept->buffers.resize(out.size());
       try {
-        kept->kernel = compile_reference(*node.def, node.params, in_shapes, out_shapes);
+        kept->kernel = compile_reference(*node.def, node.params, kept->in, kept->out);
       } catch (const Error&) {
         kept->needs_data = true;  // e.g. an output size read from an input at compile time
       }
     }
     std::unique_ptr<CompiledKernel> with_data;
-    if (kept->needs_data) with_data = compile_reference(*node.def, node.params, infos, out_shapes);
+    if (kept->needs_data) with_data = compile_reference(*node.def, node.params, infos, kept->out);
     KernelIO io;
     io.in = in;
     std::vector<Tensor> result(out.size());

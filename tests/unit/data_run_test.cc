@@ -16,6 +16,8 @@
 namespace cnnx {
 namespace {
 
+using testing::random_tensor;
+
 // y = Concat(x, Relu(x)) along axis 0.
 std::shared_ptr<const Graph> stack_relu() {
   GraphBuilder b(13);
