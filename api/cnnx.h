@@ -26,6 +26,8 @@
 
 namespace cnnx {
 
+constexpr int64_t kDefaultMaxLoopIterations = int64_t(1) << 16;  // Options::max_loop_iterations
+
 struct Options {
   Backend backend = Backend::dnnl;
   // Threads per run for the dnnl backend (reference kernels use the calling thread). 0 (the default): up to
@@ -50,6 +52,10 @@ struct Options {
   int64_t max_tensor_bytes = kDefaultMaxTensorBytes;        // any one initializer, constant or intermediate
   int64_t max_arena_bytes = kDefaultMaxArenaBytes;        // the intermediates of one run together (planned
                                                       // once per input shape, checked before allocating)
+  // The iterations any one Loop node may run; past them the run is an error naming the node. ONNX allows
+  // endless loops (no trip count, a condition that stays true): a hostile model's would hang its caller.
+  // Detectors run one iteration per detection (hundreds); raise it for a model that loops longer.
+  int64_t max_loop_iterations = kDefaultMaxLoopIterations;
   // Graph passes to skip, by name (graph_pass_names(); `cnnx inspect` lists them). For comparing results and
   // speed with and without a rewrite; an unknown name is an error at load.
   std::vector<std::string> disabled_passes;

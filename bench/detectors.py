@@ -6,7 +6,9 @@ Usage: bench/detectors.py BUILD_DIR ORT_NODE_MODULES WORK_DIR [--rounds R] [--th
 
 Models are exported into WORK_DIR once (models/export_detectors.py: seeded random weights, K classes, the
 image it writes; the CRNN of tests/python/test_rnn.py on a [1, 1, 32, 256] line; Loops of M = 1, 10, 100, 1000
-iterations of `acc = acc * 0.5 + x[i]` over x [M, 256], a scripted `for`). Each round times, per thread count,
+iterations of `acc = acc * 0.5 + x[i]` over x [M, 256], a scripted `for` planned once; and tests/python/
+test_control_flow.py's Grow over x [M, 4], M = 10, 100, 400, whose carried value grows by a Concat per iteration
+and runs node by node in the plan's tail). Each round times, per thread count,
 cnnx (the Python module, the same input array, `iters` runs after one warm-up) and then ONNX Runtime
 (../shared/peers/ort_bench.js, same input, graph optimizations on): medians of each round's median, and the ratio
 cnnx / ORT. The Loop's cost per iteration is the slope of median time over M (least squares), beside the same
@@ -54,15 +56,18 @@ def export_all(build, work, models, classes, loop):
         np.save(inp, x)
     out.append(("crnn_2x_bilstm128", path, inp))
     if loop:
-        from test_control_flow import Decay  # acc = acc * 0.5 + x[i] over the rows: a Loop when scripted
-        for m in (1, 10, 100, 1000):
-            path, inp = os.path.join(work, f"loop_{m}.onnx"), os.path.join(work, f"loop_{m}.npy")
-            if not os.path.exists(path):
-                x = np.random.default_rng(m).standard_normal((m, 256)).astype(np.float32)
-                torch.onnx.export(torch.jit.script(Decay()), (torch.from_numpy(x),), path, opset_version=14,
-                                  input_names=["x"], output_names=["y"])
-                np.save(inp, x)
-            out.append((f"loop_{m}", path, inp))
+        # Decay: acc = acc * 0.5 + x[i] over the rows of x [M, 256] (a planned Loop). Grow: Mask R-CNN's paste
+        # loop in small, a carried [i, 4] grown by a Concat per row (a Loop run node by node in the plan's tail).
+        from test_control_flow import Decay, Grow
+        for family, module, counts, width in (("loop", Decay, (1, 10, 100, 1000), 256), ("grow", Grow, (10, 100, 400), 4)):
+            for m in counts:
+                path, inp = os.path.join(work, f"{family}_{m}.onnx"), os.path.join(work, f"{family}_{m}.npy")
+                if not os.path.exists(path):
+                    x = np.random.default_rng(m).standard_normal((m, width)).astype(np.float32)
+                    torch.onnx.export(torch.jit.script(module()), (torch.from_numpy(x),), path, opset_version=14,
+                                      input_names=["x"], output_names=["y"])
+                    np.save(inp, x)
+                out.append((f"{family}_{m}", path, inp))
     return out
 
 
@@ -111,7 +116,7 @@ def main():
         print(f"round {r + 1} of {a.rounds} (load average {open('/proc/loadavg').read().split()[0]})", file=sys.stderr)
         for name, path, inp in models:
             for t in threads:
-                iters = a.iters if not name.startswith("loop") else 3 * a.iters
+                iters = 3 * a.iters if name.startswith(("loop_", "grow_")) else a.iters
                 times.setdefault((name, t, "cnnx"), []).append(time_cnnx(a.build, path, inp, t, iters))
                 times.setdefault((name, t, "ort"), []).append(time_ort(a.ort, path, inp, t, iters))
     med = lambda name, t, e, k="median_ms": statistics.median(x[k] for x in times[(name, t, e)])
@@ -123,16 +128,17 @@ def main():
             c, o = med(name, t, "cnnx"), med(name, t, "ort")
             print(f"{name:42s} {t:3d} {c:9.2f} {o:9.2f} {c / o:6.2f} {med(name, t, 'cnnx', 'first_run_ms'):9.1f} "
                   f"{med(name, t, 'ort', 'first_run_ms'):9.1f}")
-    loops = [(int(n[5:]), n) for n, _, _ in models if n.startswith("loop_")]
-    if loops:
+    for family in ("loop", "grow"):
+        loops = [(int(n.split("_")[1]), n) for n, _, _ in models if n.startswith(family + "_")]
+        if not loops:
+            continue
         for t in threads:
             for e in ("cnnx", "ort"):
                 ms = np.array([med(n, t, e) for _, n in loops])
                 m = np.array([m for m, _ in loops], float)
                 slope, icpt = np.polyfit(m, ms, 1)
-                print(f"Loop per iteration ({e}, {t} thr): {slope * 1e3:.2f} us (+ {icpt * 1e3:.0f} us fixed); "
+                print(f"{family} per iteration ({e}, {t} thr): {slope * 1e3:.2f} us (+ {icpt * 1e3:.0f} us fixed); "
                       + ", ".join(f"M={int(mm)}: {v:.3f} ms" for mm, v in zip(m, ms)))
-
 
 if __name__ == "__main__":
     main()

@@ -132,6 +132,7 @@ namespace {
 // Checks the options a load can check, and gives the import its limits.
 ImportLimits limits_of(const Options& o) {
   require(o.threads >= 0, "threads must be >= 0, got ", o.threads);
+  require(o.max_loop_iterations >= 0, "max_loop_iterations must be >= 0, got ", o.max_loop_iterations);
   check_pass_names(o.disabled_passes);
   builtin_ops().check_disabled_kernels(o.disabled_kernels);
   ImportLimits limits;
@@ -193,7 +194,7 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   prepared.restore();
   std::shared_ptr<const Plan> plan =
       Plan::build(graph, infos, options.backend, options.disabled_passes, options.disabled_kernels,
-                  {options.max_tensor_bytes, options.max_arena_bytes}, {wide ? wide_team : 1, &prepared, precision.used});
+                  {options.max_tensor_bytes, options.max_arena_bytes, options.max_loop_iterations}, {wide ? wide_team : 1, &prepared, precision.used});
   planning.unlock();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = plans.begin();

@@ -21,6 +21,7 @@
 #include "dnnl/thread_scope.h"
 #include "passes/bfloat16_plan.h"
 #include "passes/pass.h"
+#include "runtime/data_run.h"
 #include "runtime/memory_plan.h"
 
 namespace cnnx {
@@ -507,6 +508,7 @@ class SubgraphPlans final : public SubgraphPlanner {
     for (int id : planned->plan->graph().outputs) planned->infos.push_back(planned->plan->info(id));
     return planned;
   }
+  int64_t max_loop_iterations() const override { return limits_.max_loop_iterations; }
 
  private:
   struct Planned final : PlannedSubgraph {
@@ -753,20 +755,20 @@ std::vector<Tensor> Plan::run_tail(const std::vector<Tensor>& handed, std::vecto
     auto at = std::find(t.reads.begin(), t.reads.end(), id);
     return at != t.reads.end() ? &handed[size_t(at - t.reads.begin())] : g.values[size_t(id)].info.constant.get();
   };
-  // The node, inferred with its inputs' data: folding runs its reference kernel (engine/node_eval.h).
-  std::vector<ValueInfo> in;
-  for (int id : t.node.inputs) in.push_back(id >= 0 ? ValueInfo::of(*handed_value(id)) : ValueInfo{});
-  const std::vector<ValueInfo> out = infer_node(t.node, in, t.limits.max_tensor_bytes);
+  // The node, run with its inputs' data (runtime/data_run.h), under the plan's limits.
+  std::vector<const Tensor*> in;
+  for (int id : t.node.inputs) in.push_back(id >= 0 ? handed_value(id) : nullptr);
+  DataRun data(t.limits, checks);
+  std::vector<Tensor> out = data.run_node(t.node, in);
   std::vector<Tensor> inputs(handed);
   std::vector<ValueInfo> infos;
   std::string key;
   for (const Tensor& x : handed) infos.push_back(ValueInfo::of(x.dtype(), x.shape()));
   for (size_t i = 0; i < t.node.outputs.size(); ++i) {
     if (t.node.outputs[i] < 0) continue;
-    with_node_context(t.node, [&] { require(out[i].constant != nullptr, "internal error: output ", i, " was not computed"); });
-    inputs.push_back(*out[i].constant);
-    infos.push_back(ValueInfo::of(out[i].dtype, out[i].shape));
-    key += to_string(out[i].shape) + ";";
+    infos.push_back(ValueInfo::of(out[i].dtype(), out[i].shape()));
+    key += to_string(out[i].shape()) + ";";
+    inputs.push_back(std::move(out[i]));
   }
   std::shared_ptr<const Plan> plan;
   {

@@ -56,10 +56,12 @@ struct ValueSlot {
   Layout layout;                 // zero: plain
 };
 
-// Bounds on what one plan may allocate (Options::max_tensor_bytes, Options::max_arena_bytes).
+// Bounds on what one plan may allocate and run (Options::max_tensor_bytes, Options::max_arena_bytes,
+// Options::max_loop_iterations).
 struct PlanLimits {
   int64_t max_tensor_bytes = kDefaultMaxTensorBytes;  // any one intermediate value
   int64_t max_arena_bytes = kDefaultMaxArenaBytes;  // all intermediates of one run together
+  int64_t max_loop_iterations = kDefaultMaxLoopIterations;  // any one Loop node's iterations per run
 };
 
 // What a plan is built for beyond its graph and shapes: the team its runs use (0: the calling thread's

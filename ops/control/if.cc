@@ -102,4 +102,16 @@ std::vector<ValueInfo> infer_if(const IfParams& p, const std::vector<ValueInfo>&
 
 Kernel<IfParams> if_kernel() { return {"ref", compile_if, nullptr}; }
 
+std::vector<Tensor> run_if_with_data(const IfParams& p, const std::vector<const Tensor*>& in, GraphRunner& runner) {
+  require_one_element(ValueInfo::of(*in[0]), DType::boolean, "input 0 (cond)");
+  const bool cond = condition_value(*in[0]);
+  std::vector<Tensor> captured;
+  for (size_t i = 1; i < in.size(); ++i) captured.push_back(*in[i]);
+  try {
+    return runner.run(*(cond ? p.then_branch : p.else_branch), captured);
+  } catch (const Error& e) {
+    fail(branch_name(cond), ": ", e.what());
+  }
+}
+
 }  // namespace cnnx

@@ -6,6 +6,8 @@
 // folds the node to its branch: the branch alone is inferred, folded when it is constant, and planned. Else
 // both are planned once, with the enclosing plan, and each run the condition picks one; an output whose
 // branches give it different shapes is refused when the plan is made (cnnx plans one shape per value).
+// A branch that computes a shape from data makes the node's outputs not concrete: a plan ends at it and its
+// tail runs it with the data (run_if_with_data).
 // Sequence and optional outputs (opsets 13+) are refused by the importer as every non-tensor type is.
 // Tolerance: the node copies its branch's outputs (kExact); the branch's ops are checked as any node.
 #pragma once
@@ -14,6 +16,7 @@
 
 #include "engine/graph.h"
 #include "engine/op.h"
+#include "engine/subgraph.h"
 
 namespace cnnx {
 
@@ -24,5 +27,8 @@ struct IfParams : OpParams {
 IfParams parse_if(const Node& node);
 std::vector<ValueInfo> infer_if(const IfParams& p, const std::vector<ValueInfo>& in);
 Kernel<IfParams> if_kernel();
+// The node's outputs for inputs `in` (cond, then the captured values): the branch cond picks, run node by node
+// on their data by `runner`.
+std::vector<Tensor> run_if_with_data(const IfParams& p, const std::vector<const Tensor*>& in, GraphRunner& runner);
 
 }  // namespace cnnx

@@ -12,14 +12,17 @@ namespace {
 // The infos the body is planned for: iteration_num and cond as it declares them (one element; [] when it
 // does not say), carried values as v_initial without their data (they change per iteration), captured
 // values as they are. With `cond_true`, cond carries the data `true` (to ask whether the body keeps it).
+// The shape of the body's input i (0: iteration_num, 1: cond) as it declares it: one element; [] when it does
+// not say.
+Shape declared_scalar_shape(const Graph& body, size_t i) {
+  const ValueInfo& declared = body.values[size_t(body.inputs[i])].info;
+  return declared.concrete() && checked_numel(declared.shape) == 1 ? declared.shape : Shape{};
+}
+
 std::vector<ValueInfo> body_inputs(const LoopParams& p, const std::vector<ValueInfo>& in, bool cond_true) {
-  const Graph& g = *p.body;
   std::vector<ValueInfo> b;
-  for (size_t i = 0; i < 2; ++i) {
-    const ValueInfo& declared = g.values[size_t(g.inputs[i])].info;
-    const Shape shape = declared.concrete() && checked_numel(declared.shape) == 1 ? declared.shape : Shape{};
-    b.push_back(ValueInfo::of(i == 0 ? DType::i64 : DType::boolean, shape));
-  }
+  for (size_t i = 0; i < 2; ++i)
+    b.push_back(ValueInfo::of(i == 0 ? DType::i64 : DType::boolean, declared_scalar_shape(*p.body, i)));
   if (cond_true) {
     Tensor t(DType::boolean, b[1].shape);
     *static_cast<uint8_t*>(t.raw()) = 1;
@@ -44,9 +47,15 @@ int64_t known_iterations(const LoopParams& p, const std::vector<ValueInfo>& in) 
   return is_constant_true(out[0]) ? m : -1;
 }
 
+// Iteration i may start: fewer than `most` ran before it (Options::max_loop_iterations).
+void require_iteration_allowed(int64_t i, int64_t most) {
+  require(i < most, "the loop ran ", most, " iterations, the most a Loop may run (Options::max_loop_iterations)");
+}
+
 struct LoopKernel final : CompiledKernel {
   std::shared_ptr<const PlannedSubgraph> body;
   size_t carried = 0, scans = 0;
+  int64_t max_iterations = 0;
   Shape counter_shape, cond_shape;
   void run(const KernelIO& io) const override {
     int64_t trip = std::numeric_limits<int64_t>::max();
@@ -68,6 +77,7 @@ struct LoopKernel final : CompiledKernel {
       }
     int64_t i = 0;
     for (; i < trip && cond; ++i) {
+      require_iteration_allowed(i, max_iterations);
       require(rows < 0 || i < rows, "the loop runs more than the ", rows, " iterations its scan outputs were planned for");
       *in[0].data<int64_t>() = i;
       *static_cast<uint8_t*>(in[1].raw()) = 1;
@@ -94,81 +104,10 @@ Compiled compile_loop(const std::shared_ptr<const LoopParams>& p, const KernelAr
   }
   k->carried = p->carried;
   k->scans = p->scans;
+  k->max_iterations = args.context.subgraphs->max_loop_iterations();
   k->counter_shape = inputs[0].shape;
   k->cond_shape = inputs[1].shape;
   return k;
-}
-
-// Iterations a loop run with every input known may take: a hostile model's endless loop (one whose shapes change
-// without growing, or a huge M) is an error after ~seconds, not a hang (where every input is a constant, the loop
-// runs when the model loads). Detectors take one iteration per detection, hundreds at most.
-constexpr int64_t kMaxIterationsRunNow = int64_t(1) << 16;
-
-// Runs the loop now, every input known: each iteration infers the body with its inputs' data, which folds every
-// node (engine/node_eval.h runs its reference kernel), so the shapes may change from one iteration to the next.
-// A plan's tail (runtime/plan.h) meets a Loop this way when its shapes come from data.
-std::vector<ValueInfo> run_now(const LoopParams& p, const std::vector<ValueInfo>& in, const std::vector<ValueInfo>& shaped) {
-  int64_t trip = std::numeric_limits<int64_t>::max();
-  if (present(in, 0)) {
-    trip = in[0].constant->int_at(0);
-    require(trip >= 0, "input 0 (M) is ", trip, "; a trip count cannot be negative");
-  }
-  bool cond = present(in, 1) ? condition_value(*in[1].constant) : true;
-  std::vector<ValueInfo> b = body_inputs(p, in, false);
-  for (size_t j = 0; j < p.carried; ++j) b[2 + j] = in[2 + j];
-  for (size_t i = 2 + p.carried; i < in.size(); ++i) b[i] = in[i];
-  Tensor counter(DType::i64, b[0].shape), keep(DType::boolean, b[1].shape);
-  *static_cast<uint8_t*>(keep.raw()) = 1;
-  std::vector<std::vector<Tensor>> rows(p.scans);
-  int64_t row_bytes = 0;  // of every scan row so far
-  for (int64_t i = 0; i < trip && cond; ++i) {
-    require(i < kMaxIterationsRunNow, "the loop's shapes come from data and it ran ", kMaxIterationsRunNow,
-            " iterations, the most cnnx runs a loop for whose body is not planned once");
-    *counter.data<int64_t>() = i;
-    b[0] = ValueInfo::of(counter.clone());  // the body's values may keep it
-    b[1] = ValueInfo::of(keep);
-    std::vector<ValueInfo> out;
-    try {
-      out = infer_graph_outputs(*p.body, b);
-    } catch (const Error& e) {
-      fail("body, iteration ", i, ": ", e.what());
-    }
-    for (size_t k = 0; k < out.size(); ++k)
-      require(out[k].constant != nullptr, "the body's output ", k, " at iteration ", i,
-              " could not be computed (a node in the body did not fold)");
-    require_one_element(out[0], DType::boolean, "the body's output 0 (cond)");
-    cond = condition_value(*out[0].constant);
-    for (size_t j = 0; j < p.carried; ++j) {
-      require(out[1 + j].dtype == in[2 + j].dtype, "loop-carried value ", j, " is ", dtype_name(in[2 + j].dtype),
-              " but the body gives ", dtype_name(out[1 + j].dtype), " at iteration ", i);
-      b[2 + j] = out[1 + j];
-    }
-    for (size_t k = 0; k < p.scans; ++k) {
-      const Tensor& row = *out[1 + p.carried + k].constant;
-      if (!rows[k].empty())
-        require(row.shape() == rows[k][0].shape() && row.dtype() == rows[k][0].dtype(), "scan output ", k, " is ",
-                to_string(rows[k][0].shape()), " at iteration 0 but ", to_string(row.shape()), " at iteration ", i,
-                "; the rows of a scan output must have one shape");
-      row_bytes = checked_add(row_bytes, int64_t(row.bytes()), "scan output size");
-      require(row_bytes <= kDefaultMaxTensorBytes, "scan outputs of ", row_bytes,
-              " bytes at iteration ", i, ", beyond the tensor limit of ", kDefaultMaxTensorBytes);
-      rows[k].push_back(row);
-    }
-  }
-  std::vector<ValueInfo> result;
-  for (size_t j = 0; j < p.carried; ++j) result.push_back(b[2 + j]);
-  for (size_t k = 0; k < p.scans; ++k) {
-    const ValueInfo& planned = shaped[1 + p.carried + k];
-    require(!rows[k].empty() || planned.concrete(), "scan output ", k,
-            " has no rows and its row shape is not known without an iteration");
-    Shape shape{int64_t(rows[k].size())};
-    const Shape row = rows[k].empty() ? planned.shape : rows[k][0].shape();
-    shape.insert(shape.end(), row.begin(), row.end());
-    Tensor stacked(rows[k].empty() ? planned.dtype : rows[k][0].dtype(), shape);
-    for (size_t r = 0; r < rows[k].size(); ++r) copy_into(rows[k][r], stacked, r * rows[k][r].bytes());
-    result.push_back(ValueInfo::of(stacked));
-  }
-  return result;
 }
 
 }  // namespace
@@ -206,12 +145,10 @@ std::vector<ValueInfo> infer_loop(const LoopParams& p, const std::vector<ValueIn
     fail("body: ", e.what());
   }
   if (body_out[0].rank_known) require_one_element(body_out[0], DType::boolean, "the body's output 0 (cond)");
-  bool inputs_known = true;
-  for (const ValueInfo& v : in) inputs_known = inputs_known && (v.dtype == DType::undefined || v.constant);
   // Shapes from data: a carried value whose shape the body changes (Mask R-CNN's masks, concatenated one per
   // detection) or computes from data, a scan row of such a shape, or scan outputs whose number of rows the plan
   // cannot know. The body cannot be planned once; the plan ends at the node (plan.h: its infos are not
-  // concrete), and its tail runs the loop with every input known (run_now).
+  // concrete), and its tail runs the loop with every input known (run_loop_with_data).
   bool from_data = p.scans && iterations < 0;
   for (size_t j = 0; j < p.carried; ++j) {
     const ValueInfo &v = in[2 + j], &b = body_out[1 + j];
@@ -220,7 +157,6 @@ std::vector<ValueInfo> infer_loop(const LoopParams& p, const std::vector<ValueIn
     from_data = from_data || (v.rank_known && (!b.rank_known || b.shape != v.shape));
   }
   for (size_t k = 0; k < p.scans; ++k) from_data = from_data || !body_out[1 + p.carried + k].concrete();
-  if (inputs_known && from_data) return run_now(p, in, body_out);
   std::vector<ValueInfo> out;
   for (size_t j = 0; j < p.carried; ++j) {
     const ValueInfo &v = in[2 + j], &b = body_out[1 + j];
@@ -246,5 +182,84 @@ std::vector<ValueInfo> infer_loop(const LoopParams& p, const std::vector<ValueIn
 }
 
 Kernel<LoopParams> loop_kernel() { return {"ref", compile_loop, nullptr}; }
+
+std::vector<Tensor> run_loop_with_data(const LoopParams& p, const std::vector<const Tensor*>& in, GraphRunner& runner) {
+  const Graph& g = *p.body;
+  int64_t trip = std::numeric_limits<int64_t>::max();
+  if (in[0]) {
+    require_one_element(ValueInfo::of(*in[0]), DType::i64, "input 0 (M)");
+    trip = in[0]->int_at(0);
+    require(trip >= 0, "input 0 (M) is ", trip, "; a trip count cannot be negative");
+  }
+  bool cond = true;
+  if (in.size() > 1 && in[1]) {
+    require_one_element(ValueInfo::of(*in[1]), DType::boolean, "input 1 (cond)");
+    cond = condition_value(*in[1]);
+  }
+  std::vector<Tensor> b(in.size());
+  b[0] = Tensor(DType::i64, declared_scalar_shape(g, 0));
+  b[1] = Tensor(DType::boolean, declared_scalar_shape(g, 1));
+  *static_cast<uint8_t*>(b[1].raw()) = 1;
+  for (size_t i = 2; i < in.size(); ++i) b[i] = *in[i];
+  std::vector<std::vector<Tensor>> rows(p.scans);
+  int64_t row_bytes = 0;  // of every scan row so far
+  for (int64_t i = 0; i < trip && cond; ++i) {
+    require_iteration_allowed(i, runner.max_loop_iterations());
+    Tensor counter(DType::i64, declared_scalar_shape(g, 0));  // new each time: the body's values may keep it
+    *counter.data<int64_t>() = i;
+    b[0] = counter;
+    std::vector<Tensor> out;
+    try {
+      out = runner.run(g, b);
+    } catch (const Error& e) {
+      fail("body, iteration ", i, ": ", e.what());
+    }
+    require_one_element(ValueInfo::of(out[0]), DType::boolean, "the body's output 0 (cond)");
+    cond = condition_value(out[0]);
+    for (size_t j = 0; j < p.carried; ++j) {
+      require(out[1 + j].dtype() == in[2 + j]->dtype(), "loop-carried value ", j, " is ",
+              dtype_name(in[2 + j]->dtype()), " but the body gives ", dtype_name(out[1 + j].dtype()), " at iteration ", i);
+      b[2 + j] = out[1 + j];
+    }
+    for (size_t k = 0; k < p.scans; ++k) {
+      const Tensor& row = out[1 + p.carried + k];
+      if (!rows[k].empty())
+        require(row.shape() == rows[k][0].shape() && row.dtype() == rows[k][0].dtype(), "scan output ", k, " is ",
+                to_string(rows[k][0].shape()), " at iteration 0 but ", to_string(row.shape()), " at iteration ", i,
+                "; the rows of a scan output must have one shape");
+      row_bytes = checked_add(row_bytes, int64_t(row.bytes()), "scan output size");
+      require(row_bytes <= runner.max_tensor_bytes(), "scan outputs of ", row_bytes, " bytes at iteration ", i,
+              ", beyond the tensor limit of ", runner.max_tensor_bytes(), " (Options::max_tensor_bytes)");
+      // The runner may reuse the row's buffer next iteration (it does not while the row is held here).
+      rows[k].push_back(row);
+    }
+  }
+  std::vector<Tensor> result;
+  for (size_t j = 0; j < p.carried; ++j) result.push_back(b[2 + j]);
+  for (size_t k = 0; k < p.scans; ++k) {
+    // With no rows, the row shape the body infers for the inputs it was given (captured values with their
+    // data), when that needs no iteration.
+    Shape row_shape;
+    DType dtype = DType::undefined;
+    if (rows[k].empty()) {
+      std::vector<ValueInfo> infos;
+      for (size_t i = 0; i < b.size(); ++i)
+        infos.push_back(i < 2 + p.carried ? ValueInfo::of(b[i].dtype(), b[i].shape()) : ValueInfo::of(b[i]));
+      const ValueInfo planned = infer_graph_outputs(g, infos, runner.max_tensor_bytes())[1 + p.carried + k];
+      require(planned.concrete(), "scan output ", k, " has no rows and its row shape is not known without an iteration");
+      row_shape = planned.shape;
+      dtype = planned.dtype;
+    } else {
+      row_shape = rows[k][0].shape();
+      dtype = rows[k][0].dtype();
+    }
+    Shape shape{int64_t(rows[k].size())};
+    shape.insert(shape.end(), row_shape.begin(), row_shape.end());
+    Tensor stacked(dtype, shape);
+    for (size_t r = 0; r < rows[k].size(); ++r) copy_into(rows[k][r], stacked, r * rows[k][r].bytes());
+    result.push_back(stacked);
+  }
+  return result;
+}
 
 }  // namespace cnnx

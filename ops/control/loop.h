@@ -4,18 +4,18 @@
 // N carried values, K scan outputs). The node gives the N final carried values and the K scan outputs, each
 // the body's per-iteration values stacked along a new axis 0.
 //
-// It runs while (M omitted or i < M) and cond (omitted: true). Both omitted is an endless loop, as in ONNX.
+// It runs while (M omitted or i < M) and cond (omitted: true). Both omitted is an endless loop, as in ONNX;
+// any Loop that runs more than Options::max_loop_iterations iterations is an error naming it (a hostile
+// endless loop would otherwise hang its caller). A negative M is an error when it is known (at the plan) or
+// when it is read (each run).
 // The body is planned once, with the enclosing plan, for carried values of the shapes of v_initial, when it
 // keeps them: scan outputs then need their number of rows when the plan is made (M known, and a cond the body
 // cannot turn false: omitted or constant true at the start, and the body's cond output constant true whenever
 // its cond input is). Otherwise the shapes come from data: a carried value the body changes (grows by a Concat,
 // or computes from data), scan rows of a shape from data, or a number of rows known only by running. Then the
-// node's output infos are not concrete, the plan ends at it (runtime/plan.h) and its tail infers the node with
-// every input known, which runs the loop there: each iteration infers the body with its inputs' data, folding
-// every node with its reference kernel (engine/node_eval.h), so shapes may change between iterations as ONNX
-// allows; each iteration allocates its values; more than 65536 iterations are an error (a hostile endless loop
-// whose inputs are constants would run when the model loads). A negative M is an error when it is known (at the plan) or when
-// it is read (each run).
+// node's output infos are not concrete, the plan ends at it (runtime/plan.h) and its tail runs it with every
+// input known (run_loop_with_data): each iteration runs the body node by node on its data (engine/subgraph.h
+// GraphRunner), so shapes may change between iterations as ONNX allows.
 // A planned body's runs reuse its arenas (one per caller in flight): no allocation in the steady state; a run
 // hands the body its inputs without copying and copies each scan row into place.
 // Tolerance: the node copies its body's outputs (kExact); the body's ops are checked as any node.
@@ -25,6 +25,7 @@
 
 #include "engine/graph.h"
 #include "engine/op.h"
+#include "engine/subgraph.h"
 
 namespace cnnx {
 
@@ -37,5 +38,8 @@ struct LoopParams : OpParams {
 LoopParams parse_loop(const Node& node);
 std::vector<ValueInfo> infer_loop(const LoopParams& p, const std::vector<ValueInfo>& in);
 Kernel<LoopParams> loop_kernel();
+// The node's outputs for inputs `in` (the node's, nullptr where omitted), its body run node by node on each
+// iteration's data by `runner`, whose limits bound the iterations and the scan outputs.
+std::vector<Tensor> run_loop_with_data(const LoopParams& p, const std::vector<const Tensor*>& in, GraphRunner& runner);
 
 }  // namespace cnnx

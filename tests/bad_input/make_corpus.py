@@ -514,10 +514,13 @@ def subgraph_cases(c):
     c.add("loop_grows_past_the_limit", loop_model(1 << 40, n("Concat", ["s_in"] * 64, ["s_out"], name="grow",
                                                               axis=0), scan=False), [x],
           contains=["node 'loop' (Loop)", "iteration", "node 'grow' (Concat)"])
-    # An endless loop whose carried value changes shape without growing (its inputs are constants: it runs at load).
+    # Endless loops stop at Options::max_loop_iterations (65536 by default), naming the node: one whose carried
+    # value changes shape without growing (its body runs node by node in the plan's tail), and a planned one.
     c.add("loop_shapes_from_data_endless", loop_model(1 << 40, n("Transpose", ["s_in"], ["s_out"], name="turn",
                                                                  perm=[1, 0]), scan=False), [x],
-          contains=["node 'loop' (Loop)", "ran 65536 iterations"])
+          contains=["node 'loop' (Loop)", "ran 65536 iterations", "Options::max_loop_iterations"])
+    c.add("loop_planned_endless", loop_model(1 << 40, add, scan=False), [x],
+          contains=["node 'loop' (Loop)", "ran 65536 iterations", "Options::max_loop_iterations"])
     # A carried value whose type the body changes, and a cond that is not a bool, are errors naming the node.
     c.add("loop_carried_type_changes", loop_model(2, n("Cast", ["s_in"], ["s_out"], name="cast", to=I64), scan=False),
           [x], contains=["node 'loop' (Loop)", "loop-carried value 0 is float32 but the body gives int64"])

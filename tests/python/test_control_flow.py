@@ -44,6 +44,19 @@ class Grow(torch.nn.Module):
         return out
 
 
+class Nested(torch.nn.Module):
+    """A shape-keeping inner `for` (alone, a Loop planned once) inside an outer `for` whose carried value grows by
+    a Concat: the outer Loop runs node by node, its inner Loop too, i + 1 times at outer iteration i."""
+    def forward(self, x):
+        out = torch.zeros(0, x.size(1))
+        for i in range(x.size(0)):
+            row = x[i]
+            for j in range(i + 1):
+                row = row * 0.5 + x[j]
+            out = torch.cat((out, row.unsqueeze(0)))
+        return out
+
+
 class Double(torch.nn.Module):
     def forward(self, x):
         y = x
@@ -116,6 +129,25 @@ def test_growing_carried_value(tmp_path, backend):
         got = model.run({"x": xs})["y"]
         assert got.shape == want.shape, f"backend={backend} run={run}: shape {got.shape}, PyTorch {want.shape}"
         np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} run={run} x={xs}")
+
+
+@pytest.mark.parametrize("backend", ["ref", "dnnl"])
+def test_loop_nested_in_a_growing_loop(tmp_path, backend):
+    rng = np.random.default_rng(37)
+    x = rng.standard_normal((5, 4)).astype(np.float32)
+    path = export(Nested(), x, tmp_path / "nested.onnx")
+    import onnx
+
+    outer = [n for n in onnx.load(path).graph.node if n.op_type == "Loop"]
+    assert len(outer) == 1 and any(m.op_type == "Loop" for m in outer[0].attribute[0].g.node)
+    for verify in (False, True):  # verify: each body node's kept kernel against the node folded anew
+        model = cnnx.Model(path, backend=backend, verify=verify)
+        for run in range(2):
+            xs = x if run == 0 else rng.standard_normal(x.shape).astype(np.float32)
+            want = Nested()(torch.from_numpy(xs)).numpy()
+            got = model.run({"x": xs})["y"]
+            assert got.shape == want.shape, f"backend={backend} verify={verify} run={run}: {got.shape} vs {want.shape}"
+            np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} verify={verify} run={run} x={xs}")
 
 
 def data_dependent_model(path):
