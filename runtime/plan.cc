@@ -621,13 +621,14 @@ std::vector<Tensor> plain_inputs(const PlanStep& step, const KernelIO& io) {
 }
 
 // Where the plan honours engine/op.h's "reference kernels get their outputs zero-filled before each run": a
-// "ref" step's outputs in the arena (which hold an earlier value's bytes) are zeroed here before it runs. Its
-// other outputs are new tensors, zero-filled when allocated: graph outputs (Plan::run) and the outputs of the
-// reference kernels that check_step runs. A view's step does not run; other kernels write every byte.
+// "ref" step's outputs in the arena (which hold an earlier value's bytes) and its graph outputs (allocated
+// uninitialized by Plan::run) are zeroed here before it runs. The outputs of the reference kernels that
+// check_step runs are new tensors, zero-filled when allocated. A view's step does not run; other kernels write
+// every byte.
 void zero_fill_for_reference(const PlanStep& step, const std::vector<ValueSlot>& slots, std::vector<Tensor>& values) {
   if (step.kernel != "ref" || step.view) return;
   for (int id : step.outputs)
-    if (id >= 0 && slots[size_t(id)].kind == ValueSlot::arena)
+    if (id >= 0 && (slots[size_t(id)].kind == ValueSlot::arena || slots[size_t(id)].kind == ValueSlot::output))
       std::memset(values[size_t(id)].raw(), 0, values[size_t(id)].bytes());
 }
 
@@ -685,7 +686,8 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs, std::vector<Nod
   } give_back{this, arena};
   for (size_t i = 0; i < inputs.size(); ++i) values[size_t(g.inputs[i])] = inputs[i];
   // Graph outputs are new per run (the caller keeps them); their producers write every element, as into any
-  // arena buffer, so they are not zero-filled first (a memset of a decoder's output was 10-19% of a run).
+  // arena buffer, so they are not zero-filled first (a memset of a decoder's output was 10-19% of a run), but
+  // for a reference kernel's (zero_fill_for_reference).
   for (int id : outputs_)
     if (slots_[size_t(id)].kind == ValueSlot::output) values[size_t(id)] = Tensor::uninitialized(info(id).dtype, info(id).shape);
   // Checks run extra oneDNN reorders between the steps: kept memory objects would be handed around.

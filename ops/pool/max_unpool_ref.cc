@@ -1,6 +1,4 @@
 // MaxUnpool: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
-#include <algorithm>
-
 #include "ops/pool/max_unpool.h"
 
 namespace cnnx {
@@ -12,8 +10,7 @@ void max_unpool_ref(const MaxUnpoolParams&, const KernelIO& io) {
   require(indices.numel() == x.numel(), "I has ", indices.numel(), " elements; X has ", x.numel());
   const float* from = x.data<float>();
   const int64_t* at = indices.data<int64_t>();
-  float* to = y.data<float>();
-  std::fill(to, to + y.numel(), 0.f);
+  float* to = y.data<float>();  // zero-filled
   for (int64_t i = 0, n = x.numel(), size = y.numel(); i < n; ++i) {
     require(at[i] >= 0 && at[i] < size, "I[", i, "] is ", at[i], "; the output has ", size, " elements");
     to[at[i]] = from[i];
