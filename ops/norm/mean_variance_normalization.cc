@@ -1,6 +1,6 @@
 #include "ops/norm/mean_variance_normalization.h"
 
-#include "ops/common/node_checks.h"
+#include "ops/tensor/common.h"
 
 namespace cnnx {
 
@@ -13,12 +13,7 @@ MvnParams parse_mvn(const Node& node) {
 
 std::vector<ValueInfo> infer_mvn(const MvnParams& p, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::f32});
-  std::vector<bool> seen(size_t(in[0].rank()), false);
-  for (int64_t a : p.axes) {
-    const int64_t axis = normalize_axis(a, in[0].rank(), "axes");
-    require(!seen[size_t(axis)], "axes lists axis ", axis, " twice");
-    seen[size_t(axis)] = true;
-  }
+  normalize_axes(p.axes, in[0].rank(), "axes");
   return {same_as_input(in)};
 }
 

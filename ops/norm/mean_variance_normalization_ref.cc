@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/norm/mean_variance_normalization.h"
+#include "ops/tensor/common.h"
 
 namespace cnnx {
 
@@ -10,7 +11,7 @@ void mvn_ref(const MvnParams& p, const KernelIO& io) {
   const Tensor& x = *io.in[0];
   const int64_t rank = x.rank();
   std::vector<bool> reduced(size_t(rank), false);
-  for (int64_t a : p.axes) reduced[size_t(normalize_axis(a, rank, "axes"))] = true;
+  for (int64_t a : normalize_axes(p.axes, rank, "axes")) reduced[size_t(a)] = true;
   // Each element's group: its index with the reduced axes dropped (row-major over the kept axes).
   std::vector<int64_t> group_stride(size_t(rank), 0);
   int64_t groups = 1;

@@ -19,8 +19,8 @@ std::vector<ValueInfo> infer_reverse_sequence(const ReverseSequenceParams& p, co
   const ValueInfo& x = input(in, 0);
   require(x.rank() >= 2, "input must have rank >= 2, got shape ", to_string(x.shape));
   require_dtype(in, 1, {DType::i64}, "sequence_lens");
-  const int64_t batch = x.shape[size_t(p.batch_axis)], lens = in[1].rank() == 1 ? in[1].shape[0] : kUnknownDim;
   require(in[1].rank() == 1, "sequence_lens must be 1-D, got shape ", to_string(in[1].shape));
+  const int64_t batch = x.shape[size_t(p.batch_axis)], lens = in[1].shape[0];
   require(batch < 0 || lens < 0 || batch == lens, "sequence_lens has ", lens, " entries; the batch axis has ", batch);
   return {same_as_input(in)};
 }
