@@ -353,6 +353,19 @@ void DnnlReorder::run(RunContext* context, const DnnlMemoryArg& from, const Dnnl
   dnnl_execute(context, prim_, scratchpad_, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
+dnnl::memory::desc with_data_type(dnnl::memory::desc md, dnnl::memory::data_type type) {
+  md.data.data_type = dnnl::memory::convert_to_c(type);
+  return md;
+}
+
+DnnlMemoryArg DnnlBfloat16Operand::convert(RunContext* context, const DnnlMemoryArg& from,
+                                           std::optional<DnnlWorkspace>& space) const {
+  space.emplace(context, bf16_.get_size());
+  const DnnlMemoryArg to(bf16_, space->data());
+  to_bf16_.run(context, from, to);
+  return to;
+}
+
 std::string dnnl_declines_inputs(const std::vector<ValueInfo>& in, size_t first, size_t count) {
   for (size_t i = first; i < in.size() && i - first < count; ++i) {
     if (!present(in, i)) continue;

@@ -12,6 +12,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -144,6 +145,24 @@ class DnnlReorder {
   bool needed_ = false;
   dnnl::reorder prim_;
   dnnl::memory::desc scratchpad_;
+};
+
+// `md` with its layout for elements of `type` (oneDNN 2.x counts strides in elements: the blocking carries over).
+dnnl::memory::desc with_data_type(dnnl::memory::desc md, dnnl::memory::data_type type);
+
+// A float32 operand of a primitive that computes in bfloat16 (a native bfloat16 plan: CompileContext::precision):
+// reordered per run into a workspace of the run in `bf16`, the primitive's layout (the same one as `f32`'s, or
+// its own choice). Its values are bfloat16's already (passes/bfloat16_plan.h rounds them), so nothing changes.
+class DnnlBfloat16Operand {
+ public:
+  DnnlBfloat16Operand(const dnnl::memory::desc& f32, const dnnl::memory::desc& bf16) : bf16_(bf16), to_bf16_(f32, bf16) {}
+  // `from` (described by `f32`) as the primitive reads it, in `space`'s buffer (made here; at most one per run
+  // at a time, dnnl/run_state.h).
+  DnnlMemoryArg convert(RunContext* context, const DnnlMemoryArg& from, std::optional<DnnlWorkspace>& space) const;
+
+ private:
+  dnnl::memory::desc bf16_;
+  DnnlReorder to_bf16_;
 };
 
 // A kernel that copies between layouts with one oneDNN reorder: the moving ops (Transpose, Slice) and the

@@ -25,7 +25,9 @@ class SubgraphPlanner;      // engine/subgraph.h
 // at once, in ordinary allocations (how tests and one-off compiles run).
 struct CompileContext {
   int threads = 1;                      // the team its runs get (oneDNN picks implementations for it)
-  Precision precision = Precision::f32;  // what the node computes in; no kernel reads bf16 yet (bfloat16_plan.h)
+  // bf16: the node is bf16 in a native bfloat16 plan, and its kernel may compute in bfloat16 (its values still
+  // arrive and leave float32, rounded as passes/bfloat16_plan.h says); f32 otherwise, emulated plans included.
+  Precision precision = Precision::f32;
   HotBufferPacking* packing = nullptr;  // small buffers it keeps share huge pages with the plan's others
   PreparedWeights* weights = nullptr;   // weights prepared by the model's other plans, to share
   PreparedWeightBatch* batch = nullptr; // reorders of constant weights, put off and run together by the plan

@@ -77,9 +77,15 @@ PrecisionReport choose_precision(const Options& o, bool emulate) {
             (o.backend == Backend::ref ? ", the reference kernels' bfloat16)" : ")");
     return r;
   }
-  r.why = (r.cpu_native_bfloat16 ? "cnnx's oneDNN kernels have no native bfloat16 path yet (CPU ISA "
-                                 : "this CPU has no native bfloat16 (no AVX512_BF16 or AMX; CPU ISA ") +
-          r.cpu_isa + "): --precision bf16 runs float32 (CNNX_BFLOAT16=emulate computes bfloat16's roundings, slower)";
+  if (r.cpu_native_bfloat16) {
+    r.used = Precision::bf16;
+    r.why = "native bfloat16 (CPU ISA " + r.cpu_isa +
+            "): oneDNN's bf16 convolutions and matrix products, float32 accumulation; the values between them "
+            "rounded to bfloat16";
+    return r;
+  }
+  r.why = "this CPU has no native bfloat16 (no AVX512_BF16 or AMX; CPU ISA " + r.cpu_isa +
+          "): --precision bf16 runs float32 (CNNX_BFLOAT16=emulate computes bfloat16's roundings, slower)";
   return r;
 }
 }  // namespace
@@ -194,7 +200,7 @@ std::shared_ptr<const Plan> Model::State::plan(const std::vector<Tensor>& inputs
   prepared.restore();
   std::shared_ptr<const Plan> plan =
       Plan::build(graph, infos, options.backend, options.disabled_passes, options.disabled_kernels,
-                  {options.max_tensor_bytes, options.max_arena_bytes, options.max_loop_iterations}, {wide ? wide_team : 1, &prepared, precision.used});
+                  {options.max_tensor_bytes, options.max_arena_bytes, options.max_loop_iterations}, {wide ? wide_team : 1, &prepared, precision.used, !precision.emulated});
   planning.unlock();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = plans.begin();

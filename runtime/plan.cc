@@ -297,6 +297,7 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::v
       step.one_thread = small_step(step.in, step.out, node.def->hints.copies_only ? kOneThreadCopyBytes : kOneThreadBytes);
       CompileContext context = plan_context;
       context.threads = step.one_thread ? 1 : plan_context.threads;
+      if (node.precision != Precision::bf16) context.precision = Precision::f32;
       ThreadScope threads(context.threads);
       step.exec = compile_first(node, {step.in, step.out, offered, context}, backend, disabled_kernels, step.kernel,
                                 step.declined);
@@ -559,7 +560,8 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     tail->disabled_passes = disabled_passes;
     tail->disabled_kernels = disabled_kernels;
     tail->limits = limits;
-    tail->context = {plan->threads_, nullptr};  // its plans are made while runs go on: no shared weight store
+    // Its plans are made while runs go on: no shared weight store.
+    tail->context = {plan->threads_, nullptr, context.precision, context.native_bfloat16};
     g.outputs = tail->reads;
     plan->tail_ = std::move(tail);
   }
@@ -572,7 +574,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   PlanContext body_context = context;
   body_context.threads = plan->threads_;
   const SubgraphPlans subgraphs(backend, disabled_passes, disabled_kernels, limits, body_context);
-  const CompileContext compile{plan->threads_, Precision::f32, &packing, context.weights, &weights, &subgraphs};
+  // A native bfloat16 plan tells each bf16 node's kernel (plan_kernels); an emulated one tells none.
+  const Precision kernels_may = context.native_bfloat16 ? context.precision : Precision::f32;
+  const CompileContext compile{plan->threads_, kernels_may, &packing, context.weights, &weights, &subgraphs};
   ThreadScope team(plan->threads_);
   std::vector<PlanStep> node_steps = plan_kernels(g, backend, disabled_kernels, limits.max_tensor_bytes, compile, layouts);
   for (const void* data : constants_read_at_run(g, node_steps))

@@ -71,6 +71,7 @@ struct PlanContext {
   int threads = 0;
   PreparedWeights* weights = nullptr;
   Precision precision = Precision::f32;  // bf16: the bfloat16 plan (passes/bfloat16_plan.h) after the passes
+  bool native_bfloat16 = false;  // with bf16: its bf16 nodes' kernels may compute in bfloat16 (CompileContext)
 };
 
 // Shown each value a node step wrote, made plain, right after the step (views and joins included).

@@ -66,20 +66,25 @@ class GemmLayer : public CompiledKernel {
     const memory::desc bias_md = plain_f32_desc({N});
     // B' as [N, K]: B itself when transB, else B read transposed (strides).
     const memory::desc user_weights_md({N, K}, dt::f32, p.trans_b ? memory::dims{K, 1} : memory::dims{1, N});
+    // A native bfloat16 plan's bf16 node (CompileContext::precision): bf16 src and weights (A reordered per run,
+    // exactly: its values are bfloat16's), float32 bias and dst.
+    const dt compute = context.precision == Precision::bf16 ? dt::bf16 : dt::f32;
     auto describe = [&](const memory::desc& weights_md) {
       return inner_product_forward::primitive_desc(
-          inner_product_forward::desc(prop_kind::forward_inference, src_md_, weights_md, bias_md, dst_md_),
+          inner_product_forward::desc(prop_kind::forward_inference, with_data_type(src_md_, compute), weights_md,
+                                      bias_md, dst_md_),
           dnnl_attr(), dnnl_engine());
     };
-    pd_ = describe(memory::desc({N, K}, dt::f32, memory::format_tag::any));
+    pd_ = describe(memory::desc({N, K}, compute, memory::format_tag::any));
     const std::string own = pd_.impl_info_str();
-    if (pd_.weights_desc() != user_weights_md && own.find("gemm:jit") != std::string::npos) try {
+    if (compute == dt::f32 && pd_.weights_desc() != user_weights_md && own.find("gemm:jit") != std::string::npos) try {
         inner_product_forward::primitive_desc as_stored = describe(user_weights_md);
         if (as_stored.impl_info_str() == own) pd_ = as_stored;
       } catch (const dnnl::error&) {
       }
     ip_ = DnnlPrimitive(pd_);
     weights_ = prepare_constant(context, user_weights_md, *in[1].constant, pd_.weights_desc());
+    if (pd_.src_desc() != src_md_) src_to_bf16_.emplace(src_md_, pd_.src_desc());
 
     bias_ = OwnedMemory(bias_md, context);
     float* bias = static_cast<float*>(bias_.buffer.get());
@@ -91,7 +96,10 @@ class GemmLayer : public CompiledKernel {
   bool reads_input_at_run(size_t input) const override { return input == 0; }  // B and C copied in
 
   void run(const KernelIO& io) const override {
-    ip_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(src_md_, *io.in[0])},
+    std::optional<DnnlWorkspace> bf16_src;
+    const DnnlMemoryArg src = src_to_bf16_ ? src_to_bf16_->convert(io.context, dnnl_wrap(src_md_, *io.in[0]), bf16_src)
+                                           : dnnl_wrap(src_md_, *io.in[0]);
+    ip_.execute(io.context, {{DNNL_ARG_SRC, src},
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_BIAS, bias_.memory},
                   {DNNL_ARG_DST, dnnl_wrap(dst_md_, *io.out[0])}});
@@ -102,6 +110,7 @@ class GemmLayer : public CompiledKernel {
   inner_product_forward::primitive_desc pd_;
   DnnlPrimitive ip_;
   OwnedMemory weights_, bias_;  // prepared at compile time
+  std::optional<DnnlBfloat16Operand> src_to_bf16_;  // bf16 runs: A in bfloat16
 };
 
 // The matmul Y = A * B, after C (broadcast to [M, N]) is copied into Y for its sum post-op.

@@ -9,6 +9,8 @@
 // A constant 2-D B (a Linear layer's weights) is reordered once into the layout the primitive picks
 // (format_tag::any): as stored, brgemm copies it into that layout on every run (~8% of ViT's matmul time).
 // The model then releases its own copy (dnnl/prepared_weights.h), so peak RSS holds the weights once.
+// In a native bfloat16 plan (CompileContext::precision bf16), such a product runs oneDNN's bf16 matmul: B
+// prepared in bf16, A reordered to bf16 per run (exactly: its values are bfloat16's), float32 bias and dst.
 #include <cstring>
 
 #include "dnnl/primitive_kernel.h"
@@ -51,9 +53,11 @@ primitive_attr fusion_attr(const MatMulFusion& f) {
 // A batched A or B arriving in a dense layout other than plain (a Transpose's view: K transposed for Q K^T,
 // heads split from tokens) is read in it when it has the operand's dims as oneDNN sees them; `a_layout` and
 // `b_layout` are those layouts, or plain; `dst_layout` likewise the dense layout dst is written in.
-// `prepared_b`: B is a constant the kernel reorders once into the layout the primitive picks.
+// `prepared_b`: B is a constant the kernel reorders once into the layout the primitive picks, in `b_type`
+// (bf16: A too, per run).
 MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout& a_layout = {},
-                    const Layout& b_layout = {}, const Layout& dst_layout = {}, bool prepared_b = false) {
+                    const Layout& b_layout = {}, const Layout& dst_layout = {}, bool prepared_b = false,
+                    memory::data_type b_type = memory::data_type::f32) {
   const bool fold_batch = g.b_batch.empty();
   const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
   const size_t batch_rank = fold_batch ? 0 : g.batch.size();
@@ -64,16 +68,17 @@ MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout
   if (!is_plain(b_layout)) d.weights_md = md_of(b_layout);
   if (prepared_b) {
     d.user_weights_md = d.weights_md;
-    d.weights_md = memory::desc(d.weights_md.dims(), memory::data_type::f32, memory::format_tag::any);
+    d.weights_md = memory::desc(d.weights_md.dims(), b_type, memory::format_tag::any);
   }
+  const memory::desc src_md = prepared_b ? with_data_type(d.src_md, b_type) : d.src_md;
   d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
   if (!is_plain(dst_layout)) d.dst_md = md_of(dst_layout);
   const primitive_attr attr = fusion_attr(p.fusion);
   if (p.bias) {
     d.bias_md = plain_f32_desc(operand({}, batch_rank, 1, N));
-    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.bias_md, d.dst_md), attr, dnnl_engine());
+    d.pd = matmul::primitive_desc(matmul::desc(src_md, d.weights_md, d.bias_md, d.dst_md), attr, dnnl_engine());
   } else {
-    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), attr, dnnl_engine());
+    d.pd = matmul::primitive_desc(matmul::desc(src_md, d.weights_md, d.dst_md), attr, dnnl_engine());
   }
   if (prepared_b) d.weights_md = d.pd.weights_desc();
   return d;
@@ -87,6 +92,7 @@ class MatMulDnnl : public CompiledKernel {
       : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
     matmul_ = DnnlPrimitive(d_.pd);
     if (b) weights_ = prepare_constant(context, d_.user_weights_md, *b, d_.weights_md);
+    if (d_.pd.src_desc() != d_.src_md) src_to_bf16_.emplace(d_.src_md, d_.pd.src_desc());
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -96,7 +102,10 @@ class MatMulDnnl : public CompiledKernel {
 
   void run(const KernelIO& io) const override {
     if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());
-    DnnlArgs args = {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
+    std::optional<DnnlWorkspace> bf16_src;
+    const DnnlMemoryArg src = src_to_bf16_ ? src_to_bf16_->convert(io.context, dnnl_wrap(d_.src_md, *io.in[0]), bf16_src)
+                                           : dnnl_wrap(d_.src_md, *io.in[0]);
+    DnnlArgs args = {{DNNL_ARG_SRC, src},
                      {DNNL_ARG_WEIGHTS, weights_.memory ? DnnlMemoryArg(weights_.memory) : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (!d_.bias_md.is_zero()) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.bias_md, *io.in[2])});
@@ -109,6 +118,7 @@ class MatMulDnnl : public CompiledKernel {
   KernelLayouts layouts_;
   DnnlPrimitive matmul_;
   OwnedMemory weights_;  // B prepared at compile time, or empty
+  std::optional<DnnlBfloat16Operand> src_to_bf16_;  // bf16 runs: A in bfloat16
 };
 
 }  // namespace
@@ -151,7 +161,9 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             const bool prepare_b = a.in[1].constant && a.in[1].rank() == 2 && g.b_batch.empty();
             MatMulDesc prepared;
             if (prepare_b && runs_without_reference([&] {
-                  return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true)).pd;
+                  return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true,
+                                              a.context.precision == Precision::bf16 ? memory::data_type::bf16
+                                                                                     : memory::data_type::f32)).pd;
                 }))
               return std::make_unique<MatMulDnnl>(std::move(prepared), p->fusion.residual, std::move(layouts),
                                                   a.in[1].constant.get(), a.context);

@@ -131,7 +131,57 @@ TEST_CASE("a bfloat16 convolution is float32 arithmetic on bfloat16 values, with
   }
 }
 
-TEST_CASE("a model's precision: bf16 runs float32 with the reason where it cannot run, emulated when asked") {
+TEST_CASE("native bfloat16 kernels compute what the emulation does, up to float32 summation order") {
+  // Where the CPU has native bfloat16 (AVX512_BF16 or AMX), the dnnl backend's bf16 Conv, Gemm and MatMul run
+  // oneDNN's bf16 primitives on the values the emulation rounds; only the order of the float32 sums differs,
+  // so each output is within 2 K 2^-24 sum|x||w| of the emulated one (K terms, both orders, loosely).
+  // Elsewhere the same models run float32 and the check below is skipped (the emulation is checked above).
+  struct Case {
+    std::string op;
+    Shape x, w;
+    Attributes attrs;
+    int64_t k;  // terms per output
+  };
+  Attributes grouped = pads1();
+  grouped.set("group", int_attr(4));
+  const Case cases[] = {{"Conv", {1, 32, 10, 10}, {16, 32, 3, 3}, pads1(), 32 * 9},
+                        {"Conv", {2, 16, 8, 8}, {16, 4, 3, 3}, grouped, 4 * 9},
+                        {"Conv", {1, 3, 17, 17}, {16, 3, 3, 3}, pads1(), 3 * 9},
+                        {"MatMul", {5, 64}, {64, 24}, {}, 64},
+                        {"Gemm", {3, 48}, {48, 10}, {}, 48}};
+  for (const Case& c : cases) {
+    CAPTURE(c.op);
+    CAPTURE(to_string(c.x));
+    CAPTURE(to_string(c.w));
+    const Tensor w = random_tensor(c.w, 5);
+    GraphBuilder b;
+    b.input("x", c.x).initializer("w", w).node(c.op, {"x", "w"}, {"y"}, "op", c.attrs).output("y");
+    const BuiltGraph g = build(b, 6);
+    Options o;
+    o.precision = Precision::bf16;
+    const Model native = ModelAccess::from_graph(*g.graph, o);
+    const PrecisionReport report = precision_report(native);
+    CAPTURE(report.why);
+    if (!report.cpu_native_bfloat16) {
+      CHECK(report.used == Precision::f32);
+      continue;
+    }
+    CHECK(report.used == Precision::bf16);
+    CHECK(!report.emulated);
+    const Tensor got = native.run(g.inputs)[0];
+    const Tensor want = bfloat16_emulated(native).run(g.inputs)[0];
+    const Tensor m = magnitudes_of(c.op, c.attrs, {g.inputs[0], w});
+    double worst = 0;
+    for (int64_t i = 0; i < got.numel(); ++i) {
+      const double bound = 2 * double(c.k) * std::ldexp(1.0, -24) * m.data<float>()[i] + 1e-30;
+      worst = std::max(worst, std::fabs(double(got.data<float>()[i]) - want.data<float>()[i]) / bound);
+    }
+    CAPTURE(worst);
+    CHECK(worst <= 1.0);
+  }
+}
+
+TEST_CASE("a model's precision: bf16 runs natively where the CPU can, else float32 with the reason, emulated when asked") {
   GraphBuilder b;
   b.input("x", {1, 2, 4, 4}).initializer("w", random_tensor({2, 2, 1, 1}, 1)).node("Conv", {"x", "w"}, {"y"}).output("y");
   const BuiltGraph g = build(b, 3);
@@ -141,11 +191,11 @@ TEST_CASE("a model's precision: bf16 runs float32 with the reason where it canno
   CAPTURE(dnnl.why);
   CAPTURE(dnnl.cpu_isa);
   CHECK(dnnl.requested == Precision::bf16);
-  // No cnnx kernel runs bfloat16 natively yet: float32 everywhere, saying why.
-  CHECK(dnnl.used == Precision::f32);
-  CHECK(dnnl.why.find("runs float32") != std::string::npos);
-  CHECK(dnnl.why.find(dnnl.cpu_native_bfloat16 ? "no native bfloat16 path" : "this CPU has no native bfloat16") !=
-        std::string::npos);
+  // Native where the CPU has AVX512_BF16 or AMX; float32 elsewhere, saying why.
+  CHECK(dnnl.used == (dnnl.cpu_native_bfloat16 ? Precision::bf16 : Precision::f32));
+  CHECK(!dnnl.emulated);
+  CHECK(dnnl.why.find(dnnl.cpu_native_bfloat16 ? "native bfloat16" : "this CPU has no native bfloat16") != std::string::npos);
+  if (!dnnl.cpu_native_bfloat16) CHECK(dnnl.why.find("runs float32") != std::string::npos);
 
   const Model emulated = bfloat16_emulated(ModelAccess::from_graph(*g.graph, o));
   CHECK(precision_report(emulated).used == Precision::bf16);
