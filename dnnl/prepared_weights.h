@@ -45,7 +45,8 @@ class PreparedWeights {
   PreparedWeights& operator=(const PreparedWeights&) = delete;
 
   // Makes the bytes of every constant released through this store readable again, rebuilt from the
-  // prepared copy (exact: a reorder between f32 layouts). Not to be called while a batch of this store fills.
+  // prepared copy (exact from a float32 copy; rounded to bfloat16 from a native bfloat16 plan's bf16 copy, the
+  // values its bf16 kernels read). Not to be called while a batch of this store fills.
   void restore();
 
   struct Store;  // the entries (dnnl/prepared_weights.cc)

@@ -49,7 +49,15 @@ std::string float32_reason(const Node& n) {
 
 }  // namespace
 
-PassReport plan_bfloat16(Graph& g) {
+// A reader that rounds its input `input` to bfloat16 itself when its kernel is native (bfloat16_plan.h).
+bool rounds_input_itself(const Node& n, size_t input) {
+  return input == 0 && n.precision == Precision::bf16 && (n.op_type == "Conv" || n.op_type == "FusedConv");
+}
+
+// Likewise for its constant weights (weight_inputs): prepared in bf16 once by its native kernel.
+bool rounds_weights_itself(const Node& n) { return n.op_type != "ConvTranspose"; }
+
+PassReport plan_bfloat16(Graph& g, bool native) {
   PassReport report;
   report.pass = "bfloat16";
   const std::vector<std::vector<int>> consumers = consumers_of(g);
@@ -103,6 +111,16 @@ PassReport plan_bfloat16(Graph& g) {
       if (info.dtype != DType::f32 || info.constant || written_by_copy.count(id)) continue;
       bool needed = false;
       for (int r : consumers[size_t(id)]) needed = needed || bf16_node[size_t(r)];
+      const bool stored = bf16_values.count(id) && !is_graph_output(g, id);
+      if (needed && native) {  // needed unless every reader of the rounded copy rounds it itself
+        needed = false;
+        for (int r : consumers[size_t(id)]) {
+          const Node& reader = g.nodes[size_t(r)];  // after the node being emitted: not moved yet
+          if (!stored && !bf16_node[size_t(r)]) continue;
+          for (size_t i = 0; i < reader.inputs.size(); ++i)
+            needed = needed || (reader.inputs[i] == id && !rounds_input_itself(reader, i));
+        }
+      }
       if (!needed) continue;
       ValueInfo out = info;
       const int copy = add_value(g, g.value(id).name + "_bfloat16", out);
@@ -116,7 +134,6 @@ PassReport plan_bfloat16(Graph& g) {
       round.inputs = {id};
       round.outputs = {copy};
       round.precision = Precision::bf16;
-      const bool stored = bf16_values.count(id) && !is_graph_output(g, id);
       round.precision_why = stored ? "the bfloat16 value its producer stores" : "the reorder to bfloat16 of a float32 value";
       round.note = "bfloat16: '" + g.value(id).name + "' rounded to bfloat16";
       nodes.push_back(std::move(round));
@@ -133,7 +150,7 @@ PassReport plan_bfloat16(Graph& g) {
       auto r = rounded.find(id);
       if (r != rounded.end() && (in_place[id] || n.precision == Precision::bf16)) n.inputs[i] = r->second;
     }
-    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16)
+    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16 && !(native && rounds_weights_itself(n)))
       for (size_t i : weight_inputs(n)) {
         if (i >= n.inputs.size() || n.inputs[i] < 0) continue;
         const int id = n.inputs[i];

@@ -22,6 +22,12 @@
 // The numbers are those of a bfloat16 computation with float32 accumulation (each stored value and weight
 // rounded once, to nearest even), whatever the kernels: float32 kernels on rounded values are the emulation
 // the ref backend and CNNX_BFLOAT16=emulate run, and what native bfloat16 kernels must match.
+//
+// `native` (a plan whose bf16 nodes get oneDNN's bf16 kernels: CompileContext::precision) leaves out the
+// roundings those kernels do themselves, to nearest even as here: the weights of Conv, FusedConv, Gemm, MatMul
+// and FusedMatMul (prepared in bf16 once), and a value whose every rounded reader reads it as a Conv's or
+// FusedConv's input 0 (reordered to bf16 per run). The numbers stay the same; where such a kernel cannot run
+// bf16 after all (oneDNN refuses the case), it computes float32 on the unrounded values, closer to float32.
 #pragma once
 
 #include "passes/pass.h"
@@ -30,6 +36,6 @@ namespace cnnx {
 
 // Marks every node's precision and inserts the roundings (above); the report counts the RoundToFloat16 nodes
 // made and the nodes marked bf16.
-PassReport plan_bfloat16(Graph& graph);
+PassReport plan_bfloat16(Graph& graph, bool native);
 
 }  // namespace cnnx

@@ -567,7 +567,7 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   }
   plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
   drop_folded(g);
-  if (context.precision == Precision::bf16) plan->pass_reports_.push_back(plan_bfloat16(g));
+  if (context.precision == Precision::bf16) plan->pass_reports_.push_back(plan_bfloat16(g, context.native_bfloat16));
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
   PreparedWeightBatch weights;  // their constant weights reordered together, below

@@ -12,6 +12,7 @@
 #include "engine/float16_compute.h"
 #include "engine/graph_builder.h"
 #include "engine/node_eval.h"
+#include "ops/tensor/round_to_float16.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -139,6 +140,37 @@ TEST_CASE("float32 -> bfloat16 rounds to nearest even; NaN stays NaN; bfloat16 -
   std::memcpy(&snan, &low_payload, 4);
   CHECK(std::isnan(bfloat16_to_float(float_to_bfloat16(snan))));
   CHECK(bfloat16_to_float(0x3f81) == 1.0f + std::ldexp(1.0f, -7));
+}
+
+TEST_CASE("rounding float32 arrays to float16 and bfloat16 in place gives each element's conversion there and back") {
+  // round_to_float16 (ops/tensor/round_to_float16.h) has vector paths of its own; the scalar conversions are
+  // the contract. Specials, then every 2^16-th bit pattern with a few low-bit tails (ties, carries, NaNs).
+  std::vector<float> x = {1.f + 0x1p-8f, 1.f + 0x3p-8f, 0x1.fffffep127f, -0x1.fffffep127f, 0x1p-133f, 0x1p-134f,
+                          0.f, -0.f, INFINITY, -INFINITY, std::nanf("0x1234"), -std::nanf("1"),
+                          std::numeric_limits<float>::signaling_NaN(), 1e-40f, 65520.f, 0x1p-25f};
+  for (uint64_t high = 0; high < (1u << 16); high += 7)
+    for (uint32_t low : {0x0000u, 0x7fffu, 0x8000u, 0x8001u, 0xffffu}) {
+      const uint32_t b = uint32_t(high << 16) | low;
+      float f;
+      std::memcpy(&f, &b, sizeof f);
+      x.push_back(f);
+    }
+  for (DType to : {DType::f16, DType::bf16}) {
+    CAPTURE(dtype_name(to));
+    std::vector<float> y(x.size());
+    round_to_float16(to, x.data(), y.data(), x.size());
+    size_t mismatches = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = to == DType::f16 ? float16_to_float(float_to_float16(x[i])) : bfloat16_to_float(float_to_bfloat16(x[i]));
+      uint32_t got_bits, want_bits, x_bits;
+      std::memcpy(&got_bits, &y[i], 4);
+      std::memcpy(&want_bits, &want, 4);
+      std::memcpy(&x_bits, &x[i], 4);
+      CAPTURE(x_bits);
+      if (got_bits != want_bits && ++mismatches <= 5) CHECK(got_bits == want_bits);  // the first few, with x
+    }
+    CHECK(mismatches == 0);
+  }
 }
 
 TEST_CASE("Cast and CastLike to and from float16 and bfloat16") {
