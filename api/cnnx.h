@@ -42,10 +42,11 @@ struct Options {
   // bf16: the plan marks convolutions, matmuls, pooling and the elementwise ops between them bfloat16 (their
   // weights and the values they store rounded to bfloat16 once, float32 accumulation); graph inputs and outputs,
   // Softmax, normalization statistics, reductions and ops without bfloat16 kernels stay float32 (`cnnx inspect`
-  // says why per node). cnnx's oneDNN kernels have no native bfloat16 path yet, so on the dnnl backend a bf16
-  // model runs float32 and says so (precision_report in api/tools_facade.h; one load-time warning); the ref
-  // backend, or CNNX_BFLOAT16=emulate in the environment at load, runs the bfloat16 plan with each bfloat16
-  // value rounded in float32 kernels: the numbers a native bfloat16 run gives, up to accumulation order.
+  // says why per node). On the dnnl backend, where the CPU has AVX512_BF16 or AMX, the bf16 convolutions and
+  // matrix products with constant weights run oneDNN's bf16 kernels (weights held in bfloat16); on other CPUs a
+  // bf16 model runs float32 and says so (precision_report in api/tools_facade.h; one load-time warning). The
+  // ref backend, or CNNX_BFLOAT16=emulate in the environment at load, runs the bfloat16 plan with each bfloat16
+  // value rounded in float32 kernels: the numbers the native run gives, up to accumulation order.
   Precision precision = Precision::f32;
   bool verify = false;    // run the reference kernel beside every node and fail past its tolerance
   int64_t max_model_bytes = (int64_t(1) << 31) - 1;   // larger files are refused before parsing
