@@ -7,7 +7,6 @@
 #include "engine/op_registry.h"
 #include "ops/builtin_ops.h"
 #include "ops/common/activation.h"
-#include "ops/conv/fused_conv.h"
 #include "ops/tensor/round_to_float16.h"
 
 namespace cnnx {
@@ -50,23 +49,13 @@ std::string float32_reason(const Node& n) {
 
 }  // namespace
 
-// A convolution a native plan runs on oneDNN's bf16 kernel (ops/conv/conv.h says which).
-bool bf16_convolution(const Graph& g, const Node& n) {
-  if (n.op_type != "Conv" && n.op_type != "FusedConv") return false;
-  const ConvParams& p = n.op_type == "Conv" ? params_as<ConvParams>(*n.params, n.op_type)
-                                            : params_as<FusedConvParams>(*n.params, n.op_type).conv;
-  return n.inputs.size() > 1 && n.inputs[1] >= 0 && conv_computes_in_bfloat16(p.group, g.value(n.inputs[1]).info.shape);
-}
-
 // A reader that rounds its input `input` to bfloat16 itself when its kernel is native (bfloat16_plan.h).
-bool rounds_input_itself(const Graph& g, const Node& n, size_t input) {
-  return input == 0 && n.precision == Precision::bf16 && bf16_convolution(g, n);
+bool rounds_input_itself(const Node& n, size_t input) {
+  return input == 0 && n.precision == Precision::bf16 && (n.op_type == "Conv" || n.op_type == "FusedConv");
 }
 
 // Likewise for its constant weights (weight_inputs): prepared in bf16 once by its native kernel.
-bool rounds_weights_itself(const Graph& g, const Node& n) {
-  return n.op_type == "Conv" || n.op_type == "FusedConv" ? bf16_convolution(g, n) : n.op_type != "ConvTranspose";
-}
+bool rounds_weights_itself(const Node& n) { return n.op_type != "ConvTranspose"; }
 
 PassReport plan_bfloat16(Graph& g, bool native) {
   PassReport report;
@@ -129,7 +118,7 @@ PassReport plan_bfloat16(Graph& g, bool native) {
           const Node& reader = g.nodes[size_t(r)];  // after the node being emitted: not moved yet
           if (!stored && !bf16_node[size_t(r)]) continue;
           for (size_t i = 0; i < reader.inputs.size(); ++i)
-            needed = needed || (reader.inputs[i] == id && !rounds_input_itself(g, reader, i));
+            needed = needed || (reader.inputs[i] == id && !rounds_input_itself(reader, i));
         }
       }
       if (!needed) continue;
@@ -161,7 +150,7 @@ PassReport plan_bfloat16(Graph& g, bool native) {
       auto r = rounded.find(id);
       if (r != rounded.end() && (in_place[id] || n.precision == Precision::bf16)) n.inputs[i] = r->second;
     }
-    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16 && !(native && rounds_weights_itself(g, n)))
+    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16 && !(native && rounds_weights_itself(n)))
       for (size_t i : weight_inputs(n)) {
         if (i >= n.inputs.size() || n.inputs[i] < 0) continue;
         const int id = n.inputs[i];

@@ -26,8 +26,7 @@
 // `native` (a plan whose bf16 nodes get oneDNN's bf16 kernels: CompileContext::precision) leaves out the
 // roundings those kernels do themselves, to nearest even as here: the weights of Conv, FusedConv, Gemm, MatMul
 // and FusedMatMul (prepared in bf16 once), and a value whose every rounded reader reads it as a Conv's or
-// FusedConv's input 0 (reordered to bf16 per run); depthwise convolutions excepted, which stay on float32
-// kernels (ops/conv/conv.h: conv_computes_in_bfloat16). The numbers stay the same; where such a kernel cannot run
+// FusedConv's input 0 (reordered to bf16 per run). The numbers stay the same; where such a kernel cannot run
 // bf16 after all (oneDNN refuses the case), it computes float32 on the unrounded values, closer to float32.
 #pragma once
 

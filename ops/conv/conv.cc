@@ -209,10 +209,6 @@ double ConvGeometry::flops(const std::vector<int64_t>& sweep) const {
          double(numel_range(kernel, 0, kernel.size()));
 }
 
-bool conv_computes_in_bfloat16(int64_t group, const Shape& weights) {
-  return !(group > 1 && weights.size() > 1 && weights[1] == 1);
-}
-
 double conv_flops(const ConvParams& p, const std::vector<ValueInfo>& in) {
   const ConvGeometry g = resolve_conv_geometry(p, in);
   return g.flops(g.out);

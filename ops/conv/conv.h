@@ -70,12 +70,6 @@ std::vector<ValueInfo> infer_conv(const ConvParams& p, const std::vector<ValueIn
 // OpHints::flops: 2 * N * M * prod(out) * C/group * prod(kernel), taps that fall in the padding included.
 double conv_flops(const ConvParams& p, const std::vector<ValueInfo>& in);
 
-// Whether the bf16 node of a native bfloat16 plan (engine/kernel.h, CompileContext::precision) runs on
-// oneDNN's bf16 convolution: all but depthwise ones (`group` > 1 with one input channel per group, W's dim 1),
-// which are memory-bound: bf16 saves them no arithmetic, and converting src costs a pass over it (mobilenet_v2's
-// on Zen 4: 1.1-1.9x their float32 time). Those compute float32 on the values the plan rounds for them.
-bool conv_computes_in_bfloat16(int64_t group, const Shape& weights);
-
 // The reference kernel: direct loops over NCHW, sums in double, one rounding per output.
 Kernel<ConvParams> conv_ref_kernel();
 // The same for FusedConv's reference (in = {X, W[, B]}).

@@ -168,7 +168,7 @@ class ConvDnnl : public CompiledKernel {
  public:
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
            const KernelLayouts& offered, const CompileContext& context)
-      : d_(describe_offered(g, compute_type(g, in, context), fusion, offered)), has_bias_(g.has_bias),
+      : d_(describe_offered(g, compute_type(context), fusion, offered)), has_bias_(g.has_bias),
         residual_(fusion.residual), swish_(runs_swish_after(fusion)), to_float16_(fusion.to_float16) {
     const auto& pd = d_.pd;
     conv_ = DnnlPrimitive(pd);
@@ -232,10 +232,8 @@ class ConvDnnl : public CompiledKernel {
   std::optional<DnnlBfloat16Operand> src_to_bf16_;  // bf16 runs: src in bfloat16
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 
-  // bf16 where the plan asks for it (CompileContext::precision: native bfloat16 only) and it pays, else f32.
-  static dt compute_type(const ConvGeometry& g, const std::vector<ValueInfo>& in, const CompileContext& c) {
-    return c.precision == Precision::bf16 && conv_computes_in_bfloat16(g.group, in[1].shape) ? dt::bf16 : dt::f32;
-  }
+  // bf16 where the plan asks for it (CompileContext::precision: native bfloat16 only), else f32.
+  static dt compute_type(const CompileContext& c) { return c.precision == Precision::bf16 ? dt::bf16 : dt::f32; }
 };
 
 // Declines non-float32 inputs and what oneDNN refuses; the residual and weights need no more checks.
