@@ -142,10 +142,12 @@ TEST_CASE("native bfloat16 kernels compute what the emulation does, up to float3
     Attributes attrs;
     int64_t k;  // terms per output
   };
-  Attributes grouped = pads1();
+  Attributes grouped = pads1(), depthwise = pads1();
   grouped.set("group", int_attr(4));
+  depthwise.set("group", int_attr(16));
   const Case cases[] = {{"Conv", {1, 32, 10, 10}, {16, 32, 3, 3}, pads1(), 32 * 9},
                         {"Conv", {2, 16, 8, 8}, {16, 4, 3, 3}, grouped, 4 * 9},
+                        {"Conv", {1, 16, 9, 9}, {32, 1, 3, 3}, depthwise, 9},
                         {"Conv", {1, 3, 17, 17}, {16, 3, 3, 3}, pads1(), 3 * 9},
                         {"MatMul", {5, 64}, {64, 24}, {}, 64},
                         {"Gemm", {3, 48}, {48, 10}, {}, 48}};
