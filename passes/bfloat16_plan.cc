@@ -1,12 +1,14 @@
 // The bfloat16 plan: passes/bfloat16_plan.h.
 #include "passes/bfloat16_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "engine/op_registry.h"
 #include "ops/builtin_ops.h"
 #include "ops/common/activation.h"
+#include "ops/gemm/gemm.h"
 #include "ops/tensor/round_to_float16.h"
 
 namespace cnnx {
@@ -47,15 +49,25 @@ std::string float32_reason(const Node& n) {
   return "no bfloat16 kernel for " + n.op_type;
 }
 
-}  // namespace
-
 // A reader that rounds its input `input` to bfloat16 itself when its kernel is native (bfloat16_plan.h).
 bool rounds_input_itself(const Node& n, size_t input) {
   return input == 0 && n.precision == Precision::bf16 && (n.op_type == "Conv" || n.op_type == "FusedConv");
 }
 
-// Likewise for its constant weights (weight_inputs): prepared in bf16 once by its native kernel.
-bool rounds_weights_itself(const Node& n) { return n.op_type != "ConvTranspose"; }
+}  // namespace
+
+std::vector<size_t> bfloat16_kernel_converts(const Node& n, const std::vector<ValueInfo>& in) {
+  if (n.precision != Precision::bf16 || in.size() < 2 || !(n.domain.empty() || n.domain == kInternalDomain)) return {};
+  if (n.op_type == "Conv" || n.op_type == "FusedConv") return {0, 1};
+  const ValueInfo& b = in[1];
+  if (!b.constant || b.rank() != 2) return {};
+  if (n.op_type == "MatMul" || n.op_type == "FusedMatMul") return {0, 1};
+  if (n.op_type != "Gemm") return {};
+  const GemmParams& p = params_as<GemmParams>(*n.params, n.op_type);
+  const bool c_row = in.size() < 3 || in[2].dtype == DType::undefined ||
+                     (in[2].constant && (in[2].rank() <= 1 || in[2].shape[0] == 1));
+  return !p.trans_a && p.alpha == 1.f && c_row ? std::vector<size_t>{0, 1} : std::vector<size_t>{};
+}
 
 PassReport plan_bfloat16(Graph& g, bool native) {
   PassReport report;
@@ -150,9 +162,11 @@ PassReport plan_bfloat16(Graph& g, bool native) {
       auto r = rounded.find(id);
       if (r != rounded.end() && (in_place[id] || n.precision == Precision::bf16)) n.inputs[i] = r->second;
     }
-    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16 && !(native && rounds_weights_itself(n)))
+    const std::vector<size_t> converts = native ? bfloat16_kernel_converts(n, input_infos(g, n)) : std::vector<size_t>{};
+    if (kind_of(n) == Kind::weights && n.precision == Precision::bf16)
       for (size_t i : weight_inputs(n)) {
         if (i >= n.inputs.size() || n.inputs[i] < 0) continue;
+        if (std::find(converts.begin(), converts.end(), i) != converts.end()) continue;  // its kernel rounds it
         const int id = n.inputs[i];
         const ValueInfo& info = g.value(id).info;
         if (!info.constant || info.dtype != DType::f32) continue;

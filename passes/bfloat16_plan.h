@@ -24,10 +24,10 @@
 // the ref backend and CNNX_BFLOAT16=emulate run, and what native bfloat16 kernels must match.
 //
 // `native` (a plan whose bf16 nodes get oneDNN's bf16 kernels: CompileContext::precision) leaves out the
-// roundings those kernels do themselves, to nearest even as here: the weights of Conv, FusedConv, Gemm, MatMul
-// and FusedMatMul (prepared in bf16 once), and a value whose every rounded reader reads it as a Conv's or
-// FusedConv's input 0 (reordered to bf16 per run). The numbers stay the same; where such a kernel cannot run
-// bf16 after all (oneDNN refuses the case), it computes float32 on the unrounded values, closer to float32.
+// roundings those kernels do themselves (bfloat16_kernel_converts), to nearest even as here: their constant
+// weights (prepared in bf16 once), and a value whose every rounded reader reads it as a Conv's or FusedConv's
+// input 0 (reordered to bf16 per run). The numbers stay the same. Where such a kernel cannot run bf16 after
+// all (oneDNN refuses the case, or --disable-kernel), that node computes float32 on its unrounded X and W.
 #pragma once
 
 #include "passes/pass.h"
@@ -37,5 +37,11 @@ namespace cnnx {
 // Marks every node's precision and inserts the roundings (above); the report counts the RoundToFloat16 nodes
 // made and the nodes marked bf16.
 PassReport plan_bfloat16(Graph& graph, bool native);
+
+// The inputs of a bf16 node (`in`: their infos) that its native kernel converts to bfloat16 itself, rounding
+// to nearest even: a Conv's or FusedConv's X and W; a MatMul's or FusedMatMul's A and constant 2-D B; a Gemm
+// layer's A and constant B (no transA, alpha 1, C absent or a constant row). Empty for other nodes. `--verify`
+// rounds the same inputs for the reference kernel (idempotent where the plan rounded them already).
+std::vector<size_t> bfloat16_kernel_converts(const Node& node, const std::vector<ValueInfo>& in);
 
 }  // namespace cnnx

@@ -20,6 +20,7 @@
 #include "engine/subgraph.h"
 #include "dnnl/thread_scope.h"
 #include "passes/bfloat16_plan.h"
+#include "ops/tensor/round_to_float16.h"
 #include "passes/pass.h"
 #include "runtime/data_run.h"
 #include "runtime/memory_plan.h"
@@ -567,7 +568,23 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
   }
   plan->pass_reports_ = run_graph_passes(g, disabled_passes);  // 2. passes
   drop_folded(g);
-  if (context.precision == Precision::bf16) plan->pass_reports_.push_back(plan_bfloat16(g, context.native_bfloat16));
+  if (context.precision == Precision::bf16) {
+    plan->pass_reports_.push_back(plan_bfloat16(g, context.native_bfloat16));
+    // A model constant with more than one reader keeps its float32 bytes: released, it would come back rounded
+    // to bfloat16 (dnnl/prepared_weights.h) for a reader that wants float32 (a later plan's BatchNormalization
+    // fold of a weight another Conv shares).
+    if (context.native_bfloat16) {
+      const Graph& model = *model_graph;
+      std::vector<int> readers(model.values.size());
+      for (const Node& node : model.nodes)
+        for (int id : node.inputs)
+          if (id >= 0) ++readers[size_t(id)];
+      for (size_t id = 0; id < model.values.size(); ++id)
+        if (readers[id] > 1 && model.values[id].info.constant)
+          if (std::shared_ptr<void> pin = pin_pages(model.values[id].info.constant->raw()))
+            plan->pins_.push_back(std::move(pin));
+    }
+  }
   std::vector<Layout> layouts(g.values.size());        // 3. kernels, then layouts
   HotBufferPacking packing;    // the plan's small prepared weights share huge pages with each other only
   PreparedWeightBatch weights;  // their constant weights reordered together, below
@@ -644,6 +661,15 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<T
   std::vector<Tensor> want(io.out.size());
   KernelIO ref_io;
   for (size_t i = 0; i < io.in.size(); ++i) ref_io.in.push_back(io.in[i] ? &plain_in[i] : nullptr);
+  // A native bfloat16 kernel rounds some inputs itself (passes/bfloat16_plan.h): the reference reads them rounded.
+  std::vector<Tensor> rounded;
+  rounded.reserve(io.in.size());
+  for (size_t i : bfloat16_kernel_converts(node, step.in))
+    if (i < io.in.size() && io.in[i] && plain_in[i].dtype() == DType::f32) {
+      rounded.push_back(plain_in[i].clone());
+      round_to_float16(DType::bf16, rounded.back().data<float>(), rounded.back().data<float>(), size_t(rounded.back().numel()));
+      ref_io.in[i] = &rounded.back();
+    }
   for (size_t i = 0; i < io.out.size(); ++i) {
     if (io.out[i]) want[i] = Tensor(io.out[i]->dtype(), io.out[i]->shape());
     ref_io.out.push_back(io.out[i] ? &want[i] : nullptr);

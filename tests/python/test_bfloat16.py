@@ -82,6 +82,8 @@ def bfloat16_kernels(request, monkeypatch):
         monkeypatch.setenv("CNNX_BFLOAT16", "emulate")
     elif not native_bfloat16_cpu():
         pytest.skip("this CPU has no native bfloat16 (AVX512_BF16 or AMX)")
+    else:
+        monkeypatch.delenv("CNNX_BFLOAT16", raising=False)
     return request.param
 
 
@@ -92,6 +94,7 @@ def test_bfloat16_plan_accuracy(classifier, bfloat16_kernels):
     want = cnnx.Model(path).run({"x": x})["y"]
     bf16 = cnnx.Model(path, precision="bf16")
     assert bf16.precision_used == "bf16"
+    assert bf16.precision_note.startswith("native" if bfloat16_kernels == "native" else "bfloat16 emulated")
     got = bf16.run({"x": x})["y"]
     L = roundings_on_longest_path(model)
     err = float(np.abs(got - want).max())

@@ -142,7 +142,8 @@ TEST_CASE("native bfloat16 kernels compute what the emulation does, up to float3
     Attributes attrs;
     int64_t k;  // terms per output
   };
-  Attributes grouped = pads1(), depthwise = pads1();
+  Attributes grouped = pads1(), depthwise = pads1(), half_alpha;
+  half_alpha.set("alpha", float_attr(0.5f));  // not a layer: a float32 kernel on the plan's rounded weights
   grouped.set("group", int_attr(4));
   depthwise.set("group", int_attr(16));
   const Case cases[] = {{"Conv", {1, 32, 10, 10}, {16, 32, 3, 3}, pads1(), 32 * 9},
@@ -150,6 +151,8 @@ TEST_CASE("native bfloat16 kernels compute what the emulation does, up to float3
                         {"Conv", {1, 16, 9, 9}, {32, 1, 3, 3}, depthwise, 9},
                         {"Conv", {1, 3, 17, 17}, {16, 3, 3, 3}, pads1(), 3 * 9},
                         {"MatMul", {5, 64}, {64, 24}, {}, 64},
+                        {"MatMul", {2, 5, 64}, {2, 64, 16}, {}, 64},  // batched B: float32, rounded by the plan
+                        {"Gemm", {3, 48}, {48, 10}, half_alpha, 48},
                         {"Gemm", {3, 48}, {48, 10}, {}, 48}};
   for (const Case& c : cases) {
     CAPTURE(c.op);
@@ -161,6 +164,7 @@ TEST_CASE("native bfloat16 kernels compute what the emulation does, up to float3
     const BuiltGraph g = build(b, 6);
     Options o;
     o.precision = Precision::bf16;
+    o.verify = true;  // and each step within its tolerance of the reference on the inputs the kernel rounds
     const Model native = ModelAccess::from_graph(*g.graph, o);
     const PrecisionReport report = precision_report(native);
     CAPTURE(report.why);
