@@ -11,9 +11,11 @@
 // exact only while |x1 * w1 + x2 * w2| <= 32767, i.e. for u8 x in [0, 255] while |w| <= 64 (2 * 255 * 64 =
 // 32640). An s8 src is made u8 by oneDNN adding 128 (then the same bound), and on such CPUs oneDNN also
 // halves s8-src weights ("scale_adjust" 0.5), rounding odd ones. So this kernel always hands oneDNN u8 src
-// (s8 x + 128 with x_zero_point + 128: the differences x - x_zero_point are the same), and when the CPU has no
-// VNNI and some |W - w_zero_point| > 64 it splits every weight w into a = floor(w / 2) and b = w - a (both in
-// [-64, 64], same sign) over a doubled copy of each group's input channels: conv(x, w) = conv([x, x], [a, b]),
+// (s8 x + 128 with x_zero_point + 128: the differences x - x_zero_point are the same), and when the
+// implementation oneDNN picked pairs products in 16 bits (dnnl/int8_sums.h: from its name, so a non-VNNI
+// fallback on a VNNI CPU counts too) and some |W - w_zero_point| > 64 it splits every weight w into a =
+// floor(w / 2) and b = w - a (both in [-64, 64], same sign) over a doubled copy of each group's input channels:
+// conv(x, w) = conv([x, x], [a, b]),
 // every pair of products within 16 bits whatever pairs oneDNN forms. That costs twice the multiply-adds;
 // weights within 7 bits (`cnnx quantize --reduce-range`) run at full speed, and so do depthwise convolutions,
 // whose pairs (along the input channels of a group) hold one product.
@@ -37,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "dnnl/int8_sums.h"
 #include "dnnl/primitive_kernel.h"
 #include "ops/quant/quantization.h"
 
@@ -47,13 +50,6 @@ namespace {
 using namespace dnnl;
 using tag = memory::format_tag;
 using dt = memory::data_type;
-
-// True when oneDNN's int8 kernels add u8 x s8 products in 32 bits (VNNI: vpdpbusd) on this CPU.
-bool cpu_has_vnni() {
-  const cpu_isa isa = get_effective_cpu_isa();
-  return isa == cpu_isa::avx512_core_vnni || isa == cpu_isa::avx512_core_bf16 || isa == cpu_isa::avx512_core_amx ||
-         isa == cpu_isa::avx2_vnni;
-}
 
 // What the ops hand the kernel, all read from constants at compile time.
 struct Int8Conv {
@@ -110,58 +106,30 @@ void from_channels_last(const T* dst, T* y, int64_t N, int64_t M, int64_t S) {
 
 class Int8ConvDnnl : public CompiledKernel {
  public:
-  Int8ConvDnnl(Int8Conv c, bool split, size_t inputs, const CompileContext& context)
-      : c_(std::move(c)), copies_(split ? 2 : 1) {
-    const ConvGeometry& g = c_.g;
-    const memory::dim G = g.group, OC = g.M, IC = g.C * copies_, ICg = g.C_per_group * copies_, OCg = g.M_per_group;
-    const memory::dims K = g.kernel, S = g.stride, P_L = g.pad_begin, P_R = g.pad_end;
-    memory::dims DIL;  // oneDNN dilation = ONNX dilation - 1
-    for (int64_t d : g.dilation) DIL.push_back(d - 1);
-    memory::dims src_dims = g.input_shape(), dst_dims = g.output_shape();
-    src_dims[1] = IC;
-    memory::dims weights_dims = G == 1 ? memory::dims{OC, IC} : memory::dims{G, OCg, ICg};
-    weights_dims.insert(weights_dims.end(), K.begin(), K.end());
-    const size_t rank = src_dims.size();
-    src_md_ = memory::desc(src_dims, dt::u8, channels_last(rank));
+  // may_split: the weights leave 7 bits and the convolution pairs products of several input channels; they are
+  // split when the implementation oneDNN picks would add those pairs in 16 bits.
+  Int8ConvDnnl(Int8Conv c, bool may_split, size_t inputs, const CompileContext& context)
+      : c_(std::move(c)), copies_(1) {
+    pd_ = make_pd();
+    if (may_split && int8_implementation_pairs_in_16_bits(pd_.impl_info_str(), dnnl_cpu_has_int8_vnni())) {
+      copies_ = 2;
+      pd_ = make_pd();
+    }
+    const size_t rank = c_.g.input_shape().size();
     // x arrives channels-last in its own type (the plan reorders it there); y leaves channels-last when int8
     // (the next int8 convolution reads it as it is), plain when int32 (ConvInteger's readers are float ops).
-    x_md_ = memory::desc(g.input_shape(), c_.x_signed ? dt::s8 : dt::u8, channels_last(rank));
-    dst_md_ = memory::desc(dst_dims, c_.y_type, channels_last(rank));
+    x_md_ = memory::desc(c_.g.input_shape(), c_.x_signed ? dt::s8 : dt::u8, channels_last(rank));
     layouts_.in.resize(inputs);
     layouts_.in[0] = layout_of(x_md_);
     layouts_.out = {c_.y_type == dt::s32 ? Layout() : layout_of(dst_md_)};
-    const memory::desc weights_any(weights_dims, dt::s8, tag::any);
-    const memory::desc bias_md = c_.bias.empty() ? memory::desc() : memory::desc({OC}, dt::s32, tag::x);
-    const convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct, src_md_,
-                                         weights_any, bias_md, dst_md_, S, DIL, P_L, P_R);
-    primitive_attr attr = dnnl_attr();
-    if (!c_.scales.empty()) {
-      const bool common = std::all_of(c_.scales.begin(), c_.scales.end(), [&](float s) { return s == c_.scales[0]; });
-      // mask 1 << 1: one scale per index of dst's dim 1, the output channels.
-      attr.set_output_scales(common ? 0 : 1 << 1, common ? std::vector<float>{c_.scales[0]} : c_.scales);
-    }
-    // src is handed over as u8: an s8 x and its zero point shifted by 128.
-    const int32_t src_zp = c_.x_zp + (c_.x_signed ? 128 : 0);
-    if (c_.x_zp_at_run) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-    else if (src_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {src_zp});
-    if (c_.y_zp != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {c_.y_zp});
-    const QuantRange range = quant_range(c_.y_type == dt::u8 ? DType::u8 : c_.y_type == dt::s8 ? DType::i8 : DType::i32);
-    if (c_.y_min > range.lo || c_.y_max < range.hi) {
-      // Post-ops act before the dst zero point is added: clip to the bounds minus it (integers, so clipping
-      // before rounding is clamping after).
-      post_ops ops;
-      ops.append_eltwise(1.f, algorithm::eltwise_clip, float(c_.y_min - c_.y_zp), float(c_.y_max - c_.y_zp));
-      attr.set_post_ops(ops);
-    }
-    pd_ = convolution_forward::primitive_desc(desc, attr, dnnl_engine());
     conv_ = DnnlPrimitive(pd_);
-    weights_ = prepare_constant(context, memory::desc(weights_dims, dt::s8, plain_weights(rank, G > 1)),
+    weights_ = prepare_constant(context, memory::desc(weights_dims_, dt::s8, plain_weights(rank, c_.g.group > 1)),
                                 split_weights(), pd_.weights_desc());
     c_.w = std::vector<int32_t>();  // 4 bytes a weight, read only above (resnet50: 100 MB held for nothing)
     if (!c_.bias.empty()) {
-      bias_ = Tensor(DType::i32, {OC});
+      bias_ = Tensor(DType::i32, {c_.g.M});
       std::memcpy(bias_.raw(), c_.bias.data(), c_.bias.size() * sizeof(int32_t));
-      bias_md_ = bias_md;
+      bias_md_ = memory::desc({c_.g.M}, dt::s32, tag::x);
     }
   }
 
@@ -200,6 +168,47 @@ class Int8ConvDnnl : public CompiledKernel {
   }
 
  private:
+  // The primitive for copies_ copies of the input channels; sets src_md_, dst_md_ and weights_dims_.
+  convolution_forward::primitive_desc make_pd() {
+    const ConvGeometry& g = c_.g;
+    const memory::dim G = g.group, OC = g.M, IC = g.C * copies_, ICg = g.C_per_group * copies_, OCg = g.M_per_group;
+    const memory::dims K = g.kernel, S = g.stride, P_L = g.pad_begin, P_R = g.pad_end;
+    memory::dims DIL;  // oneDNN dilation = ONNX dilation - 1
+    for (int64_t d : g.dilation) DIL.push_back(d - 1);
+    memory::dims src_dims = g.input_shape(), dst_dims = g.output_shape();
+    src_dims[1] = IC;
+    weights_dims_ = G == 1 ? memory::dims{OC, IC} : memory::dims{G, OCg, ICg};
+    weights_dims_.insert(weights_dims_.end(), K.begin(), K.end());
+    const size_t rank = src_dims.size();
+    src_md_ = memory::desc(src_dims, dt::u8, channels_last(rank));
+    dst_md_ = memory::desc(dst_dims, c_.y_type, channels_last(rank));
+    const memory::desc weights_any(weights_dims_, dt::s8, tag::any);
+    const memory::desc bias_md = c_.bias.empty() ? memory::desc() : memory::desc({OC}, dt::s32, tag::x);
+    const convolution_forward::desc desc(prop_kind::forward_inference, algorithm::convolution_direct, src_md_,
+                                         weights_any, bias_md, dst_md_, S, DIL, P_L, P_R);
+    primitive_attr attr = dnnl_attr();
+    if (!c_.scales.empty()) {
+      const bool common = std::all_of(c_.scales.begin(), c_.scales.end(), [&](float s) { return s == c_.scales[0]; });
+      // mask 1 << 1: one scale per index of dst's dim 1, the output channels.
+      attr.set_output_scales(common ? 0 : 1 << 1, common ? std::vector<float>{c_.scales[0]} : c_.scales);
+    }
+    // src is handed over as u8: an s8 x and its zero point shifted by 128.
+    const int32_t src_zp = c_.x_zp + (c_.x_signed ? 128 : 0);
+    if (c_.x_zp_at_run) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    else if (src_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {src_zp});
+    if (c_.y_zp != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {c_.y_zp});
+    const QuantRange range = quant_range(c_.y_type == dt::u8 ? DType::u8 : c_.y_type == dt::s8 ? DType::i8 : DType::i32);
+    if (c_.y_min > range.lo || c_.y_max < range.hi) {
+      // Post-ops act before the dst zero point is added: clip to the bounds minus it (integers, so clipping
+      // before rounding is clamping after).
+      post_ops ops;
+      ops.append_eltwise(1.f, algorithm::eltwise_clip, float(c_.y_min - c_.y_zp), float(c_.y_max - c_.y_zp));
+      attr.set_post_ops(ops);
+    }
+    return convolution_forward::primitive_desc(desc, attr, dnnl_engine());
+  }
+
+
   // The s8 weights in oneDNN's plain order: W - w_zero_point, or split (a = floor(w / 2) over each group's
   // first copy of the channels, b = w - a over the second).
   Tensor split_weights() const {
@@ -227,6 +236,7 @@ class Int8ConvDnnl : public CompiledKernel {
   convolution_forward::primitive_desc pd_;
   DnnlPrimitive conv_;
   memory::desc x_md_, src_md_, dst_md_, bias_md_;
+  memory::dims weights_dims_;
   KernelLayouts layouts_;
   const memory::desc zp_md_{{1}, dt::s32, tag::x};
   OwnedMemory weights_;
@@ -265,8 +275,8 @@ int64_t max_abs(const std::vector<int32_t>& v) {
 Compiled compile_int8(Int8Conv c, const KernelArgs& a) {
   // One input channel per group (depthwise): oneDNN pairs products along the input channels (its int8
   // weights are blocked by 4 of them), so each pair is one product and a zero of the padding.
-  const bool split = !cpu_has_vnni() && max_abs(c.w) > 64 && c.g.C_per_group > 1;
-  return compile_or_refuse([&]() -> Compiled { return std::make_unique<Int8ConvDnnl>(std::move(c), split, a.in.size(), a.context); });
+  const bool may_split = max_abs(c.w) > 64 && c.g.C_per_group > 1;
+  return compile_or_refuse([&]() -> Compiled { return std::make_unique<Int8ConvDnnl>(std::move(c), may_split, a.in.size(), a.context); });
 }
 
 constexpr const char* kNeedsConstants = "needs constant weights, scales, zero points and bias";
