@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -186,6 +187,10 @@ int bench(const BenchOptions& o) {
   j["precision_emulated"] = precision.emulated;
   j["precision_note"] = precision.why;
   j["cpu_native_bfloat16"] = precision.cpu_native_bfloat16;
+  for (const char* name : {"GOMP_SPINCOUNT", "OMP_WAIT_POLICY"}) {  // how the team waits (tools/omp_waiting.cc)
+    const char* value = std::getenv(name);
+    j["omp_waiting"][name] = value ? nlohmann::json(value) : nlohmann::json();
+  }
   j["disabled_passes"] = o.disabled_passes;
   j["disabled_kernels"] = o.disabled_kernels;
   const PreparedWeightTotals prepared = prepared_weight_totals();

@@ -5,6 +5,7 @@
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {
+  cnnx::tools::spin_briefly(argv);
   CLI::App app{"cnnx: a minimal CNN inference engine for ONNX models"};
   app.require_subcommand(1);
   const cnnx::tools::Command commands[] = {

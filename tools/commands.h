@@ -25,6 +25,10 @@ Command add_bench_command(CLI::App& app);
 Command add_pool_command(CLI::App& app);
 Command add_quantize_command(CLI::App& app);
 
+// Starts the tool again with GOMP_SPINCOUNT=3000 unless the user set it or OMP_WAIT_POLICY (tools/omp_waiting.cc
+// says why); returns when it does not (they were set, or the tool cannot start itself).
+void spin_briefly(char** argv);
+
 // What every command that loads a model is given: the model file (its first positional argument), the backend
 // and the graph passes and kernels to plan without. A command's options derive from it; the add_* functions
 // below declare the options, each command calling them in the order its --help lists them.

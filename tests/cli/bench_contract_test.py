@@ -3,7 +3,8 @@
 p90_ms, load_ms, first_run_ms and peak_rss_mb, ordered as statistics of one sample; --batch and --shape set the
 input shape; --profile --json adds every plan step (op, name, kernel, ms) in plan order and profile_run_ms; bad options exit non-zero
 with a message. run_threads counts the timed runs by team (--threads N: all N; --callers K: K x iters runs, and
-runs_per_s); with --proc-masked: where /proc cannot be read (masked in a mount namespace; skipped where none can
+runs_per_s); omp_waiting shows libgomp's spin count and wait policy (3000 spins unless the user set either);
+with --proc-masked: where /proc cannot be read (masked in a mount namespace; skipped where none can
 be made) every run uses the whole team. Usage: bench_contract_test.py CNNX MODEL [--proc-masked]"""
 import json
 import os
@@ -22,13 +23,13 @@ def check(ok, what):
     (passes if ok else failures).append(what)
 
 
-def bench(*args, iters=20):
+def bench(*args, iters=20, env=None):
     return subprocess.run([CNNX, "bench", MODEL, "--iters", str(iters), "--warmup", "1", *args], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=env)
 
 
-def bench_json(*args, iters=20):
-    r = bench("--json", *args, iters=iters)
+def bench_json(*args, iters=20, env=None):
+    r = bench("--json", *args, iters=iters, env=env)
     check(r.returncode == 0, f"bench --json {' '.join(args)} exits 0" + (f" (stderr: {r.stderr.strip()[-300:]})" if r.returncode else ""))
     lines = r.stdout.strip().splitlines()
     check(len(lines) == 1, f"bench --json {' '.join(args)} prints one line, got {len(lines)}")
@@ -67,6 +68,14 @@ def main():
     check(j["iters"] == 20, f"iters echoed: {j['iters']}")
     check(j["inputs"][input_name][0] == 1, f"batch 1 by default: {j['inputs']}")
     check("steps" not in j, "no steps without --profile")
+
+    # libgomp's waiting (tools/omp_waiting.cc): 3000 spins unless the user set the spin count or the policy.
+    quiet = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    for extra, want in (({}, {"GOMP_SPINCOUNT": "3000", "OMP_WAIT_POLICY": None}),
+                        ({"GOMP_SPINCOUNT": "50"}, {"GOMP_SPINCOUNT": "50", "OMP_WAIT_POLICY": None}),
+                        ({"OMP_WAIT_POLICY": "active"}, {"GOMP_SPINCOUNT": None, "OMP_WAIT_POLICY": "active"})):
+        got = bench_json(iters=3, env={**quiet, **extra}).get("omp_waiting")
+        check(got == want, f"omp_waiting with {extra or 'neither set'}: {got}, want {want}")
 
     j = bench_json("--batch", "3")
     check(j["inputs"][input_name][0] == 3, f"--batch 3 sets the unknown batch dim: {j['inputs']}")
