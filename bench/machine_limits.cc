@@ -15,8 +15,11 @@
 // cores that split a 512-bit FMA in two, as Zen 4 does, this is still their peak), else AVX2 + FMA.
 // clock_ghz: one thread's cycles per second, from a chain of dependent integer adds (1 cycle each on every x86
 // core since the P6); fma_per_cycle = fma_gflops at 1 thread / (clock_ghz x lanes x 2): the vector FMAs a core
-// retires per cycle, the known count to check the peak against (2 on Zen 1-4, Haswell and later Intel cores;
-// 1 on AVX-512 cores with one 512-bit FMA unit).
+// retires per cycle, the known count to check the peak against. 256-bit: 2 on Zen 1-3 and Intel cores since
+// Haswell. 512-bit: 2 on Zen 5 and Intel cores with two 512-bit FMA units; 1 on Zen 4 (each 512-bit FMA takes
+// both of its 256-bit FMA pipes: the same 32 FLOP per cycle as AVX2) and on Intel cores with one such unit.
+// The core loops (FMA, int8, bf16, clock) are timed in each thread's CPU time, so other processes sharing the
+// cores lower them little; the read bandwidth by the wall clock.
 // int8: multiply-adds of unsigned by signed bytes into int32 (2 ops each) per second, as int8 convolutions do
 // them: VNNI's vpdpbusd where the CPU has it (AVX512_VNNI on 512-bit registers, else AVX-VNNI on 256-bit),
 // else vpmaddubsw + vpmaddwd + vpaddd (AVX512BW, else AVX2); the same accumulator counts as the FMA loop.
@@ -37,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <thread>
@@ -47,25 +51,42 @@ namespace {
 constexpr int64_t kFmaIters = 20'000'000;  // per thread and repetition: 20M x 16 FMAs x 16 lanes ~ 0.2 s
 constexpr int kAvx512Accumulators = 16, kAvx2Accumulators = 12;
 
-// Runs body(t) on `threads` threads started together; returns the wall time in seconds from the start signal
-// to the last one finishing.
-double timed_on_threads(int threads, const std::function<void(int)>& body) {
+// The seconds one run of body(t) on `threads` threads took: wall, from the start signal to the last thread
+// finishing, and each thread's CPU time (CLOCK_THREAD_CPUTIME_ID: it stops while the thread is descheduled).
+struct Timing {
+  double wall = 0;
+  std::vector<double> cpu;
+};
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+// Runs body(t) on `threads` threads started together.
+Timing timed_on_threads(int threads, const std::function<void(int)>& body) {
   std::atomic<int> ready{0};
   std::atomic<bool> go{false};
   std::vector<std::thread> pool;
+  Timing timing;
+  timing.cpu.resize(size_t(threads));
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       ready.fetch_add(1);
       while (!go.load(std::memory_order_acquire)) {
       }
+      const double start = thread_cpu_seconds();
       body(t);
+      timing.cpu[size_t(t)] = thread_cpu_seconds() - start;
     });
   while (ready.load() < threads) {
   }
   const auto start = std::chrono::steady_clock::now();
   go.store(true, std::memory_order_release);
   for (std::thread& th : pool) th.join();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  timing.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return timing;
 }
 
 // (_mm512_reduce_add_ps would do, but GCC 12 warns about its own header there.)
@@ -206,7 +227,7 @@ double clock_ghz(int reps) {
     uint64_t x = 0;
     const double s = timed_on_threads(1, [&](int) {
       for (int64_t i = 0; i < kIters; ++i) asm volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
-    });
+    }).cpu[0];
     best = std::max(best, double(kIters) * 100 / s / 1e9);
   }
   return best;
@@ -278,9 +299,21 @@ Args parse_args(int argc, char** argv) {
 }
 
 // The best over `reps` of `work` units per thread per second, every one of `threads` threads running `body`.
-double best_rate(int threads, int reps, double work, const std::function<void(int)>& body) {
+// In core loops (registers only) each thread's rate is its work over its CPU time, summed over the threads:
+// the cores' limit even while other processes take turns on them (wall time on a machine at load average 7
+// halved the FMA peak and put the clock, measured apart, at 0.8 GHz). Reads share the memory bus, not only
+// cores, so they are timed by the wall clock.
+enum class Bound { core, memory };
+double best_rate(int threads, int reps, double work, Bound bound, const std::function<void(int)>& body) {
   double best = 0;
-  for (int rep = 0; rep < reps; ++rep) best = std::max(best, double(threads) * work / timed_on_threads(threads, body));
+  for (int rep = 0; rep < reps; ++rep) {
+    const Timing timing = timed_on_threads(threads, body);
+    double rate = 0;
+    if (bound == Bound::memory) rate = double(threads) * work / timing.wall;
+    else
+      for (double cpu : timing.cpu) rate += work / cpu;
+    best = std::max(best, rate);
+  }
   return best;
 }
 
@@ -324,22 +357,23 @@ int main(int argc, char** argv) {
   std::atomic<float> sink{0};  // every sum is stored here, so none can be dropped
   std::vector<double> fma, int8_ops, bf16_flop, read;
   for (int threads : args.threads) {
-    fma.push_back(best_rate(threads, args.reps, double(kFmaIters) * accumulators * lanes * 2 / 1e9, [&](int) {
-      sink.store(avx512 ? fma_loop_avx512(kFmaIters) : fma_loop_avx2(kFmaIters), std::memory_order_relaxed);
-    }));
+    const auto keep = [&](float v) { sink.store(v, std::memory_order_relaxed); };
+    fma.push_back(best_rate(threads, args.reps, double(kFmaIters) * accumulators * lanes * 2 / 1e9, Bound::core,
+                            [&](int) { keep(avx512 ? fma_loop_avx512(kFmaIters) : fma_loop_avx2(kFmaIters)); }));
     // 2 ops (a multiply and an add) per byte pair.
     int8_ops.push_back(best_rate(threads, args.reps, double(kFmaIters) * int8.accumulators * int8.bytes * 2 / 1e9,
-                                 [&](int) { sink.store(float(int8.loop(kFmaIters)), std::memory_order_relaxed); }));
+                                 Bound::core, [&](int) { keep(float(int8.loop(kFmaIters))); }));
     // 2 FLOP per bfloat16 pair's multiply-add, 32 pairs per instruction.
     if (bf16)
       bf16_flop.push_back(best_rate(threads, args.reps, double(kFmaIters) * kAvx512Accumulators * 32 * 2 / 1e9,
-                                    [&](int) { sink.store(bf16_loop_avx512(kFmaIters), std::memory_order_relaxed); }));
+                                    Bound::core, [&](int) { keep(bf16_loop_avx512(kFmaIters)); }));
     // Parts of 64-float multiples, so every part starts 64-byte aligned.
-    read.push_back(best_rate(threads, args.reps, double(n / 64 * 64 * sizeof(float)) / threads / 1e9, [&](int t) {
+    const double bytes_per_thread = double(n / 64 * 64 * sizeof(float)) / threads / 1e9;
+    read.push_back(best_rate(threads, args.reps, bytes_per_thread, Bound::memory, [&](int t) {
       const size_t blocks = n / 64;
-      const size_t begin = blocks * size_t(t) / size_t(threads) * 64, end = blocks * size_t(t + 1) / size_t(threads) * 64;
-      const float* p = buffer + begin;
-      sink.store(avx512 ? read_sum_avx512(p, end - begin) : read_sum_avx2(p, end - begin), std::memory_order_relaxed);
+      const size_t begin = blocks * size_t(t) / size_t(threads) * 64;
+      const size_t end = blocks * size_t(t + 1) / size_t(threads) * 64;
+      keep(avx512 ? read_sum_avx512(buffer + begin, end - begin) : read_sum_avx2(buffer + begin, end - begin));
     }));
   }
   std::free(buffer);

@@ -51,8 +51,9 @@ void global_max_pool_ref(const NoParams&, const KernelIO& io);
 
 // MaxPool's native kernel (ops/pool/max_pool_native.cc): float32, 2 spatial dims, no dilation, no Indices; a
 // separable max over the input where it arrives: plain on every CPU (oneDNN pools plain tensors in scalar
-// code), channel-blocked or channels-last where oneDNN runs avx2 code (measured there; it declines those
-// layouts on other ISAs, saying which). Exact, NaN included.
+// code), channel-blocked or channels-last where oneDNN runs avx2 code (measured faster there; oneDNN's
+// avx512_core pooling measured faster than it, so it declines those layouts on other ISAs, saying which).
+// Exact, NaN included.
 Kernel<PoolParams> max_pool_native_kernel();
 // oneDNN kernels (ops/pool/pool_dnnl.cc): float32, 1 to 3 spatial dims; they decline MaxPool's Indices
 // output and an AveragePool whose count_include_pad divisor oneDNN cannot reproduce (the file says when).
