@@ -71,7 +71,7 @@ ratios = {}
 for (model, config), e in rows.items():
     f, b, o = med(e["cnnx-fp32"]), med(e["cnnx-bf16"]), med(e["ort"])
     first = lambda k: e[k][-1]
-    gflops = first("cnnx-bf16").get("gflop", 0) * int(config.split("x")[1]) / (b / 1e3) if b else 0
+    gflops = first("cnnx-bf16").get("gflop", 0) / (b / 1e3) if b else 0  # gflop: per run, at the planned batch
     p = peak(config.split("x")[0])
     share = f" ({100 * gflops / p:.0f}%)" if p else ""
     ratios.setdefault(config, []).append((b / f, b / o))
