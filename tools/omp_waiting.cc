@@ -6,8 +6,9 @@
 // slower than ONNX Runtime beside two CPU hogs, ~0.9x with 3000 spins, and the quiet zoo moved within noise
 // (bench/README.md, "On a busy machine"). Sleeping at once (passive) costs short parallel regions (a CRNN's LSTM
 // steps, 3x). (Setting the variable from .preinit_array does not work: libc's initializer resets environ after
-// it.) Where the tool cannot start itself again (no /proc), it runs with libgomp's default. Library users set
-// the variables themselves (README "Threads").
+// it.) Where the tool cannot start itself again (no /proc), it runs with libgomp's default. Under valgrind,
+// which does not follow an exec unless told, set GOMP_SPINCOUNT (bench/instructions_per_run.sh does). Library
+// users set the variables themselves (README "Threads").
 #include "tools/commands.h"
 
 #include <cstdlib>
