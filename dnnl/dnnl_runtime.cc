@@ -360,9 +360,10 @@ dnnl::memory::desc with_data_type(dnnl::memory::desc md, dnnl::memory::data_type
 
 DnnlMemoryArg DnnlBfloat16Operand::convert(RunContext* context, const DnnlMemoryArg& from,
                                            std::optional<DnnlWorkspace>& space) const {
-  space.emplace(context, bf16_.get_size());
-  const DnnlMemoryArg to(bf16_, space->data());
-  to_bf16_.run(context, from, to);
+  if (!to_read_) return from;
+  space.emplace(context, read_.get_size());
+  const DnnlMemoryArg to(read_, space->data());
+  to_read_.run(context, from, to);
   return to;
 }
 

@@ -150,19 +150,21 @@ class DnnlReorder {
 // `md` with its layout for elements of `type` (oneDNN 2.x counts strides in elements: the blocking carries over).
 dnnl::memory::desc with_data_type(dnnl::memory::desc md, dnnl::memory::data_type type);
 
-// A float32 operand of a primitive that computes in bfloat16 (a native bfloat16 plan: CompileContext::precision):
-// reordered per run into a workspace of the run in `bf16`, the primitive's layout (the same one as `f32`'s, or
-// its own choice). Its values are bfloat16's already (passes/bfloat16_plan.h rounds them), so nothing changes.
+// A float32 operand as a primitive reads it: as it is, or, for a primitive that computes in bfloat16 (a native
+// bfloat16 plan: CompileContext::precision), reordered per run into a workspace of the run in `read`, the
+// primitive's descriptor. Its values are bfloat16's already (passes/bfloat16_plan.h rounds them), so nothing
+// changes. Default-constructed, or with `read` equal to `f32`: as it is.
 class DnnlBfloat16Operand {
  public:
-  DnnlBfloat16Operand(const dnnl::memory::desc& f32, const dnnl::memory::desc& bf16) : bf16_(bf16), to_bf16_(f32, bf16) {}
-  // `from` (described by `f32`) as the primitive reads it, in `space`'s buffer (made here; at most one per run
-  // at a time, dnnl/run_state.h).
+  DnnlBfloat16Operand() = default;
+  DnnlBfloat16Operand(const dnnl::memory::desc& f32, const dnnl::memory::desc& read) : read_(read), to_read_(f32, read) {}
+  // `from` (described by `f32`) as the primitive reads it: itself, or its copy in `space`'s buffer (made here; at
+  // most one per run at a time, dnnl/run_state.h).
   DnnlMemoryArg convert(RunContext* context, const DnnlMemoryArg& from, std::optional<DnnlWorkspace>& space) const;
 
  private:
-  dnnl::memory::desc bf16_;
-  DnnlReorder to_bf16_;
+  dnnl::memory::desc read_;
+  DnnlReorder to_read_;
 };
 
 // A kernel that copies between layouts with one oneDNN reorder: the moving ops (Transpose, Slice) and the

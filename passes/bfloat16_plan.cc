@@ -172,9 +172,9 @@ PassReport plan_bfloat16(Graph& g, bool native) {
         if (!info.constant || info.dtype != DType::f32) continue;
         auto done = rounded_constant.find(id);
         if (done == rounded_constant.end()) {
-          Tensor t = info.constant->clone();
-          round_to_float16(DType::bf16, t.data<float>(), t.data<float>(), size_t(t.numel()));
-          done = rounded_constant.emplace(id, add_value(g, g.value(id).name + "_bfloat16", ValueInfo::of(std::move(t)))).first;
+          done = rounded_constant
+                     .emplace(id, add_value(g, g.value(id).name + "_bfloat16", ValueInfo::of(rounded_to_bfloat16(*info.constant))))
+                     .first;
         }
         n.inputs[i] = done->second;
       }

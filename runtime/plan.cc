@@ -575,12 +575,9 @@ std::shared_ptr<const Plan> Plan::build(std::shared_ptr<const Graph> model_graph
     // fold of a weight another Conv shares).
     if (context.native_bfloat16) {
       const Graph& model = *model_graph;
-      std::vector<int> readers(model.values.size());
-      for (const Node& node : model.nodes)
-        for (int id : node.inputs)
-          if (id >= 0) ++readers[size_t(id)];
+      const std::vector<std::vector<int>> readers = consumers_of(model);
       for (size_t id = 0; id < model.values.size(); ++id)
-        if (readers[id] > 1 && model.values[id].info.constant)
+        if (readers[id].size() > 1 && model.values[id].info.constant)
           if (std::shared_ptr<void> pin = pin_pages(model.values[id].info.constant->raw()))
             plan->pins_.push_back(std::move(pin));
     }
@@ -666,8 +663,7 @@ NodeCheck check_step(const Node& node, const PlanStep& step, const std::vector<T
   rounded.reserve(io.in.size());
   for (size_t i : bfloat16_kernel_converts(node, step.in))
     if (i < io.in.size() && io.in[i] && plain_in[i].dtype() == DType::f32) {
-      rounded.push_back(plain_in[i].clone());
-      round_to_float16(DType::bf16, rounded.back().data<float>(), rounded.back().data<float>(), size_t(rounded.back().numel()));
+      rounded.push_back(rounded_to_bfloat16(plain_in[i]));
       ref_io.in[i] = &rounded.back();
     }
   for (size_t i = 0; i < io.out.size(); ++i) {

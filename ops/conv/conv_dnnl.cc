@@ -174,7 +174,7 @@ class ConvDnnl : public CompiledKernel {
     conv_ = DnnlPrimitive(pd);
     src_md_ = d_.src_md;
     dst_md_ = pd.dst_desc();
-    if (src_md_ != pd.src_desc()) src_to_bf16_.emplace(src_md_, pd.src_desc());
+    src_read_ = DnnlBfloat16Operand(src_md_, pd.src_desc());
     // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
     layouts_.in.assign(in.size(), Layout());
     layouts_.in[0] = layout_of(src_md_);
@@ -198,8 +198,7 @@ class ConvDnnl : public CompiledKernel {
     const Tensor& W = *io.in[1];
     const auto& pd = d_.pd;
     std::optional<DnnlWorkspace> bf16_src;
-    const DnnlMemoryArg conv_src = src_to_bf16_ ? src_to_bf16_->convert(io.context, dnnl_wrap(src_md_, X), bf16_src)
-                                                : dnnl_wrap(src_md_, X);
+    const DnnlMemoryArg conv_src = src_read_.convert(io.context, dnnl_wrap(src_md_, X), bf16_src);
     const DnnlMemoryArg conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
@@ -229,7 +228,7 @@ class ConvDnnl : public CompiledKernel {
   DnnlPrimitive conv_;
   memory::desc src_md_, dst_md_;  // queried once: run() would copy them out of pd each time
   DnnlReorder weights_in_;
-  std::optional<DnnlBfloat16Operand> src_to_bf16_;  // bf16 runs: src in bfloat16
+  DnnlBfloat16Operand src_read_;  // src as the primitive reads it (bf16 runs: in bfloat16)
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 
   // bf16 where the plan asks for it (CompileContext::precision: native bfloat16 only), else f32.

@@ -84,7 +84,7 @@ class GemmLayer : public CompiledKernel {
       }
     ip_ = DnnlPrimitive(pd_);
     weights_ = prepare_constant(context, user_weights_md, *in[1].constant, pd_.weights_desc());
-    if (pd_.src_desc() != src_md_) src_to_bf16_.emplace(src_md_, pd_.src_desc());
+    src_read_ = DnnlBfloat16Operand(src_md_, pd_.src_desc());
 
     bias_ = OwnedMemory(bias_md, context);
     float* bias = static_cast<float*>(bias_.buffer.get());
@@ -97,8 +97,7 @@ class GemmLayer : public CompiledKernel {
 
   void run(const KernelIO& io) const override {
     std::optional<DnnlWorkspace> bf16_src;
-    const DnnlMemoryArg src = src_to_bf16_ ? src_to_bf16_->convert(io.context, dnnl_wrap(src_md_, *io.in[0]), bf16_src)
-                                           : dnnl_wrap(src_md_, *io.in[0]);
+    const DnnlMemoryArg src = src_read_.convert(io.context, dnnl_wrap(src_md_, *io.in[0]), bf16_src);
     ip_.execute(io.context, {{DNNL_ARG_SRC, src},
                   {DNNL_ARG_WEIGHTS, weights_.memory},
                   {DNNL_ARG_BIAS, bias_.memory},
@@ -110,7 +109,7 @@ class GemmLayer : public CompiledKernel {
   inner_product_forward::primitive_desc pd_;
   DnnlPrimitive ip_;
   OwnedMemory weights_, bias_;  // prepared at compile time
-  std::optional<DnnlBfloat16Operand> src_to_bf16_;  // bf16 runs: A in bfloat16
+  DnnlBfloat16Operand src_read_;  // A as the primitive reads it (bf16 runs: in bfloat16)
 };
 
 // The matmul Y = A * B, after C (broadcast to [M, N]) is copied into Y for its sum post-op.

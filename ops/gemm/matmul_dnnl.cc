@@ -92,7 +92,7 @@ class MatMulDnnl : public CompiledKernel {
       : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
     matmul_ = DnnlPrimitive(d_.pd);
     if (b) weights_ = prepare_constant(context, d_.user_weights_md, *b, d_.weights_md);
-    if (d_.pd.src_desc() != d_.src_md) src_to_bf16_.emplace(d_.src_md, d_.pd.src_desc());
+    src_read_ = DnnlBfloat16Operand(d_.src_md, d_.pd.src_desc());
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -103,8 +103,7 @@ class MatMulDnnl : public CompiledKernel {
   void run(const KernelIO& io) const override {
     if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());
     std::optional<DnnlWorkspace> bf16_src;
-    const DnnlMemoryArg src = src_to_bf16_ ? src_to_bf16_->convert(io.context, dnnl_wrap(d_.src_md, *io.in[0]), bf16_src)
-                                           : dnnl_wrap(d_.src_md, *io.in[0]);
+    const DnnlMemoryArg src = src_read_.convert(io.context, dnnl_wrap(d_.src_md, *io.in[0]), bf16_src);
     DnnlArgs args = {{DNNL_ARG_SRC, src},
                      {DNNL_ARG_WEIGHTS, weights_.memory ? DnnlMemoryArg(weights_.memory) : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
@@ -118,7 +117,7 @@ class MatMulDnnl : public CompiledKernel {
   KernelLayouts layouts_;
   DnnlPrimitive matmul_;
   OwnedMemory weights_;  // B prepared at compile time, or empty
-  std::optional<DnnlBfloat16Operand> src_to_bf16_;  // bf16 runs: A in bfloat16
+  DnnlBfloat16Operand src_read_;  // A as the primitive reads it (bf16 runs: in bfloat16)
 };
 
 }  // namespace

@@ -208,7 +208,6 @@ class Int8ConvDnnl : public CompiledKernel {
     return convolution_forward::primitive_desc(desc, attr, dnnl_engine());
   }
 
-
   // The s8 weights in oneDNN's plain order: W - w_zero_point, or split (a = floor(w / 2) over each group's
   // first copy of the channels, b = w - a over the second).
   Tensor split_weights() const {

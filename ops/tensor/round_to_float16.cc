@@ -61,6 +61,12 @@ void round_bf16(const float* x, float* y, size_t n) {
 
 }  // namespace
 
+Tensor rounded_to_bfloat16(const Tensor& t) {
+  Tensor r = t.clone();
+  round_bf16(r.data<float>(), r.data<float>(), size_t(r.numel()));
+  return r;
+}
+
 void round_to_float16(DType to, const float* x, float* y, size_t n) {
   if (to == DType::f16 && kF16c) return round_f16_f16c(x, y, n);
   if (to == DType::bf16) return round_bf16(x, y, n);

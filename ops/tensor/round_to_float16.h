@@ -27,5 +27,7 @@ bool is_round_to_float16(const Node& node);
 
 // y[i] = x[i] rounded to `to` (f16 or bf16), for n elements; x and y may be the same array.
 void round_to_float16(DType to, const float* x, float* y, size_t n);
+// A copy of the float32 tensor `t` with every element rounded to bfloat16 (kept as float32).
+Tensor rounded_to_bfloat16(const Tensor& t);
 
 }  // namespace cnnx

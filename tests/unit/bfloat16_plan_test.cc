@@ -20,12 +20,6 @@ using namespace cnnx::testing;
 
 namespace {
 
-Tensor rounded_to_bfloat16(const Tensor& t) {
-  Tensor r = t.clone();
-  round_to_float16(DType::bf16, r.data<float>(), r.data<float>(), size_t(r.numel()));
-  return r;
-}
-
 bool all_bfloat16(const Tensor& t) {
   for (int64_t i = 0; i < t.numel(); ++i) {
     const float x = t.data<float>()[i];
