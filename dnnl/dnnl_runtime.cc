@@ -41,7 +41,9 @@ OwnedMemory::OwnedMemory(const dnnl::memory::desc& md, const CompileContext& con
     : buffer(allocate_hot_buffer(md.get_size(), context.packing)), memory(md, dnnl_engine(), buffer.get()) {}
 
 DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
-  const bool fits = md.get_size() == t.bytes() || (!is_plain(layout_of(md)) && md.get_size() >= t.bytes());
+  // A float32 value stored in bfloat16 (dnnl/layouts.h) has two bytes an element, padding aside.
+  const size_t least = md.data_type() == dnnl::memory::data_type::bf16 && t.dtype() == DType::f32 ? t.bytes() / 2 : t.bytes();
+  const bool fits = md.get_size() == t.bytes() || (!is_plain(layout_of(md)) && md.get_size() >= least);
   if (!fits) fail("oneDNN memory of ", md.get_size(), " bytes over a tensor of ", t.bytes());
   // oneDNN takes a non-const handle for every memory; inputs are only read (they are primitive sources).
   return DnnlMemoryArg(md, const_cast<void*>(t.raw()));
@@ -108,7 +110,7 @@ bool plain_bytes(const dnnl::memory::desc& md) {
 }  // namespace
 
 Layout layout_of(const dnnl::memory::desc& md) {
-  if (md.is_zero() || plain_bytes(md)) return Layout();
+  if (md.is_zero() || (plain_bytes(md) && md.data_type() != dnnl::memory::data_type::bf16)) return Layout();
   return Layout(std::make_shared<const DnnlLayout>(md));
 }
 
@@ -192,6 +194,18 @@ Layout channel_blocked_layout(const Shape& shape) { return layout_of(channel_blo
 Layout channel_blocked_layout(const Shape& shape, int64_t block) {
   if (shape.size() < 3 || shape.size() > 5 || (block != 4 && block != 8 && block != 16)) return Layout();
   return layout_of(blocked_desc(shape, block));
+}
+
+Layout bfloat16_layout(const Layout& layout, const Shape& shape) {
+  return layout_of(with_data_type(dnnl_desc(layout, shape), dnnl::memory::data_type::bf16));
+}
+
+bool stores_bfloat16(const Layout& layout) {
+  return !is_plain(layout) && md_of(layout).data_type() == dnnl::memory::data_type::bf16;
+}
+
+Layout float32_layout(const Layout& layout) {
+  return stores_bfloat16(layout) ? layout_of(with_data_type(md_of(layout), dnnl::memory::data_type::f32)) : layout;
 }
 
 std::string dnnl_cpu_isa() {
@@ -284,7 +298,7 @@ class SameBytesReorder : public ReorderCopy {
   using ReorderCopy::ReorderCopy;
   bool views_input() const override { return true; }
   void run(const KernelIO& io) const override {
-    if (io.out[0]->raw() != io.in[0]->raw()) std::memcpy(io.out[0]->raw(), io.in[0]->raw(), io.out[0]->bytes());
+    if (io.out[0]->raw() != io.in[0]->raw()) std::memcpy(io.out[0]->raw(), io.in[0]->raw(), to_.get_size());
   }
 };
 
@@ -303,11 +317,13 @@ std::unique_ptr<CompiledKernel> make_reorder(const Layout& from, const Layout& t
         const dnnl_blocking_desc_t& b = d.data.format_desc.blocking;
         d = dnnl::memory::desc(d.dims(), type, dnnl::memory::dims(b.strides, b.strides + d.data.ndims));
       }
-      require(d.data_type() == type, "layout ", l.name(), " does not hold ", dtype_name(dtype));
+      // A float32 value may be stored in bfloat16: the reorder converts (to nearest even, towards bfloat16).
+      require(d.data_type() == type || (stores_bfloat16(l) && dtype == DType::f32), "layout ", l.name(),
+              " does not hold ", dtype_name(dtype));
       return d;
     };
     const dnnl::memory::desc input = desc(from), output = desc(to);
-    if (same_bytes(input, output)) return std::make_unique<SameBytesReorder>(input, input, output, 1);
+    if (input == output || same_bytes(input, output)) return std::make_unique<SameBytesReorder>(input, input, output, 1);
     return std::make_unique<ReorderCopy>(input, input, output, 1);
   } catch (const dnnl::error& e) {
     fail("cannot reorder ", to_string(shape), " from ", from.name(), " to ", to.name(), ": ", e.what());
@@ -339,7 +355,7 @@ std::string dnnl_layout_name(const dnnl::memory::desc& layout) {
     name += char((blocked ? 'A' : 'a') + i);
   }
   for (int k = 0; k < b.inner_nblks; ++k) name += std::to_string(b.inner_blks[k]) + char('a' + b.inner_idxs[k]);
-  return name;
+  return d.data_type == dnnl_bf16 ? name + ":bf16" : name;
 }
 
 DnnlReorder::DnnlReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to) : needed_(from != to) {

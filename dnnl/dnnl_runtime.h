@@ -177,7 +177,7 @@ class ReorderCopy : public CompiledKernel {
   void run(const KernelIO& io) const override;
   const KernelLayouts* layouts() const override { return &layouts_; }
 
- private:
+ protected:
   dnnl::memory::desc input_, from_, to_;
   DnnlReorder reorder_;
   KernelLayouts layouts_;

@@ -25,13 +25,17 @@ class SubgraphPlanner;      // engine/subgraph.h
 // at once, in ordinary allocations (how tests and one-off compiles run).
 struct CompileContext {
   int threads = 1;                      // the team its runs get (oneDNN picks implementations for it)
-  // bf16: the node is bf16 in a native bfloat16 plan, and its kernel may compute in bfloat16 (its values still
-  // arrive and leave float32, rounded as passes/bfloat16_plan.h says); f32 otherwise, emulated plans included.
+  // bf16: the node is bf16 in a native bfloat16 plan, and its kernel may compute in bfloat16 on values rounded as
+  // passes/bfloat16_plan.h says (arriving in bfloat16 layouts where reads_bfloat16_storage says so, float32
+  // ones otherwise); f32 otherwise, emulated plans included.
   Precision precision = Precision::f32;
   HotBufferPacking* packing = nullptr;  // small buffers it keeps share huge pages with the plan's others
   PreparedWeights* weights = nullptr;   // weights prepared by the model's other plans, to share
   PreparedWeightBatch* batch = nullptr; // reorders of constant weights, put off and run together by the plan
   const SubgraphPlanner* subgraphs = nullptr;  // plans the subgraphs of If and Loop; they decline without it
+  // bf16 only: output 0 is read only through its rounding to bfloat16, so the kernel may store it in bfloat16
+  // (a bfloat16 layout, dnnl/layouts.h), rounding to nearest even; the rounding step then views it.
+  bool store_bfloat16 = false;
 };
 
 // What a kernel may use while it runs, besides its tensors (KernelIO::context): the state of one run of a

@@ -49,11 +49,6 @@ std::string float32_reason(const Node& n) {
   return "no bfloat16 kernel for " + n.op_type;
 }
 
-// A reader that rounds its input `input` to bfloat16 itself when its kernel is native (bfloat16_plan.h).
-bool rounds_input_itself(const Node& n, size_t input) {
-  return input == 0 && n.precision == Precision::bf16 && (n.op_type == "Conv" || n.op_type == "FusedConv");
-}
-
 }  // namespace
 
 std::vector<size_t> bfloat16_kernel_converts(const Node& n, const std::vector<ValueInfo>& in) {
@@ -67,6 +62,24 @@ std::vector<size_t> bfloat16_kernel_converts(const Node& n, const std::vector<Va
   const bool c_row = in.size() < 3 || in[2].dtype == DType::undefined ||
                      (in[2].constant && (in[2].rank() <= 1 || in[2].shape[0] == 1));
   return !p.trans_a && p.alpha == 1.f && c_row ? std::vector<size_t>{0, 1} : std::vector<size_t>{};
+}
+
+bool reads_bfloat16_storage(const Node& n) {
+  if (n.precision != Precision::bf16) return false;
+  if (is_round_to_float16(n)) return true;
+  return (n.domain.empty() || n.domain == kInternalDomain) && (n.op_type == "Conv" || n.op_type == "FusedConv");
+}
+
+bool output_read_rounded(const Graph& g, const std::vector<std::vector<int>>& consumers, const Node& n) {
+  if (n.precision != Precision::bf16 || n.outputs.empty() || n.outputs[0] < 0 || is_graph_output(g, n.outputs[0]))
+    return false;
+  const std::vector<int>& readers = consumers[size_t(n.outputs[0])];
+  for (int r : readers) {
+    const Node& reader = g.nodes[size_t(r)];
+    if (!is_round_to_float16(reader) || params_as<RoundToFloat16Params>(*reader.params, reader.op_type).to != DType::bf16)
+      return false;
+  }
+  return !readers.empty();
 }
 
 PassReport plan_bfloat16(Graph& g, bool native) {
@@ -124,15 +137,6 @@ PassReport plan_bfloat16(Graph& g, bool native) {
       bool needed = false;
       for (int r : consumers[size_t(id)]) needed = needed || bf16_node[size_t(r)];
       const bool stored = bf16_values.count(id) && !is_graph_output(g, id);
-      if (needed && native) {  // needed unless every reader of the rounded copy rounds it itself
-        needed = false;
-        for (int r : consumers[size_t(id)]) {
-          const Node& reader = g.nodes[size_t(r)];  // after the node being emitted: not moved yet
-          if (!stored && !bf16_node[size_t(r)]) continue;
-          for (size_t i = 0; i < reader.inputs.size(); ++i)
-            needed = needed || (reader.inputs[i] == id && !rounds_input_itself(reader, i));
-        }
-      }
       if (!needed) continue;
       ValueInfo out = info;
       const int copy = add_value(g, g.value(id).name + "_bfloat16", out);

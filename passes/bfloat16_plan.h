@@ -24,9 +24,8 @@
 // the ref backend and CNNX_BFLOAT16=emulate run, and what native bfloat16 kernels must match.
 //
 // `native` (a plan whose bf16 nodes get oneDNN's bf16 kernels: CompileContext::precision) leaves out the
-// roundings those kernels do themselves (bfloat16_kernel_converts), to nearest even as here: their constant
-// weights (prepared in bf16 once), and a value whose every rounded reader reads it as a Conv's or FusedConv's
-// input 0 (reordered to bf16 per run). The numbers stay the same. Where such a kernel cannot run bf16 after
+// roundings of constant weights those kernels do themselves (bfloat16_kernel_converts: prepared in bf16
+// once, to nearest even as here). The numbers stay the same. Where such a kernel cannot run bf16 after
 // all (oneDNN refuses the case, or --disable-kernel), that node computes float32 on its unrounded X and W.
 #pragma once
 
@@ -43,5 +42,15 @@ PassReport plan_bfloat16(Graph& graph, bool native);
 // layer's A and constant B (no transA, alpha 1, C absent or a constant row). Empty for other nodes. `--verify`
 // rounds the same inputs for the reference kernel (idempotent where the plan rounded them already).
 std::vector<size_t> bfloat16_kernel_converts(const Node& node, const std::vector<ValueInfo>& in);
+
+// In a native plan, values are stored in bfloat16 between the kernels that can read them so (dnnl/layouts.h):
+// a RoundToFloat16 to bf16 converts into a bfloat16 layout (or views its input when the producer stored it
+// so already), and the plan offers bfloat16 layouts only to the nodes for which this is true: bf16 nodes whose
+// every kernel but the reference reads them (reporting the layout it reads; the reference reads float32).
+// Every other kernel is offered the float32 layout of the same arrangement, and the plan reorders to it.
+bool reads_bfloat16_storage(const Node& node);
+// True for a bf16 node whose output 0 is read only by its rounding to bfloat16: its kernel may store it in
+// bfloat16 itself (CompileContext::store_bfloat16). `consumers`: consumers_of(graph).
+bool output_read_rounded(const Graph& graph, const std::vector<std::vector<int>>& consumers, const Node& node);
 
 }  // namespace cnnx

@@ -8,9 +8,10 @@
 // its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why),
 // in the sweep that rounds FusedConvFloat16's dst to float16.
 // A node the bfloat16 plan marks bf16 (CompileContext::precision, set where the CPU has native bfloat16) runs
-// oneDNN's bf16 convolution: weights reordered to bf16 once, src reordered to bf16 per run (its values are
-// already bfloat16's: passes/bfloat16_plan.h rounds them, so the reorder is exact), float32 accumulation, bias
-// and dst; the plan's values stay float32.
+// oneDNN's bf16 convolution: weights reordered to bf16 once, src read stored in bfloat16 (dnnl/layouts.h: the
+// plan's rounding writes it so), float32 accumulation and bias, and dst stored in bfloat16 where only its
+// rounding reads it (CompileContext::store_bfloat16), else float32. Not with Swish or a float16 rounding after
+// the primitive, whose sweeps are float32's, nor with a residual arriving float32 (rounding it would round twice).
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
@@ -35,7 +36,7 @@ using dt = memory::data_type;
 // layout the plan is told dst has (the primitive's, but for first_layer's).
 struct ConvDesc {
   memory::desc user_weights_md, user_bias_md;
-  memory::desc src_md;  // src as the plan hands it over: the primitive's layout, float32
+  memory::desc src_md;  // the primitive's src layout, float32
   convolution_forward::primitive_desc pd;
   Layout dst_layout;
 };
@@ -60,9 +61,15 @@ bool runs_swish_after(const ConvFusion& f) {
   return steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::swish;
 }
 
-// `src_md` / `dst_md`: zero for the primitive's choice (format_tag::any), else that layout (float32). `compute`:
-// the type of src and weights (f32, or bf16 with float32 bias and dst).
-ConvDesc describe(const ConvGeometry& g, dt compute, const ConvFusion& fusion = {}, const memory::desc& src_md = {},
+// How the primitive computes: the type of src and weights (f32, or bf16 with float32 bias), and of dst (f32, or
+// bf16 with bf16 src).
+struct ConvTypes {
+  dt compute = dt::f32, dst = dt::f32;
+};
+
+// `src_md` / `dst_md`: zero for the primitive's choice (format_tag::any), else that layout (of any type: the
+// types are `types`').
+ConvDesc describe(const ConvGeometry& g, ConvTypes types, const ConvFusion& fusion = {}, const memory::desc& src_md = {},
                   const memory::desc& dst_md = {}) {
   const memory::dim IC = g.C, OC = g.M, G = g.group;
   // Spatial dims, outermost first (1 to 3 of D, H, W): kernel sizes, strides, pads.
@@ -82,9 +89,11 @@ ConvDesc describe(const ConvGeometry& g, dt compute, const ConvFusion& fusion = 
   d.user_weights_md = plain_f32_desc(weights_dims);
   if (g.has_bias) d.user_bias_md = memory::desc({OC}, dt::f32, tag::x);  // a zero desc means "no bias"
 
-  const memory::desc conv_src_md = src_md.is_zero() ? memory::desc(src_dims, compute, tag::any) : with_data_type(src_md, compute);
-  const memory::desc conv_weights_md(weights_dims, compute, tag::any);
-  const memory::desc conv_dst_md = dst_md.is_zero() ? memory::desc(dst_dims, dt::f32, tag::any) : dst_md;
+  const memory::desc conv_src_md =
+      src_md.is_zero() ? memory::desc(src_dims, types.compute, tag::any) : with_data_type(src_md, types.compute);
+  const memory::desc conv_weights_md(weights_dims, types.compute, tag::any);
+  const memory::desc conv_dst_md =
+      dst_md.is_zero() ? memory::desc(dst_dims, types.dst, tag::any) : with_data_type(dst_md, types.dst);
   const convolution_forward::desc conv_desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
@@ -103,14 +112,14 @@ ConvDesc describe(const ConvGeometry& g, dt compute, const ConvFusion& fusion = 
 // layout the next layers choose on AVX-512, and the input needs no reorder (3-5% of a small network:
 // 3x224x224 floats reordered in 36 us on one thread, while this kernel is 7 us faster than channels-last's).
 // Empty when oneDNN has no such kernel or would run it with another instruction set than its own choice `own`.
-std::optional<ConvDesc> first_layer(const ConvGeometry& g, dt compute, const ConvFusion& fusion, const ConvDesc& own) {
+std::optional<ConvDesc> first_layer(const ConvGeometry& g, ConvTypes types, const ConvFusion& fusion, const ConvDesc& own) {
   const int64_t block = cpu_channel_block();
   if (g.C > 4 || g.M != block || g.group != 1 || g.in.size() != 2 || fusion.residual) return std::nullopt;
   const memory::dims dst_dims = g.output_shape();
   try {
-    ConvDesc d = describe(g, compute, fusion, plain_f32_desc(g.input_shape()), md_of(channel_blocked_layout(dst_dims, block)));
+    ConvDesc d = describe(g, types, fusion, plain_f32_desc(g.input_shape()), md_of(channel_blocked_layout(dst_dims, block)));
     if (implementation_isa(d.pd) != implementation_isa(own.pd)) return std::nullopt;
-    d.dst_layout = layout_of(memory::desc(dst_dims, dt::f32, tag::acdb));
+    d.dst_layout = layout_of(memory::desc(dst_dims, types.dst, tag::acdb));
     return d;
   } catch (const dnnl::error&) {
     return std::nullopt;
@@ -138,15 +147,15 @@ bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& o
 // for a few channels per group must not spread to the layers after it: 1x1 convolutions in nChw8c run AVX2
 // code on AVX-512 machines at half the speed. The exception: a grouped convolution that aliases in
 // channels-last (above) takes its own choice, reordering src where it arrives channels-last.
-ConvDesc describe_offered(const ConvGeometry& g, dt compute, const ConvFusion& fusion, const KernelLayouts& offered) {
+ConvDesc describe_offered(const ConvGeometry& g, ConvTypes types, const ConvFusion& fusion, const KernelLayouts& offered) {
   const Layout& src = offered.in[0];
   const Layout wished_dst = offered.out.empty() ? Layout() : offered.out[0];
   // Given a channels-last src and left to choose dst, oneDNN pairs it with a blocked dst it has no kernel for.
   const Layout dst_like_src = is_plain(src) || has_inner_blocks(src) ? Layout() : layout_of(same_order_desc(src, g.output_shape()));
-  ConvDesc own = describe(g, compute, fusion);
+  ConvDesc own = describe(g, types, fusion);
   if (grouped_conv_aliases_channels_last(g, own)) return own;
   if (is_plain(src) && is_plain(wished_dst))
-    if (std::optional<ConvDesc> d = first_layer(g, compute, fusion, own)) return std::move(*d);
+    if (std::optional<ConvDesc> d = first_layer(g, types, fusion, own)) return std::move(*d);
   const Layout src_like_wished_dst =
       is_plain(wished_dst) ? Layout() : layout_of(same_order_desc(wished_dst, g.input_shape()));
   const std::pair<Layout, Layout> tries[] = {{src, is_plain(wished_dst) ? dst_like_src : wished_dst},
@@ -156,7 +165,7 @@ ConvDesc describe_offered(const ConvGeometry& g, dt compute, const ConvFusion& f
   for (const auto& [try_src, try_dst] : tries) {
     if (is_plain(try_src) && is_plain(try_dst)) continue;
     try {
-      ConvDesc d = describe(g, compute, fusion, md_of(try_src), md_of(try_dst));
+      ConvDesc d = describe(g, types, fusion, md_of(try_src), md_of(try_dst));
       if (implementation_isa(d.pd) == implementation_isa(own.pd)) return d;
     } catch (const dnnl::error&) {
     }
@@ -168,13 +177,12 @@ class ConvDnnl : public CompiledKernel {
  public:
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
            const KernelLayouts& offered, const CompileContext& context)
-      : d_(describe_offered(g, compute_type(context), fusion, offered)), has_bias_(g.has_bias),
+      : d_(describe_offered(g, types(context, fusion, offered), fusion, offered)), has_bias_(g.has_bias),
         residual_(fusion.residual), swish_(runs_swish_after(fusion)), to_float16_(fusion.to_float16) {
     const auto& pd = d_.pd;
     conv_ = DnnlPrimitive(pd);
-    src_md_ = d_.src_md;
+    src_md_ = pd.src_desc();
     dst_md_ = pd.dst_desc();
-    src_read_ = DnnlBfloat16Operand(src_md_, pd.src_desc());
     // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
     layouts_.in.assign(in.size(), Layout());
     layouts_.in[0] = layout_of(src_md_);
@@ -197,8 +205,7 @@ class ConvDnnl : public CompiledKernel {
     const Tensor& X = *io.in[0];
     const Tensor& W = *io.in[1];
     const auto& pd = d_.pd;
-    std::optional<DnnlWorkspace> bf16_src;
-    const DnnlMemoryArg conv_src = src_read_.convert(io.context, dnnl_wrap(src_md_, X), bf16_src);
+    const DnnlMemoryArg conv_src = dnnl_wrap(src_md_, X);
     const DnnlMemoryArg conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
@@ -228,11 +235,16 @@ class ConvDnnl : public CompiledKernel {
   DnnlPrimitive conv_;
   memory::desc src_md_, dst_md_;  // queried once: run() would copy them out of pd each time
   DnnlReorder weights_in_;
-  DnnlBfloat16Operand src_read_;  // src as the primitive reads it (bf16 runs: in bfloat16)
   OwnedMemory const_weights_;  // empty unless W was constant at compile time
 
-  // bf16 where the plan asks for it (CompileContext::precision: native bfloat16 only), else f32.
-  static dt compute_type(const CompileContext& c) { return c.precision == Precision::bf16 ? dt::bf16 : dt::f32; }
+  // bf16 where the plan asks for it (CompileContext::precision: native bfloat16 only), else f32; dst stored in
+  // bfloat16 as the file comment says.
+  static ConvTypes types(const CompileContext& c, const ConvFusion& f, const KernelLayouts& offered) {
+    if (c.precision != Precision::bf16) return {};
+    const bool residual_stored = !f.residual || (offered.in.size() > 3 && stores_bfloat16(offered.in[3]));
+    const bool store = c.store_bfloat16 && !runs_swish_after(f) && !f.to_float16 && residual_stored;
+    return {dt::bf16, store ? dt::bf16 : dt::f32};
+  }
 };
 
 // Declines non-float32 inputs and what oneDNN refuses; the residual and weights need no more checks.

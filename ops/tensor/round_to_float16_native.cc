@@ -3,6 +3,7 @@
 // padding included (zeros stay zeros), in place when the plan allows; threads take contiguous chunks.
 #include <algorithm>
 
+#include "dnnl/layouts.h"
 #include "ops/tensor/round_to_float16.h"
 
 namespace cnnx {
@@ -37,6 +38,7 @@ class RoundNative final : public CompiledKernel {
 Compiled compile_round_native(const std::shared_ptr<const RoundToFloat16Params>& p, const KernelArgs& a) {
   if (a.in[0].dtype != DType::f32) return Compiled::decline("input 0 is not float32");
   const Layout& arriving = a.offered.in[0];
+  if (stores_bfloat16(arriving)) return Compiled::decline("input 0 arrives stored in bfloat16, not float32");
   const size_t elements = is_plain(arriving) ? size_t(checked_numel(a.in[0].shape))
                                              : arriving.desc()->bytes() / sizeof(float);
   return std::make_unique<RoundNative>(p->to, arriving, elements);

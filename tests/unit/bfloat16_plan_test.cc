@@ -214,3 +214,45 @@ TEST_CASE("a model's precision: bf16 runs natively where the CPU can, else float
   unsetenv("CNNX_BFLOAT16");
   CHECK_THROWS_WITH_AS(parse_precision("fp16"), "unknown precision 'fp16' (expected fp32 or bf16)", Error);
 }
+
+TEST_CASE("native bfloat16 stores the values between convolutions in bfloat16, and float32 readers get float32") {
+  // x -> Conv+Relu -> y1 -> Conv (+ y1, Relu) -> y3 -> Conv -> y; Softmax(y1) -> s. y1 and y3 are written by
+  // bf16 convolutions and read rounded: their convolutions store them in bfloat16 (dnnl/layouts.h) and the
+  // roundings view them; Softmax (float32) gets y1 through a reorder to a float32 layout. --verify checks every
+  // step against its reference, stored outputs within half a bfloat16 ulp more (runtime/plan.cc, check_step).
+  GraphBuilder b;
+  b.input("x", {1, 16, 12, 12})
+      .initializer("wa", random_tensor({32, 16, 3, 3}, 21)).initializer("wb", random_tensor({32, 32, 3, 3}, 22))
+      .initializer("wc", random_tensor({16, 32, 1, 1}, 23))
+      .node("Conv", {"x", "wa"}, {"a"}, "conv_a", pads1()).node("Relu", {"a"}, {"y1"}, "relu_a")
+      .node("Conv", {"y1", "wb"}, {"b"}, "conv_b", pads1()).node("Add", {"b", "y1"}, {"sum"}, "add")
+      .node("Relu", {"sum"}, {"y3"}, "relu_b").node("Conv", {"y3", "wc"}, {"y"}, "conv_c")
+      .node("Softmax", {"y1"}, {"s"}, "softmax")
+      .output("y").output("s");
+  const BuiltGraph g = build(b, 24);
+  Options o;
+  o.precision = Precision::bf16;
+  o.verify = true;
+  const Model native = ModelAccess::from_graph(*g.graph, o);
+  const PrecisionReport report = precision_report(native);
+  CAPTURE(report.why);
+  if (!report.cpu_native_bfloat16) return;  // float32 there: nothing is stored in bfloat16
+  native.run(g.inputs);  // throws when a step is beyond its tolerance
+  const std::shared_ptr<const Plan> p = ModelAccess::plan(native, g.inputs);
+  int stored = 0, viewed = 0;
+  for (const PlanStep& s : p->steps()) {
+    const std::string op = s.node < 0 ? "(reorder)" : p->graph().nodes[size_t(s.node)].op_type;
+    CAPTURE(op);
+    CAPTURE(s.kernel);
+    CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
+    CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+    if (op == "Softmax") CHECK(!stores_bfloat16(s.layouts.in[0]));
+    if (op == "FusedConv" || op == "Conv") {
+      CHECK(stores_bfloat16(s.layouts.in[0]));
+      stored += stores_bfloat16(s.layouts.out[0]);
+    }
+    if (op == "RoundToFloat16" && stores_bfloat16(s.layouts.in[0])) viewed += s.view;
+  }
+  CHECK(stored == 2);  // conv_a's y1 and conv_b's y3; conv_c writes the graph output y, float32
+  CHECK(viewed == 2);
+}

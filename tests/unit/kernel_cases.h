@@ -36,8 +36,8 @@
 namespace cnnx::testing {
 
 // The layout a value is offered in: plain, channel-blocked (nChw16c and kin: channel_blocked_layout), or
-// channels-last (NHWC and kin).
-enum class Offer { plain, blocked, channels_last };
+// channels-last (NHWC and kin), or plain stored in bfloat16 (a native bfloat16 plan: dnnl/layouts.h).
+enum class Offer { plain, blocked, channels_last, bfloat16 };
 
 // One input of a case: random uniform data of a shape (the seed derived from the case unless given), or an
 // explicit tensor; constant inputs reach infer and the kernels with their data, as initializers do.
@@ -53,6 +53,7 @@ struct CaseInput {
   CaseInput constant() const { CaseInput c = *this; c.is_constant = true; return c; }
   CaseInput blocked() const { CaseInput c = *this; c.offer = Offer::blocked; return c; }
   CaseInput channels_last() const { CaseInput c = *this; c.offer = Offer::channels_last; return c; }
+  CaseInput stored_bfloat16() const { CaseInput c = *this; c.offer = Offer::bfloat16; return c; }
   CaseInput seeded(uint32_t s) const { CaseInput c = *this; c.seed = s; return c; }
 };
 
@@ -102,6 +103,7 @@ struct KernelCase {
   std::set<size_t> omitted_outputs;
   std::vector<Offer> output_offers;  // empty: no wish for the outputs' layouts
   std::vector<Expect> expects;       // non-reference kernels not named here must run the case
+  Precision precision = Precision::f32;  // CompileContext::precision: bf16 as for a node of a native bf16 plan
   // Ops only passes make (FusedConv, ChannelShuffle) refuse parsing: the params a pass would give them.
   std::function<ParamsPtr(const Node&)> make_params;
   std::string params_note;  // what make_params gives, for messages
@@ -124,6 +126,7 @@ struct KernelCase {
     expects.push_back({std::move(kernel), true, "", takes});
     return *this;
   }
+  KernelCase& native_bfloat16() { precision = Precision::bf16; return *this; }
   KernelCase& without_special_values(std::string why) { special_values_differ = std::move(why); return *this; }
   KernelCase& params(std::string note, std::function<ParamsPtr(const Node&)> make) {
     params_note = std::move(note);
@@ -202,7 +205,9 @@ inline std::string describe(const KernelCase& c) {
     if (in.is_constant) os << ", constant";
     if (in.offer == Offer::blocked) os << ", offered channel-blocked";
     if (in.offer == Offer::channels_last) os << ", offered channels-last";
+    if (in.offer == Offer::bfloat16) os << ", offered stored in bfloat16";
   }
+  if (c.precision == Precision::bf16) os << "\n  compiled as a node of a native bfloat16 plan";
   os << "\n  outputs: " << c.num_outputs;
   for (size_t i : c.omitted_outputs) os << ", output " << i << " omitted";
   for (size_t i = 0; i < c.output_offers.size(); ++i)
@@ -225,6 +230,7 @@ inline std::string describe(const KernelCase& c) {
 // The layout `offer` means for a value of `shape`.
 inline Layout offered_layout(Offer offer, const Shape& shape) {
   if (offer == Offer::blocked) return channel_blocked_layout(shape);
+  if (offer == Offer::bfloat16) return bfloat16_layout(Layout(), shape);
   return offer == Offer::channels_last ? channels_last_layout(shape) : Layout();
 }
 
@@ -434,7 +440,9 @@ inline std::set<std::string> check_kernel_case(const KernelCase& c, bool special
     std::string stage = "compile";  // then "run", then "run with output 0 over input k's buffer"
     CAPTURE(stage);
     try {
-      Compiled compiled = with_node_context(p.node, [&] { return k.compile(p.node.params, {p.in, p.out, p.offered}); });
+      CompileContext context;
+      context.precision = c.precision;
+      Compiled compiled = with_node_context(p.node, [&] { return k.compile(p.node.params, {p.in, p.out, p.offered, context}); });
       if (!compiled) {
         const std::string reason = compiled.reason();
         CAPTURE(reason);
