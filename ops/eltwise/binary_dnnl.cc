@@ -58,6 +58,8 @@ struct BinaryOperands {
   BinaryKind kind = BinaryKind::add;  // the op on (src0, src1): the params' kind, mirrored when swapped
   // Comparisons: dst is u8, each element 1 or 0 (oneDNN converts its 1.0f/0.0f), the bytes of ONNX's bool.
   bool bool_dst = false;
+  // bfloat16 storage (dnnl/layouts.h): src0 arriving stored in bfloat16, and dst stored so too.
+  bool src0_bf16 = false, dst_bf16 = false;
 };
 
 // A dense row-major u8 descriptor of `shape` (ONNX bool's bytes).
@@ -103,9 +105,12 @@ std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, Bin
 // src0 in `layout` (the one it arrives in), dst in the same; src1 in it too when it is not broadcast,
 // plain otherwise.
 binary::primitive_desc describe(const BinaryOperands& ops, const Layout& layout) {
-  const memory::desc src0 = follow(layout, plain_f32_desc(ops.src0));
-  const memory::desc src1 = ops.src1 == ops.dst ? src0 : plain_f32_desc(ops.src1);
-  const binary::desc desc(binary_algorithm(ops.kind), src0, src1, ops.bool_dst ? plain_u8_desc(ops.dst) : src0);
+  const memory::desc f32 = follow(layout, plain_f32_desc(ops.src0));
+  const memory::desc src0 = ops.src0_bf16 ? with_data_type(f32, memory::data_type::bf16) : f32;
+  const memory::desc src1 = ops.src1 == ops.dst ? f32 : plain_f32_desc(ops.src1);
+  const memory::desc dst = ops.bool_dst ? plain_u8_desc(ops.dst)
+                           : ops.dst_bf16 ? with_data_type(f32, memory::data_type::bf16) : f32;
+  const binary::desc desc(binary_algorithm(ops.kind), src0, src1, dst);
   return binary::primitive_desc(desc, dnnl_attr(), dnnl_engine());
 }
 
@@ -160,10 +165,16 @@ OuterLoop loop_over(const BinaryOperands& ops, size_t outer) {
 
 class BinaryDnnl : public CompiledKernel {
  public:
-  BinaryDnnl(BinaryOperands ops, const std::vector<Layout>& arriving) : ops_(std::move(ops)) {
+  // `store`: dst stored in bfloat16 where src0 arrives so (CompileContext::store_bfloat16).
+  BinaryDnnl(BinaryOperands ops, const std::vector<Layout>& arriving, bool store) : ops_(std::move(ops)) {
+    // src0 stored in bfloat16 is read so (float32 arithmetic, as the reference on its values), but for Max
+    // and Min (NaN is put back from src0's floats) and comparisons; the layout decisions below are float32's.
+    const Shape src0_shape = ops_.src0, dst_shape = ops_.dst;
+    ops_.src0_bf16 = stores_bfloat16(arriving[ops_.swapped ? 1 : 0]) && !ops_.bool_dst && !restores_nan();
+    ops_.dst_bf16 = ops_.src0_bf16 && store;
     // Follow src0's blocked layout when oneDNN takes it with this broadcast; plain otherwise, and always for
     // a bool dst (blocked layouts are float32's).
-    Layout layout = arriving[ops_.swapped ? 1 : 0];
+    Layout layout = float32_layout(arriving[ops_.swapped ? 1 : 0]);
     if (ops_.bool_dst || (!is_plain(layout) && md_of(layout).dims() != ops_.src0)) layout = Layout();
     // A single-value src1 over a dense permuted layout (a Transpose's view, such as attention's scaled Q) is
     // elementwise over the bytes as they lie: it runs over them as 1-D and keeps the layout.
@@ -196,8 +207,9 @@ class BinaryDnnl : public CompiledKernel {
     src1_md_ = pd.src_desc(1);
     dst_md_ = pd.dst_desc();
     const Layout src1_layout = ops_.src1 == ops_.dst ? kept : Layout();
-    layouts_.in = ops_.swapped ? std::vector<Layout>{src1_layout, kept} : std::vector<Layout>{kept, src1_layout};
-    layouts_.out = {kept};
+    const Layout src0_layout = ops_.src0_bf16 ? bfloat16_layout(kept, src0_shape) : kept;
+    layouts_.in = ops_.swapped ? std::vector<Layout>{src1_layout, src0_layout} : std::vector<Layout>{src0_layout, src1_layout};
+    layouts_.out = {ops_.dst_bf16 ? bfloat16_layout(kept, dst_shape) : kept};
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -244,7 +256,8 @@ Compiled compile_binary(const BinaryParams& p, const KernelArgs& a) {
   BinaryOperands ops;
   if (why.empty()) why = arrange(p, a.in, ops);
   if (!why.empty()) return Compiled::decline(why);
-  return compile_or_refuse([&] { return std::make_unique<BinaryDnnl>(std::move(ops), a.offered.in); });
+  return compile_or_refuse(
+      [&] { return std::make_unique<BinaryDnnl>(std::move(ops), a.offered.in, a.context.store_bfloat16); });
 }
 
 }  // namespace

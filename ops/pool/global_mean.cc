@@ -8,7 +8,10 @@
 #endif
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
+
+#include "dnnl/layouts.h"
 
 namespace cnnx {
 
@@ -31,29 +34,46 @@ namespace {
 
 constexpr int kLanes = 32;           // interleaved float64 accumulators of a contiguous span
 constexpr int64_t kAhead = 4096;     // bytes prefetched ahead of the loads
-constexpr int64_t kAheadFloats = kAhead / int64_t(sizeof(float));
 
-// Prefetches the cache line `floats` floats after p (the address is computed as an integer: it may lie past
-// the end of the input, where pointer arithmetic would be undefined).
-void prefetch(const float* p, int64_t floats) {
-  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + uintptr_t(floats) * sizeof(float)), 0, 3);
+// The input's elements: float32, or a float32 value stored in bfloat16 (dnnl/layouts.h: the upper half of its
+// bits), summed alike in the same order.
+struct Bfloat16 {
+  uint16_t bits;
+};
+inline double widen(float v) { return double(v); }
+inline double widen(Bfloat16 v) {
+  const uint32_t b = uint32_t(v.bits) << 16;
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return double(f);
+}
+template <class T>
+constexpr int64_t kAheadElements = kAhead / int64_t(sizeof(T));
+
+// Prefetches the cache line `elements` elements after p (the address is computed as an integer: it may lie
+// past the end of the input, where pointer arithmetic would be undefined).
+template <class T>
+void prefetch(const T* p, int64_t elements) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + uintptr_t(elements) * sizeof(T)), 0, 3);
 }
 
 // The lanes' fixed tree and the tail: acc[j] holds the sum of elements j, j + 32, ... of x[0, done).
-double finish_span(double* acc, const float* x, int64_t done, int64_t n) {
-  for (int j = 0; done + j < n; ++j) acc[j] += double(x[done + j]);
+template <class T>
+double finish_span(double* acc, const T* x, int64_t done, int64_t n) {
+  for (int j = 0; done + j < n; ++j) acc[j] += widen(x[done + j]);
   for (int width = kLanes / 2; width > 0; width /= 2)
     for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
   return acc[0];
 }
 
-double sum_span_generic(const float* x, int64_t n) {
+template <class T>
+double sum_span_generic(const T* x, int64_t n) {
   double acc[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    prefetch(x, i + kAheadFloats);
-    prefetch(x, i + kAheadFloats + 16);
-    for (int j = 0; j < kLanes; ++j) acc[j] += double(x[i + j]);
+    prefetch(x, i + kAheadElements<T>);
+    prefetch(x, i + kAheadElements<T> + 16);
+    for (int j = 0; j < kLanes; ++j) acc[j] += widen(x[i + j]);
   }
   return finish_span(acc, x, i, n);
 }
@@ -64,8 +84,8 @@ __attribute__((target("avx2"))) double sum_span_avx2(const float* x, int64_t n) 
   for (__m256d& v : a) v = _mm256_setzero_pd();
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    prefetch(x, i + kAheadFloats);
-    prefetch(x, i + kAheadFloats + 16);
+    prefetch(x, i + kAheadElements<float>);
+    prefetch(x, i + kAheadElements<float> + 16);
     for (int k = 0; k < 8; ++k) a[k] = _mm256_add_pd(a[k], _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * k)));
   }
   double acc[kLanes];
@@ -86,50 +106,66 @@ double sum_span(const float* x, int64_t n) {
 
 namespace {
 
+// sum_span of either element type (bfloat16 storage: the generic loop).
+double span_sum(const float* x, int64_t n) { return sum_span(x, n); }
+double span_sum(const Bfloat16* x, int64_t n) { return sum_span_generic(x, n); }
+
 // out[j] = sum over rows r of x[r * row_stride + j], j < L: row r into accumulator set r mod 4.
-template <int L>
-inline __attribute__((always_inline)) void sum_rows_fixed(const float* x, int64_t rows, int64_t row_stride,
+template <int L, class T>
+inline __attribute__((always_inline)) void sum_rows_fixed(const T* x, int64_t rows, int64_t row_stride,
                                                           double* out) {
   double acc[4][L] = {};
-  const int64_t ahead_rows = kAheadFloats / row_stride;
+  const int64_t ahead_rows = kAheadElements<T> / row_stride;
   int64_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     for (int64_t b = 0; b < 4 * row_stride; b += 16) prefetch(x, (r + ahead_rows) * row_stride + b);
     for (int u = 0; u < 4; ++u)
-      for (int j = 0; j < L; ++j) acc[u][j] += double(x[(r + u) * row_stride + j]);
+      for (int j = 0; j < L; ++j) acc[u][j] += widen(x[(r + u) * row_stride + j]);
   }
   for (int u = 0; r < rows; ++r, ++u)
-    for (int j = 0; j < L; ++j) acc[u][j] += double(x[r * row_stride + j]);
+    for (int j = 0; j < L; ++j) acc[u][j] += widen(x[r * row_stride + j]);
   for (int j = 0; j < L; ++j) out[j] = (acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j]);
 }
 
-CNNX_MEAN_CLONES void sum_rows16(const float* x, int64_t rows, int64_t row_stride, double* out) {
-  sum_rows_fixed<16>(x, rows, row_stride, out);
-}
-CNNX_MEAN_CLONES void sum_rows8(const float* x, int64_t rows, int64_t row_stride, double* out) {
-  sum_rows_fixed<8>(x, rows, row_stride, out);
-}
 // Any lane count (channels-last rows of C floats): rows added in order, per lane. Four rows at a time per
 // lane in a register, so that out[] is loaded and stored once per four rows, not once per row.
-CNNX_MEAN_CLONES void sum_rows_any(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) {
+template <class T>
+inline __attribute__((always_inline)) void sum_rows_lanes(const T* x, int64_t rows, int64_t lanes,
+                                                          int64_t row_stride, double* out) {
   std::fill(out, out + lanes, 0.0);
   int64_t r = 0;
   for (; r + 4 <= rows; r += 4) {
-    for (int64_t b = 0; b < 4 * row_stride; b += 16) prefetch(x, r * row_stride + b + kAheadFloats);
-    const float* x0 = x + r * row_stride;
-    const float* x1 = x0 + row_stride;
-    const float* x2 = x1 + row_stride;
-    const float* x3 = x2 + row_stride;
+    for (int64_t b = 0; b < 4 * row_stride; b += 16) prefetch(x, r * row_stride + b + kAheadElements<T>);
+    const T* x0 = x + r * row_stride;
+    const T* x1 = x0 + row_stride;
+    const T* x2 = x1 + row_stride;
+    const T* x3 = x2 + row_stride;
     for (int64_t j = 0; j < lanes; ++j)
-      out[j] = (((out[j] + double(x0[j])) + double(x1[j])) + double(x2[j])) + double(x3[j]);
+      out[j] = (((out[j] + widen(x0[j])) + widen(x1[j])) + widen(x2[j])) + widen(x3[j]);
   }
   for (; r < rows; ++r) {
-    for (int64_t j = 0; j < lanes; j += 16) prefetch(x, r * row_stride + j + kAheadFloats);
-    for (int64_t j = 0; j < lanes; ++j) out[j] += double(x[r * row_stride + j]);
+    for (int64_t j = 0; j < lanes; j += 16) prefetch(x, r * row_stride + j + kAheadElements<T>);
+    for (int64_t j = 0; j < lanes; ++j) out[j] += widen(x[r * row_stride + j]);
   }
 }
 
-void sum_rows(const float* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) {
+// Compiled per instruction set (target_clones takes no templates): each element type's three loops.
+#define CNNX_SUM_ROWS(T)                                                                                     \
+  CNNX_MEAN_CLONES void sum_rows16(const T* x, int64_t rows, int64_t row_stride, double* out) {             \
+    sum_rows_fixed<16>(x, rows, row_stride, out);                                                            \
+  }                                                                                                          \
+  CNNX_MEAN_CLONES void sum_rows8(const T* x, int64_t rows, int64_t row_stride, double* out) {              \
+    sum_rows_fixed<8>(x, rows, row_stride, out);                                                             \
+  }                                                                                                          \
+  CNNX_MEAN_CLONES void sum_rows_any(const T* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) { \
+    sum_rows_lanes(x, rows, lanes, row_stride, out);                                                         \
+  }
+CNNX_SUM_ROWS(float)
+CNNX_SUM_ROWS(Bfloat16)
+#undef CNNX_SUM_ROWS
+
+template <class T>
+void sum_rows(const T* x, int64_t rows, int64_t lanes, int64_t row_stride, double* out) {
   if (lanes == 16) return sum_rows16(x, rows, row_stride, out);
   if (lanes == 8) return sum_rows8(x, rows, row_stride, out);
   sum_rows_any(x, rows, lanes, row_stride, out);
@@ -148,12 +184,13 @@ CNNX_MEAN_CLONES void add_lanes(const double* x, int64_t n, double* sum) {
 // floats and 8k-float chunks (more chunks for the 7x7 and 14x14 planes to split).
 constexpr int64_t kParallelFloats = int64_t(1) << 14;
 
-void mean_of_planes(const float* x, const MeanLayout& L, float* y) {
+template <class T>
+void mean_of_planes(const T* x, const MeanLayout& L, float* y) {
   const int64_t planes = L.N * L.C, chunks = ceil_div(L.plane, kMeanChunk), items = planes * chunks;
   auto chunk_sum = [&](int64_t item) {
     const int64_t p = item / chunks, k = item % chunks;
-    const float* base = x + L.offset + (p / L.C) * L.n_stride + (p % L.C) * L.c_stride + k * kMeanChunk;
-    return sum_span(base, std::min(kMeanChunk, L.plane - k * kMeanChunk));
+    const T* base = x + L.offset + (p / L.C) * L.n_stride + (p % L.C) * L.c_stride + k * kMeanChunk;
+    return span_sum(base, std::min(kMeanChunk, L.plane - k * kMeanChunk));
   };
   const double scale = 1.0 / double(L.plane);
   [[maybe_unused]] const bool parallel = planes * L.plane >= kParallelFloats;
@@ -172,7 +209,8 @@ void mean_of_planes(const float* x, const MeanLayout& L, float* y) {
   }
 }
 
-void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
+template <class T>
+void mean_of_channel_rows(const T* x, const MeanLayout& L, float* y) {
   // At least 4 rows a chunk: wide rows (C > 2048) still take the 4-row loop, and the partial sums stay at
   // most half the input's size.
   const int64_t groups = ceil_div(L.C, L.lanes), rows_per_chunk = std::max<int64_t>(4, kMeanChunk / L.lanes);
@@ -183,7 +221,7 @@ void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
   for (int64_t i = 0; i < items; ++i) {
     const int64_t k = i % chunks, g = (i / chunks) % groups, n = i / (chunks * groups);
     const int64_t first_row = k * rows_per_chunk, rows = std::min(rows_per_chunk, L.plane - first_row);
-    const float* base = x + L.offset + n * L.n_stride + g * L.c_stride + first_row * L.row_stride;
+    const T* base = x + L.offset + n * L.n_stride + g * L.c_stride + first_row * L.row_stride;
     sum_rows(base, rows, L.lanes, L.row_stride, partial.data() + i * L.lanes);
   }
   // Each lane's chunk sums in chunk order, all lanes at once (a loop per lane would be one long chain of
@@ -200,25 +238,33 @@ void mean_of_channel_rows(const float* x, const MeanLayout& L, float* y) {
     }
 }
 
+template <class T>
+void mean_of(const T* x, const MeanLayout& layout, float* y) {
+  if (layout.N * layout.C == 0) return;
+  if (layout.kind == MeanLayout::planes) mean_of_planes(x, layout, y);
+  else mean_of_channel_rows(x, layout, y);
+}
+
+// Reads the layout it arrives in where mean_layout_of can, in float32 or stored in bfloat16; plain otherwise.
 class GlobalMean : public CompiledKernel {
  public:
-  GlobalMean(const Shape& shape, const Layout& layout) : layout_(plain_mean_layout(shape)) {
-    if (!is_plain(layout) && mean_layout_of(layout, shape, layout_)) {
-      layouts_.in = {layout};
-      layouts_.out = {Layout()};
-      blocked_ = true;
-    }
+  GlobalMean(const Shape& shape, const Layout& layout)
+      : layout_(plain_mean_layout(shape)), layouts_{{Layout()}, {Layout()}}, bf16_(stores_bfloat16(layout)) {
+    const Layout f32 = float32_layout(layout);
+    if (is_plain(f32) || mean_layout_of(f32, shape, layout_)) layouts_.in = {layout};
+    else bf16_ = false;
   }
   void run(const KernelIO& io) const override {
-    const Tensor& x = *io.in[0];
-    global_mean(x.data<float>(), layout_, io.out[0]->data<float>());
+    const void* x = io.in[0]->raw();
+    if (bf16_) mean_of(static_cast<const Bfloat16*>(x), layout_, io.out[0]->data<float>());
+    else mean_of(static_cast<const float*>(x), layout_, io.out[0]->data<float>());
   }
-  const KernelLayouts* layouts() const override { return blocked_ ? &layouts_ : nullptr; }
+  const KernelLayouts* layouts() const override { return is_plain(layouts_.in[0]) ? nullptr : &layouts_; }
 
  private:
   MeanLayout layout_;
   KernelLayouts layouts_;
-  bool blocked_ = false;
+  bool bf16_;
 };
 
 }  // namespace
@@ -233,11 +279,7 @@ MeanLayout plain_mean_layout(const Shape& shape) {
   return L;
 }
 
-void global_mean(const float* x, const MeanLayout& layout, float* y) {
-  if (layout.N * layout.C == 0) return;
-  if (layout.kind == MeanLayout::planes) mean_of_planes(x, layout, y);
-  else mean_of_channel_rows(x, layout, y);
-}
+void global_mean(const float* x, const MeanLayout& layout, float* y) { mean_of(x, layout, y); }
 
 Kernel<NoParams> global_mean_kernel() {
   return {"mean", [](const std::shared_ptr<const NoParams>&, const KernelArgs& a) -> Compiled {

@@ -125,9 +125,8 @@ void register_tensor_ops(OpRegistry& r) {
   shuffle.hints.copies_only = true;
   r.add(std::move(shuffle));
   // Made only by the float16-compute lowering (passes/float16_compute.cc), never read from a model.
-  OpSpec<RoundToFloat16Params> round{"RoundToFloat16", 1, parse_round_to_float16, infer_round_to_float16,
-                                     kRoundToFloat16Tolerance,
-                                     {round_to_float16_dnnl_kernel(), round_to_float16_native_kernel(), ref_kernel(round_to_float16_ref)}};
+  OpSpec<RoundToFloat16Params> round{"RoundToFloat16", 1, parse_round_to_float16, infer_round_to_float16, kExact,
+                                     {round_to_bfloat16_storage_kernel(), round_to_float16_native_kernel(), ref_kernel(round_to_float16_ref)}};
   round.domain = kInternalDomain;
   r.add(std::move(round));
 }

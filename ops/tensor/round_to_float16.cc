@@ -48,18 +48,33 @@ void round_f16_f16c(const float*, float*, size_t) {}
 
 // bfloat16 on the bits, branch-free so that the compiler vectorizes it: engine/float16.cc's conversion there
 // and back (ties to even, a carry past the largest finite value gives inf, NaN quieted with its sign).
+inline uint32_t bfloat16_rounded_bits(const float* x) {
+  uint32_t b;
+  std::memcpy(&b, x, sizeof b);
+  const uint32_t nearest = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
+  const uint32_t quiet_nan = (b | 0x00400000u) & 0xffff0000u;
+  return (b & 0x7fffffffu) > 0x7f800000u ? quiet_nan : nearest;
+}
+
 void round_bf16(const float* x, float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) {
-    uint32_t b;
-    std::memcpy(&b, x + i, sizeof b);
-    const uint32_t nearest = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
-    const uint32_t quiet_nan = (b | 0x00400000u) & 0xffff0000u;
-    const uint32_t r = (b & 0x7fffffffu) > 0x7f800000u ? quiet_nan : nearest;
+    const uint32_t r = bfloat16_rounded_bits(x + i);
     std::memcpy(y + i, &r, sizeof r);
   }
 }
 
 }  // namespace
+
+void float_to_bfloat16_bits(const float* x, uint16_t* y, size_t n) {
+  for (size_t i = 0; i < n; ++i) y[i] = uint16_t(bfloat16_rounded_bits(x + i) >> 16);
+}
+
+void bfloat16_bits_to_float(const uint16_t* x, float* y, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t b = uint32_t(x[i]) << 16;
+    std::memcpy(y + i, &b, sizeof b);
+  }
+}
 
 Tensor rounded_to_bfloat16(const Tensor& t) {
   Tensor r = t.clone();

@@ -215,19 +215,21 @@ TEST_CASE("a model's precision: bf16 runs natively where the CPU can, else float
   CHECK_THROWS_WITH_AS(parse_precision("fp16"), "unknown precision 'fp16' (expected fp32 or bf16)", Error);
 }
 
-TEST_CASE("native bfloat16 stores the values between convolutions in bfloat16, and float32 readers get float32") {
-  // x -> Conv+Relu -> y1 -> Conv (+ y1, Relu) -> y3 -> Conv -> y; Softmax(y1) -> s. y1 and y3 are written by
-  // bf16 convolutions and read rounded: their convolutions store them in bfloat16 (dnnl/layouts.h) and the
-  // roundings view them; Softmax (float32) gets y1 through a reorder to a float32 layout. --verify checks every
-  // step against its reference, stored outputs within half a bfloat16 ulp more (runtime/plan.cc, check_step).
+TEST_CASE("native bfloat16 stores the values between the kernels that read them in bfloat16") {
+  // x -> Conv+Relu -> y1 -> Conv (+ y1, Relu) -> y3 -> Mul(y3, Sigmoid(GlobalAveragePool(y3))) -> m -> Conv -> y;
+  // Softmax(y1) -> s. y1, y3 and m are written by bf16 nodes and read rounded: the convolutions and the Mul
+  // store them in bfloat16 (dnnl/layouts.h) and the roundings view them; the pooling reads y3 so; Softmax
+  // (float32) gets y1 through a reorder to a float32 layout. --verify checks every step against its reference,
+  // stored outputs within half a bfloat16 ulp more (runtime/plan.cc, check_step).
   GraphBuilder b;
   b.input("x", {1, 16, 12, 12})
       .initializer("wa", random_tensor({32, 16, 3, 3}, 21)).initializer("wb", random_tensor({32, 32, 3, 3}, 22))
       .initializer("wc", random_tensor({16, 32, 1, 1}, 23))
       .node("Conv", {"x", "wa"}, {"a"}, "conv_a", pads1()).node("Relu", {"a"}, {"y1"}, "relu_a")
       .node("Conv", {"y1", "wb"}, {"b"}, "conv_b", pads1()).node("Add", {"b", "y1"}, {"sum"}, "add")
-      .node("Relu", {"sum"}, {"y3"}, "relu_b").node("Conv", {"y3", "wc"}, {"y"}, "conv_c")
-      .node("Softmax", {"y1"}, {"s"}, "softmax")
+      .node("Relu", {"sum"}, {"y3"}, "relu_b").node("GlobalAveragePool", {"y3"}, {"g"}, "pool")
+      .node("Sigmoid", {"g"}, {"gate"}, "sigmoid").node("Mul", {"y3", "gate"}, {"m"}, "mul")
+      .node("Conv", {"m", "wc"}, {"y"}, "conv_c").node("Softmax", {"y1"}, {"s"}, "softmax")
       .output("y").output("s");
   const BuiltGraph g = build(b, 24);
   Options o;
@@ -247,12 +249,11 @@ TEST_CASE("native bfloat16 stores the values between convolutions in bfloat16, a
     CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
     CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
     if (op == "Softmax") CHECK(!stores_bfloat16(s.layouts.in[0]));
-    if (op == "FusedConv" || op == "Conv") {
+    if (op == "FusedConv" || op == "Conv" || op == "GlobalAveragePool" || op == "Mul")
       CHECK(stores_bfloat16(s.layouts.in[0]));
-      stored += stores_bfloat16(s.layouts.out[0]);
-    }
+    if (op == "FusedConv" || op == "Conv" || op == "Mul") stored += stores_bfloat16(s.layouts.out[0]);
     if (op == "RoundToFloat16" && stores_bfloat16(s.layouts.in[0])) viewed += s.view;
   }
-  CHECK(stored == 2);  // conv_a's y1 and conv_b's y3; conv_c writes the graph output y, float32
-  CHECK(viewed == 2);
+  CHECK(stored == 3);  // y1, y3 and m; conv_c writes the graph output y, float32
+  CHECK(viewed == 3);
 }

@@ -31,6 +31,7 @@
 
 #include "dnnl/layouts.h"
 #include "engine/node_eval.h"
+#include "ops/tensor/round_to_float16.h"
 #include "tests/unit/op_harness.h"
 
 namespace cnnx::testing {
@@ -264,7 +265,8 @@ inline PreparedCase prepare_case(const KernelCase& c) {
       p.offered.in.emplace_back();
       continue;
     }
-    const Tensor t = ci.data.defined() ? ci.data : random_tensor(ci.shape, seed_of(c, i), ci.lo, ci.hi);
+    Tensor t = ci.data.defined() ? ci.data : random_tensor(ci.shape, seed_of(c, i), ci.lo, ci.hi);
+    if (ci.offer == Offer::bfloat16) t = rounded_to_bfloat16(t);  // the values a bfloat16 storage holds
     p.inputs.push_back(t);
     p.in.push_back(ci.is_constant ? ValueInfo::of(t) : ValueInfo::of(t.dtype(), t.shape()));
     p.offered.in.push_back(offered_layout(ci.offer, t.shape()));

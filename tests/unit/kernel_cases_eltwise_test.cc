@@ -257,6 +257,19 @@ std::vector<KernelCase> binary_cases() {
     cases.push_back(KernelCase(op, 14, "blocked A, B along W")
                         .in(random_in({1, 16, 4, 4}).blocked()).in(random_in({1, 1, 1, 4}, 0.5f, 2.f))
                         .declines("channel", "varies along spatial dim 3"));
+    // A native bfloat16 plan (dnnl/layouts.h): A stored in bfloat16 is read so by the dnnl kernel, float32
+    // arithmetic on its values, output float32 (not CompileContext::store_bfloat16); the channel kernel
+    // declines it (the plan reorders).
+    const std::string subnormals = "the harness stores the input with oneDNN's conversion, which flushes subnormals "
+                                   "to zero (vcvtneps2bf16)";
+    cases.push_back(KernelCase(op, 14, "native bf16: A stored in bfloat16, per-channel B").native_bfloat16()
+                        .in(random_in({1, 16, 4, 4}).stored_bfloat16()).in(random_in({1, 16, 1, 1}, 0.5f, 2.f))
+                        .declines("channel", "not channel-blocked").runs("dnnl", Takes::offered)
+                        .without_special_values(subnormals));
+    cases.push_back(KernelCase(op, 14, "native bf16: A stored in bfloat16, B of its shape").native_bfloat16()
+                        .in(random_in({2, 3, 5}).stored_bfloat16()).in(random_in({2, 3, 5}, 0.5f, 2.f))
+                        .declines("channel", "nothing is broadcast").runs("dnnl", Takes::offered)
+                        .without_special_values(subnormals));
   }
   // Before opset 7: B broadcasts onto A only with broadcast=1, placed at axis (suffix without it).
   cases.push_back(KernelCase("Add", 6, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))

@@ -16,6 +16,7 @@
 #include "runtime/plan.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
+#include "ops/tensor/round_to_float16.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -114,7 +115,9 @@ TEST_CASE("the global mean kernel gives the same bits for any thread count") {
       layout = layout_of(md);
       buffer.assign(md.get_size() / sizeof(float), 0.f);
       blocked = Tensor::borrow(DType::f32, c.shape, buffer.data());
-      DnnlReorder(plain_f32_desc(c.shape), md).run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
+      const DnnlReorder to_md(plain_f32_desc(c.shape), md);  // none for nchw
+    if (to_md) to_md.run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
+    else std::memcpy(buffer.data(), x.raw(), x.bytes());
     }
     const Tensor* in = blocked.defined() ? &blocked : nullptr;
     const std::vector<uint8_t> one = bits(with_threads(1, [&] { return run_mean(x, layout, in); }));
@@ -157,6 +160,7 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     dnnl::memory::dims strides = {};  // instead of `format` when given
   };
   const std::vector<Case> cases = {
+      {{2, 5, 6, 7}, tag::nchw, "nchw (plain)"},
       {{2, 20, 7, 7}, tag::nChw16c, "nChw16c, C not a multiple of 16"},
       {{1, 16, 13, 11}, tag::nChw16c, "nChw16c"},
       {{3, 13, 9, 9}, tag::nChw8c, "nChw8c"},
@@ -191,9 +195,20 @@ TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layou
     }
     std::vector<float> buffer(md.get_size() / sizeof(float), 0.f);
     Tensor blocked = Tensor::borrow(DType::f32, c.shape, buffer.data());
-    DnnlReorder(plain_f32_desc(c.shape), md).run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
+    const DnnlReorder to_md(plain_f32_desc(c.shape), md);  // none for nchw
+    if (to_md) to_md.run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), x), dnnl_wrap(md, blocked));
+    else std::memcpy(buffer.data(), x.raw(), x.bytes());
     Tensor y = run_mean(x, layout, &blocked);
     CHECK(within(y, plane_means(x), kMeanClaim) == "");
+    // The same arrangement stored in bfloat16 (a native bfloat16 plan, dnnl/layouts.h): the mean of the
+    // bfloat16 values, summed in the same order.
+    const Tensor rounded = rounded_to_bfloat16(x);
+    const dnnl::memory::desc bf16_md = with_data_type(md, dnnl::memory::data_type::bf16);
+    std::vector<uint16_t> bf16_buffer(bf16_md.get_size() / sizeof(uint16_t), 0);
+    Tensor stored = Tensor::borrow(DType::f32, c.shape, bf16_buffer.data());
+    DnnlReorder(plain_f32_desc(c.shape), bf16_md)
+        .run(nullptr, dnnl_wrap(plain_f32_desc(c.shape), rounded), dnnl_wrap(bf16_md, stored));
+    CHECK(within(run_mean(x, layout_of(bf16_md), &stored), plane_means(rounded), kMeanClaim) == "");
   }
 }
 
