@@ -66,8 +66,10 @@ std::vector<size_t> bfloat16_kernel_converts(const Node& n, const std::vector<Va
 
 bool reads_bfloat16_storage(const Node& n) {
   // Kernels: Conv's and FusedConv's dnnl; RoundToFloat16's bf16_storage; GlobalAveragePool's mean; Add, Sub,
-  // Mul and Div's channel (declines bfloat16 layouts: the plan reorders) and dnnl.
-  static const std::set<std::string> readers = {"Conv", "FusedConv", "GlobalAveragePool", "Add", "Sub", "Mul", "Div"};
+  // Mul and Div's channel (declines bfloat16 layouts: the plan reorders) and dnnl; MatMul's and FusedMatMul's
+  // dnnl (bfloat16 A where B is prepared, float32 layouts otherwise).
+  static const std::set<std::string> readers = {"Conv", "FusedConv", "GlobalAveragePool", "Add", "Sub",
+                                                "Mul",  "Div",       "MatMul",            "FusedMatMul"};
   if (n.precision != Precision::bf16) return false;
   if (is_round_to_float16(n)) return true;
   return (n.domain.empty() || n.domain == kInternalDomain) && readers.count(n.op_type) > 0;

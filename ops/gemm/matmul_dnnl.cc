@@ -10,7 +10,9 @@
 // (format_tag::any): as stored, brgemm copies it into that layout on every run (~8% of ViT's matmul time).
 // The model then releases its own copy (dnnl/prepared_weights.h), so peak RSS holds the weights once.
 // In a native bfloat16 plan (CompileContext::precision bf16), such a product runs oneDNN's bf16 matmul: B
-// prepared in bf16, A reordered to bf16 per run (exactly: its values are bfloat16's), float32 bias and dst.
+// prepared in bf16, A read stored in bfloat16 (dnnl/layouts.h: plain, the plan converts it so), float32 bias,
+// and dst stored in bfloat16 where only its rounding reads it (CompileContext::store_bfloat16; not with a
+// residual arriving float32, which would be rounded twice), else float32. Other products read float32 layouts.
 #include <cstring>
 
 #include "dnnl/primitive_kernel.h"
@@ -54,10 +56,11 @@ primitive_attr fusion_attr(const MatMulFusion& f) {
 // heads split from tokens) is read in it when it has the operand's dims as oneDNN sees them; `a_layout` and
 // `b_layout` are those layouts, or plain; `dst_layout` likewise the dense layout dst is written in.
 // `prepared_b`: B is a constant the kernel reorders once into the layout the primitive picks, in `b_type`
-// (bf16: A too, per run).
+// (bf16: A is read in bfloat16 too, and dst in `dst_type`).
 MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout& a_layout = {},
                     const Layout& b_layout = {}, const Layout& dst_layout = {}, bool prepared_b = false,
-                    memory::data_type b_type = memory::data_type::f32) {
+                    memory::data_type b_type = memory::data_type::f32,
+                    memory::data_type dst_type = memory::data_type::f32) {
   const bool fold_batch = g.b_batch.empty();
   const memory::dim M = fold_batch ? checked_numel(g.batch) * g.M : g.M, N = g.N, K = g.K;
   const size_t batch_rank = fold_batch ? 0 : g.batch.size();
@@ -70,15 +73,16 @@ MatMulDesc describe(const MatMulGeometry& g, const MatMulParams& p, const Layout
     d.user_weights_md = d.weights_md;
     d.weights_md = memory::desc(d.weights_md.dims(), b_type, memory::format_tag::any);
   }
-  const memory::desc src_md = prepared_b ? with_data_type(d.src_md, b_type) : d.src_md;
+  if (prepared_b) d.src_md = with_data_type(d.src_md, b_type);
   d.dst_md = plain_f32_desc(operand(fold_batch ? Shape{} : g.batch, batch_rank, M, N));
   if (!is_plain(dst_layout)) d.dst_md = md_of(dst_layout);
+  d.dst_md = with_data_type(d.dst_md, dst_type);
   const primitive_attr attr = fusion_attr(p.fusion);
   if (p.bias) {
     d.bias_md = plain_f32_desc(operand({}, batch_rank, 1, N));
-    d.pd = matmul::primitive_desc(matmul::desc(src_md, d.weights_md, d.bias_md, d.dst_md), attr, dnnl_engine());
+    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.bias_md, d.dst_md), attr, dnnl_engine());
   } else {
-    d.pd = matmul::primitive_desc(matmul::desc(src_md, d.weights_md, d.dst_md), attr, dnnl_engine());
+    d.pd = matmul::primitive_desc(matmul::desc(d.src_md, d.weights_md, d.dst_md), attr, dnnl_engine());
   }
   if (prepared_b) d.weights_md = d.pd.weights_desc();
   return d;
@@ -92,7 +96,6 @@ class MatMulDnnl : public CompiledKernel {
       : d_(std::move(d)), residual_(residual), layouts_(std::move(layouts)) {
     matmul_ = DnnlPrimitive(d_.pd);
     if (b) weights_ = prepare_constant(context, d_.user_weights_md, *b, d_.weights_md);
-    src_read_ = DnnlBfloat16Operand(d_.src_md, d_.pd.src_desc());
   }
 
   const KernelLayouts* layouts() const override { return &layouts_; }
@@ -101,10 +104,8 @@ class MatMulDnnl : public CompiledKernel {
   bool reads_input_at_run(size_t input) const override { return input != 1 || !weights_.memory; }
 
   void run(const KernelIO& io) const override {
-    if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), io.out[0]->bytes());
-    std::optional<DnnlWorkspace> bf16_src;
-    const DnnlMemoryArg src = src_read_.convert(io.context, dnnl_wrap(d_.src_md, *io.in[0]), bf16_src);
-    DnnlArgs args = {{DNNL_ARG_SRC, src},
+    if (residual_ && io.out[0]->raw() != io.in[3]->raw()) std::memcpy(io.out[0]->raw(), io.in[3]->raw(), d_.dst_md.get_size());
+    DnnlArgs args = {{DNNL_ARG_SRC, dnnl_wrap(d_.src_md, *io.in[0])},
                      {DNNL_ARG_WEIGHTS, weights_.memory ? DnnlMemoryArg(weights_.memory) : dnnl_wrap(d_.weights_md, *io.in[1])},
                      {DNNL_ARG_DST, dnnl_wrap(d_.dst_md, *io.out[0])}};
     if (!d_.bias_md.is_zero()) args.insert({DNNL_ARG_BIAS, dnnl_wrap(d_.bias_md, *io.in[2])});
@@ -117,7 +118,6 @@ class MatMulDnnl : public CompiledKernel {
   KernelLayouts layouts_;
   DnnlPrimitive matmul_;
   OwnedMemory weights_;  // B prepared at compile time, or empty
-  DnnlBfloat16Operand src_read_;  // A as the primitive reads it (bf16 runs: in bfloat16)
 };
 
 }  // namespace
@@ -135,7 +135,7 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             KernelLayouts layouts{std::vector<Layout>(a.in.size()), {Layout()}};
             if (!g.b_batch.empty())
               for (size_t i = 0; i < 2; ++i) {
-                const Layout& arriving = a.offered.in[i];
+                const Layout arriving = float32_layout(a.offered.in[i]);
                 if (!is_plain(arriving) && !has_inner_blocks(arriving) && size_t(a.in[i].rank()) == g.batch.size() + 2)
                   layouts.in[i] = arriving;
               }
@@ -145,7 +145,7 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             }
             // dst in the dense layout its reader wishes (a Transpose then is a view), likewise; the residual
             // the sum post-op adds is read in it too.
-            const Layout wish = a.offered.out.empty() ? Layout() : a.offered.out[0];
+            const Layout wish = a.offered.out.empty() ? Layout() : a.offered.out[0];  // float32's
             if (!g.b_batch.empty() && !is_plain(wish) && !has_inner_blocks(wish) &&
                 md_of(wish).dims() == memory::dims(a.out[0].shape.begin(), a.out[0].shape.end()) &&
                 size_t(a.out[0].rank()) == g.batch.size() + 2 &&
@@ -157,15 +157,26 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             why = dnnl_refuses([&] { d = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0]); });
             if (!why.empty()) return Compiled::decline(why);
             // A constant 2-D B into the primitive's own layout, where oneDNN runs that without its reference.
+            // In bfloat16 (the file comment): A read stored in bfloat16, dst stored so where it may be.
             const bool prepare_b = a.in[1].constant && a.in[1].rank() == 2 && g.b_batch.empty();
+            const bool bf16 = a.context.precision == Precision::bf16;
+            const bool residual_stored = !p->fusion.residual || stores_bfloat16(a.offered.in.at(3));
+            const memory::data_type b_type = bf16 ? memory::data_type::bf16 : memory::data_type::f32;
+            const memory::data_type dst_type =
+                bf16 && a.context.store_bfloat16 && residual_stored ? memory::data_type::bf16 : memory::data_type::f32;
             MatMulDesc prepared;
             if (prepare_b && runs_without_reference([&] {
-                  return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true,
-                                              a.context.precision == Precision::bf16 ? memory::data_type::bf16
-                                                                                     : memory::data_type::f32)).pd;
-                }))
+                  return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true, b_type,
+                                              dst_type)).pd;
+                })) {
+              if (bf16) {  // plain in bfloat16, with the values' own dims (the primitive folds A's batch)
+                layouts.in[0] = bfloat16_layout(Layout(), a.in[0].shape);
+                if (dst_type == memory::data_type::bf16) layouts.out[0] = bfloat16_layout(Layout(), a.out[0].shape);
+                if (p->fusion.residual) layouts.in[3] = layouts.out[0];
+              }
               return std::make_unique<MatMulDnnl>(std::move(prepared), p->fusion.residual, std::move(layouts),
                                                   a.in[1].constant.get(), a.context);
+            }
             return std::make_unique<MatMulDnnl>(std::move(d), p->fusion.residual, std::move(layouts), nullptr,
                                                 a.context);
           }};
