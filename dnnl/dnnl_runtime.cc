@@ -50,7 +50,9 @@ DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t) {
 }
 
 DnnlMemoryArg dnnl_wrap(const dnnl::memory::desc& md, const Tensor& t, size_t offset) {
-  if (offset > t.bytes() || md.get_size() > t.bytes() - offset)
+  // A float32 value stored in bfloat16 (plain: parts of it are wrapped) has two bytes an element.
+  const size_t bytes = md.data_type() == dnnl::memory::data_type::bf16 && t.dtype() == DType::f32 ? t.bytes() / 2 : t.bytes();
+  if (offset > bytes || md.get_size() > bytes - offset)
     fail("oneDNN memory of ", md.get_size(), " bytes at byte ", offset, " of a tensor of ", t.bytes());
   return DnnlMemoryArg(md, static_cast<char*>(const_cast<void*>(t.raw())) + offset);
 }

@@ -149,7 +149,7 @@ bool grouped_conv_aliases_channels_last(const ConvGeometry& g, const ConvDesc& o
 // code on AVX-512 machines at half the speed. The exception: a grouped convolution that aliases in
 // channels-last (above) takes its own choice, reordering src where it arrives channels-last.
 ConvDesc describe_offered(const ConvGeometry& g, ConvTypes types, const ConvFusion& fusion, const KernelLayouts& offered) {
-  const Layout& src = offered.in[0];
+  const Layout src = float32_layout(offered.in[0]);  // the arrangement it arrives in; `types` say the type
   const Layout wished_dst = offered.out.empty() ? Layout() : offered.out[0];
   // Given a channels-last src and left to choose dst, oneDNN pairs it with a blocked dst it has no kernel for.
   const Layout dst_like_src = is_plain(src) || has_inner_blocks(src) ? Layout() : layout_of(same_order_desc(src, g.output_shape()));

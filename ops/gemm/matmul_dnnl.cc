@@ -164,14 +164,19 @@ Kernel<MatMulParams> matmul_dnnl_kernel() {
             const memory::data_type b_type = bf16 ? memory::data_type::bf16 : memory::data_type::f32;
             const memory::data_type dst_type =
                 bf16 && a.context.store_bfloat16 && residual_stored ? memory::data_type::bf16 : memory::data_type::f32;
+            // bf16 dst where oneDNN runs it without its reference, else float32 (B stays prepared in bf16:
+            // the plan left its rounding to this kernel, bfloat16_kernel_converts).
             MatMulDesc prepared;
-            if (prepare_b && runs_without_reference([&] {
-                  return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true, b_type,
-                                              dst_type)).pd;
-                })) {
+            auto prepares = [&](memory::data_type dst) {
+              return runs_without_reference([&] {
+                return (prepared = describe(g, *p, layouts.in[0], layouts.in[1], layouts.out[0], true, b_type, dst)).pd;
+              });
+            };
+            if (prepare_b && (prepares(dst_type) || (dst_type != memory::data_type::f32 && prepares(memory::data_type::f32)))) {
               if (bf16) {  // plain in bfloat16, with the values' own dims (the primitive folds A's batch)
                 layouts.in[0] = bfloat16_layout(Layout(), a.in[0].shape);
-                if (dst_type == memory::data_type::bf16) layouts.out[0] = bfloat16_layout(Layout(), a.out[0].shape);
+                if (prepared.dst_md.data_type() == memory::data_type::bf16)
+                  layouts.out[0] = bfloat16_layout(Layout(), a.out[0].shape);
                 if (p->fusion.residual) layouts.in[3] = layouts.out[0];
               }
               return std::make_unique<MatMulDnnl>(std::move(prepared), p->fusion.residual, std::move(layouts),

@@ -257,3 +257,40 @@ TEST_CASE("native bfloat16 stores the values between the kernels that read them 
   CHECK(stored == 3);  // y1, y3 and m; conv_c writes the graph output y, float32
   CHECK(viewed == 3);
 }
+
+TEST_CASE("native bfloat16 stores a Linear layer's output in bfloat16 for the next one, whatever A's rank") {
+  // [2, 5, 64] x [64, 32] + bias -> h -> [32, 16] -> y: both products have constant B (prepared in bfloat16);
+  // the first stores h in bfloat16 (the primitive folds A's batch, the layouts keep the values' own dims).
+  for (const Shape& x : {Shape{2, 5, 64}, Shape{5, 64}}) {
+    CAPTURE(to_string(x));
+    Shape h = x;
+    h.back() = 32;
+    GraphBuilder b;
+    b.input("x", x).initializer("w1", random_tensor({64, 32}, 31)).initializer("b1", random_tensor({32}, 32))
+        .initializer("w2", random_tensor({32, 16}, 33))
+        .node("MatMul", {"x", "w1"}, {"p"}, "linear1").node("Add", {"p", "b1"}, {"h"}, "bias1")
+        .node("MatMul", {"h", "w2"}, {"y"}, "linear2").output("y");
+    const BuiltGraph g = build(b, 34);
+    Options o;
+    o.precision = Precision::bf16;
+    o.verify = true;
+    const Model native = ModelAccess::from_graph(*g.graph, o);
+    if (!precision_report(native).cpu_native_bfloat16) return;
+    native.run(g.inputs);  // throws when a step is beyond its tolerance
+    const std::shared_ptr<const Plan> p = ModelAccess::plan(native, g.inputs);
+    int products = 0, stored = 0;
+    for (const PlanStep& s : p->steps()) {
+      const std::string op = s.node < 0 ? "(reorder)" : p->graph().nodes[size_t(s.node)].op_type;
+      CAPTURE(op);
+      CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
+      CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+      CHECK(op != "(reorder)");  // h goes from one product to the next as it is
+      if (op != "MatMul" && op != "FusedMatMul") continue;
+      ++products;
+      CHECK(stores_bfloat16(s.layouts.in[0]));
+      stored += stores_bfloat16(s.layouts.out[0]);
+    }
+    CHECK(products == 2);
+    CHECK(stored == 1);  // h; y is the graph output, float32
+  }
+}
