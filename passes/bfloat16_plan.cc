@@ -9,6 +9,7 @@
 #include "ops/builtin_ops.h"
 #include "ops/common/activation.h"
 #include "ops/gemm/gemm.h"
+#include "ops/norm/batch_norm.h"
 #include "ops/tensor/round_to_float16.h"
 
 namespace cnnx {
@@ -23,6 +24,12 @@ std::vector<size_t> weight_inputs(const Node& n) {
   return {0, 1};  // Gemm's A and B, MatMul's and FusedMatMul's
 }
 
+// BatchNormalization in inference (the given statistics): a per-channel affine map, elementwise in bfloat16.
+bool inference_batch_norm(const Node& n) {
+  return n.op_type == "BatchNormalization" && n.domain.empty() &&
+         !params_as<BatchNormParams>(*n.params, n.op_type).training;
+}
+
 Kind kind_of(const Node& n) {
   static const std::set<std::string> weights = {"Conv", "FusedConv", "ConvTranspose", "Gemm", "MatMul", "FusedMatMul"};
   static const std::set<std::string> pools = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
@@ -35,6 +42,7 @@ Kind kind_of(const Node& n) {
   if (pools.count(n.op_type)) return Kind::pool;
   if (elementwise.count(n.op_type)) return Kind::elementwise;
   if (copies.count(n.op_type)) return Kind::copy;
+  if (inference_batch_norm(n)) return Kind::elementwise;
   const ActivationDef* row = find_activation(n.op_type, n.domain);
   return row && has_dnnl_kernel(*row) ? Kind::elementwise : Kind::other;
 }
@@ -43,6 +51,7 @@ std::string float32_reason(const Node& n) {
   static const std::set<std::string> normalization = {"BatchNormalization", "LayerNormalization",
                                                       "InstanceNormalization", "GroupNormalization", "LpNormalization"};
   if (n.op_type == "Softmax" || n.op_type == "LogSoftmax") return "Softmax stays float32";
+  if (n.op_type == "BatchNormalization") return "training mode: its batch statistics stay float32";
   if (normalization.count(n.op_type)) return "normalization statistics stay float32";
   if (n.op_type.rfind("Reduce", 0) == 0 || n.op_type == "ArgMax" || n.op_type == "ArgMin")
     return "reductions stay float32";
@@ -67,9 +76,12 @@ std::vector<size_t> bfloat16_kernel_converts(const Node& n, const std::vector<Va
 bool reads_bfloat16_storage(const Node& n) {
   // Kernels: Conv's and FusedConv's dnnl; RoundToFloat16's bf16_storage; GlobalAveragePool's mean; Add, Sub,
   // Mul and Div's channel (declines bfloat16 layouts: the plan reorders) and dnnl; MatMul's and FusedMatMul's
-  // dnnl (bfloat16 A where B is prepared, float32 layouts otherwise).
-  static const std::set<std::string> readers = {"Conv", "FusedConv", "GlobalAveragePool", "Add", "Sub",
-                                                "Mul",  "Div",       "MatMul",            "FusedMatMul"};
+  // dnnl (bfloat16 A where B is prepared, float32 layouts otherwise); Concat's channels-last (bfloat16 when
+  // every part is) and dnnl (float32 layouts); BatchNormalization's dnnl (bfloat16 in and out where its
+  // output may be stored so, float32 layouts otherwise).
+  static const std::set<std::string> readers = {"Conv",        "FusedConv", "GlobalAveragePool", "Add",
+                                                "Sub",         "Mul",       "Div",               "MatMul",
+                                                "FusedMatMul", "Concat",    "BatchNormalization"};
   if (n.precision != Precision::bf16) return false;
   if (is_round_to_float16(n)) return true;
   return (n.domain.empty() || n.domain == kInternalDomain) && readers.count(n.op_type) > 0;

@@ -9,10 +9,11 @@
 //     bf16 convolution and inner product take f32 bias).
 //   - bf16: MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool (float32 accumulation).
 //   - bf16 when it reads a value a bf16 node wrote: the elementwise ops with oneDNN kernels (unary rows of the
-//     activation table, Clip, PRelu, Add, Sub, Mul, Div, Max, Min). Constant operands stay float32.
+//     activation table, Clip, PRelu, Add, Sub, Mul, Div, Max, Min, and BatchNormalization in inference: a
+//     per-channel affine map). Constant operands stay float32.
 //   - bf16 when every value it reads is bfloat16: the ops that move values as they are (Reshape, Flatten,
 //     Transpose, Concat, ChannelShuffle, ...). Nothing is rounded for them.
-//   - float32 otherwise: Softmax, normalization (its statistics), reductions, and every op without a
+//   - float32 otherwise: Softmax, normalization that computes statistics, reductions, and every op without a
 //     bfloat16 kernel, each with its reason.
 // Rounding: a value a bf16 node wrote is stored in bfloat16 (one RoundToFloat16 to bf16 after its producer,
 // read by all its readers) when a bf16 node reads it and it is no graph output; graph outputs stay float32

@@ -3,7 +3,9 @@
 // channel whatever the spatial dims, and the view has no rank limit; a blocked X is taken in its layout.
 // spatial = 0 (opsets 1-7, per-activation statistics) is the view [N, C * D1 * ... * Dn, 1, 1], taken plain.
 // Training mode (training_mode = 1, or is_test = 0 before opset 7) declines (the reference kernel computes the
-// batch statistics and running outputs).
+// batch statistics and running outputs). In a native bfloat16 plan, X arriving stored in bfloat16 is read so and
+// Y written so (oneDNN's bf16 normalization: one descriptor for both) where only Y's rounding reads Y
+// (CompileContext::store_bfloat16); otherwise X is taken in float32 (the plan converts it).
 #include "dnnl/primitive_kernel.h"
 #include "ops/norm/batch_norm.h"
 
@@ -47,7 +49,9 @@ Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
             std::string why = dnnl_declines_inputs(a.in);
             if (!why.empty()) return Compiled::decline(why);
             // spatial = 0 views the activations as channels: a channel-blocked X does not fit; it is taken plain.
-            const Layout arriving = p.spatial ? a.offered.in[0] : Layout();
+            const bool bf16 = stores_bfloat16(a.offered.in[0]) && a.context.precision == Precision::bf16 &&
+                              a.context.store_bfloat16 && p.spatial;
+            const Layout arriving = !p.spatial ? Layout() : bf16 ? a.offered.in[0] : float32_layout(a.offered.in[0]);
             return compile_or_refuse(
                 [&] {
                   const BatchNormDesc d = describe(p, a.in[0].shape, arriving);

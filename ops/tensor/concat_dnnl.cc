@@ -11,9 +11,11 @@ namespace {
 
 using namespace dnnl;
 
-// The layouts to take: the inputs as they arrive, dst as wished (plain: oneDNN's choice).
+// The layouts to take: the inputs as they arrive (in float32: the plan converts those stored in bfloat16), dst
+// as wished (plain: oneDNN's choice).
 KernelLayouts concat_layouts(const std::vector<ValueInfo>& in, const KernelLayouts& offered) {
-  KernelLayouts l{offered.in, {offered.out.empty() ? Layout() : offered.out[0]}};
+  KernelLayouts l{{}, {offered.out.empty() ? Layout() : offered.out[0]}};
+  for (const Layout& arriving : offered.in) l.in.push_back(float32_layout(arriving));
   l.in.resize(in.size());
   return l;
 }

@@ -294,3 +294,43 @@ TEST_CASE("native bfloat16 stores a Linear layer's output in bfloat16 for the ne
     CHECK(stored == 1);  // h; y is the graph output, float32
   }
 }
+
+TEST_CASE("native bfloat16 joins bfloat16 parts and normalizes them in bfloat16, as DenseNet's layers do") {
+  // Concat(Conv(x), Conv(x)) -> BatchNormalization -> Relu -> Conv -> y: both parts are stored in bfloat16, so the
+  // Concat copies two-byte elements and BatchNormalization (inference: a per-channel affine map, bf16) reads
+  // and stores bfloat16; no reorder converts a value back to float32.
+  Tensor scale = random_tensor({48}, 41, 0.5f, 1.5f), bias = random_tensor({48}, 42), mean = random_tensor({48}, 43);
+  Tensor var = random_tensor({48}, 44, 0.5f, 2.f);
+  GraphBuilder b;
+  b.input("x", {1, 16, 10, 10})
+      .initializer("w1", random_tensor({32, 16, 3, 3}, 45)).initializer("w2", random_tensor({16, 16, 1, 1}, 46))
+      .initializer("w3", random_tensor({8, 48, 1, 1}, 47)).initializer("scale", scale).initializer("bias", bias)
+      .initializer("mean", mean).initializer("var", var)
+      .node("Conv", {"x", "w1"}, {"p1"}, "conv1", pads1()).node("Conv", {"x", "w2"}, {"p2"}, "conv2")
+      .node("Concat", {"p1", "p2"}, {"c"}, "concat", [] { Attributes a; a.set("axis", int_attr(1)); return a; }())
+      .node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"}, "norm")
+      .node("Relu", {"n"}, {"r"}, "relu").node("Conv", {"r", "w3"}, {"y"}, "conv3").output("y");
+  const BuiltGraph g = build(b, 48);
+  Options o;
+  o.precision = Precision::bf16;
+  o.verify = true;
+  const Model native = ModelAccess::from_graph(*g.graph, o);
+  if (!precision_report(native).cpu_native_bfloat16) return;
+  native.run(g.inputs);  // throws when a step is beyond its tolerance
+  const std::shared_ptr<const Plan> p = ModelAccess::plan(native, g.inputs);
+  int joined = 0, normalized = 0;
+  for (const PlanStep& s : p->steps()) {
+    const std::string op = s.node < 0 ? "(reorder)" : p->graph().nodes[size_t(s.node)].op_type;
+    CAPTURE(op);
+    CAPTURE(s.kernel);
+    CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
+    CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+    if (op == "Concat") joined += stores_bfloat16(s.layouts.in[0]) && stores_bfloat16(s.layouts.in[1]) &&
+                                  stores_bfloat16(s.layouts.out[0]);
+    if (op == "BatchNormalization") normalized += stores_bfloat16(s.layouts.in[0]) && stores_bfloat16(s.layouts.out[0]);
+    if (op == "(reorder)")  // x's rounding into a convolution's arrangement, maybe; nothing back to float32
+      CHECK(!(stores_bfloat16(s.layouts.in[0]) && !stores_bfloat16(s.layouts.out[0])));
+  }
+  CHECK(joined == 1);
+  CHECK(normalized == 1);
+}
