@@ -48,8 +48,8 @@ Kind kind_of(const Node& n) {
 }
 
 std::string float32_reason(const Node& n) {
-  static const std::set<std::string> normalization = {"BatchNormalization", "LayerNormalization",
-                                                      "InstanceNormalization", "GroupNormalization", "LpNormalization"};
+  static const std::set<std::string> normalization = {"LayerNormalization", "InstanceNormalization",
+                                                      "GroupNormalization", "LpNormalization"};
   if (n.op_type == "Softmax" || n.op_type == "LogSoftmax") return "Softmax stays float32";
   if (n.op_type == "BatchNormalization") return "training mode: its batch statistics stay float32";
   if (normalization.count(n.op_type)) return "normalization statistics stay float32";

@@ -227,6 +227,10 @@ std::vector<int> tail_reads(const Graph& g, const std::vector<Node>& rest) {
 std::vector<size_t> join_offsets(size_t axis, const std::vector<ValueInfo>& in, const ValueInfo& out,
                                  const std::vector<Layout>& in_layouts, const Layout& out_layout) {
   const Shape& y = out.shape;
+  // bfloat16 storage (dnnl/layouts.h) is never joined: the offsets below count the value type's bytes.
+  if (stores_bfloat16(out_layout)) return {};
+  for (const Layout& l : in_layouts)
+    if (stores_bfloat16(l)) return {};
   const int64_t block = channel_block(out_layout, y);
   if (!is_plain(out_layout) && !(block > 0 && axis == 1)) return {};
   for (size_t a = 0; a < axis; ++a)

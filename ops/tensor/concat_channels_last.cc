@@ -42,7 +42,7 @@ Compiled compile_concat_channels_last(const std::shared_ptr<const ConcatParams>&
   bool any_channels_last = false, all_bf16 = true;
   for (const Layout& offered : a.offered.in) {
     any_channels_last = any_channels_last || !is_plain(float32_layout(offered));
-    all_bf16 = all_bf16 && stores_bfloat16(offered);
+    all_bf16 = all_bf16 && stores_bfloat16(offered) && a.context.precision == Precision::bf16;
   }
   if (!any_channels_last) return Compiled::decline("every input arrives plain: none channels-last");
   auto stored = [&](const Shape& shape) {

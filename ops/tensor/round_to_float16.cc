@@ -48,9 +48,9 @@ __attribute__((target("avx512f"))) void round_f16_avx512(const float* x, float* 
     _mm512_storeu_ps(y + i, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
   round_f16_f16c(x + i, y + i, n - i);
 }
-const bool kAvx512F16 = __builtin_cpu_supports("avx512f");
+const bool kAvx512 = __builtin_cpu_supports("avx512f");
 #else
-const bool kF16c = false, kAvx512F16 = false;
+const bool kF16c = false, kAvx512 = false;
 void round_f16_f16c(const float*, float*, size_t) {}
 void round_f16_avx512(const float*, float*, size_t) {}
 #endif
@@ -96,9 +96,7 @@ __attribute__((target("avx512f"))) void to_bfloat16_bits_avx512(const float* x, 
   }
   to_bfloat16_bits(x + i, y + i, n - i);
 }
-const bool kAvx512 = __builtin_cpu_supports("avx512f");
 #else
-const bool kAvx512 = false;
 void to_bfloat16_bits_avx512(const float*, uint16_t*, size_t) {}
 #endif
 
@@ -123,7 +121,7 @@ Tensor rounded_to_bfloat16(const Tensor& t) {
 }
 
 void round_to_float16(DType to, const float* x, float* y, size_t n) {
-  if (to == DType::f16 && kAvx512F16) return round_f16_avx512(x, y, n);
+  if (to == DType::f16 && kAvx512) return round_f16_avx512(x, y, n);
   if (to == DType::f16 && kF16c) return round_f16_f16c(x, y, n);
   if (to == DType::bf16) return round_bf16(x, y, n);
   constexpr size_t kChunk = 1024;  // the 16-bit values of one chunk, on the stack
