@@ -186,6 +186,7 @@ Tensor read_npy(const std::string& path) {
   Tensor t(dtype, h.shape);
   f.read(static_cast<char*>(t.raw()), std::streamsize(bytes));
   require(bool(f) || bytes == 0, "'", path, "': cannot read the data");
+  t.canonicalize_bools();
   return t;
 }
 

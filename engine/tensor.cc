@@ -60,6 +60,12 @@ Tensor Tensor::reshaped(Shape shape) const {
   return t;
 }
 
+void Tensor::canonicalize_bools() {
+  if (dtype_ != DType::boolean) return;
+  auto* b = static_cast<uint8_t*>(raw());
+  for (int64_t i = 0; i < numel_; ++i) b[i] = b[i] != 0;
+}
+
 Tensor Tensor::clone() const {
   Tensor t(dtype_, shape_);
   if (bytes()) std::memcpy(t.raw(), raw(), bytes());

@@ -43,6 +43,9 @@ class Tensor {
   // Same data viewed with another shape of equal element count.
   Tensor reshaped(Shape shape) const;
   Tensor clone() const;
+  // For bytes read from a file into a bool tensor (raw_data, external data, .npy): each byte made 0 or 1, the
+  // only values a C++ bool may hold (a byte of 16 read as bool is undefined behaviour); any nonzero byte is true.
+  void canonicalize_bools();
   // Element i converted to int64/double (for shape arguments and tests).
   int64_t int_at(int64_t i) const;
   double double_at(int64_t i) const;

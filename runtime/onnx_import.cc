@@ -362,7 +362,11 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const M
   require(bytes <= ctx.limits.max_tensor_bytes, "tensor '", name, "': ", bytes,
           " bytes exceeds the tensor limit of ", ctx.limits.max_tensor_bytes);
   // Every path checks the data present before allocating, so a lying header cannot make us allocate.
-  if (p.data_location() == onnx::TensorProto::EXTERNAL) return read_external(p, ctx, dtype, shape, bytes);
+  if (p.data_location() == onnx::TensorProto::EXTERNAL) {
+    Tensor t = read_external(p, ctx, dtype, shape, bytes);
+    t.canonicalize_bools();
+    return t;
+  }
   if (stripped || p.has_raw_data()) {
     const size_t present = stripped ? stripped->size : p.raw_data().size();
     require(int64_t(present) == bytes, "tensor '", name, "': raw_data holds ", present, " bytes but shape ",
@@ -370,6 +374,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const Context& ctx, const M
     Tensor t = initializer_buffer(dtype, shape, bytes);  // little-endian, as ONNX stores it
     if (stripped) bytes_of_model->copy(stripped->offset, stripped->size, t.raw());
     else if (bytes) std::memcpy(t.raw(), p.raw_data().data(), size_t(bytes));
+    t.canonicalize_bools();
     return t;
   }
   switch (dtype) {

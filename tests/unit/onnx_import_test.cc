@@ -302,3 +302,30 @@ TEST_CASE("initializers' raw_data is read where the model holds it, with protobu
   cut.bytes.resize(cut.bytes.size() - 3);
   CHECK_THROWS_WITH_AS(import(model_bytes(add_graph(cut))), doctest::Contains("not a valid ONNX protobuf"), cnnx::Error);
 }
+
+TEST_CASE("bool tensors read from raw bytes hold 0 or 1 (a byte of 16 read as bool is undefined behaviour)") {
+  // fuzz_load_plan's find (UBSan, engine/tensor.cc double_at): a Compress whose bool condition 'keep' is the raw
+  // bytes 01 10 01. Importing it must not read 0x10 as a bool; the bytes become 1 1 1.
+  static const char found[] =
+      "\010\010\022\011bad_input:p\0126\012\001x\012\004keep\022\001y\032\010compress\"\010Compress*\024\012\004axis"
+      "\030\376\377\377\377\377\377\377\377\377\001\240\001\002\022\001g*\017\010\003\020\011B\004keepJ\003\001\020"
+      "\001Z\027\012\001x\022\022\012\020\010\001\022\014\012\002\010\002\012\002\010\003\012\002\010\004b\011\012"
+      "\001y\022\004\012\002\010\001B\004\012\000\020\012";
+  const std::string bytes(found, sizeof found - 1);
+  try {
+    const Graph g = import(bytes);
+    for (const auto& v : g.values) {
+      if (v.name != "keep" || !v.info.constant) continue;
+      const auto* b = static_cast<const uint8_t*>(v.info.constant->raw());
+      for (int64_t i = 0; i < v.info.constant->numel(); ++i) CHECK(int(b[i]) == 1);
+    }
+  } catch (const Error& e) {
+    MESSAGE("refused: ", e.what());  // refusing it is fine too; reading 0x10 as bool is not
+  }
+  Tensor t = Tensor::uninitialized(DType::boolean, {4});
+  const uint8_t raw[] = {0, 16, 255, 1};
+  std::memcpy(t.raw(), raw, sizeof raw);
+  t.canonicalize_bools();
+  const auto* b = static_cast<const uint8_t*>(t.raw());
+  CHECK((b[0] == 0 && b[1] == 1 && b[2] == 1 && b[3] == 1));
+}
