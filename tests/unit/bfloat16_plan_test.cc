@@ -38,6 +38,27 @@ Attributes pads1() {
   return a;
 }
 
+// The native bfloat16 plan of `g`, run once with --verify (throws when a step is beyond its tolerance); null on
+// a CPU without native bfloat16 (float32 there: nothing is stored in bfloat16).
+std::shared_ptr<const Plan> verified_native_plan(const BuiltGraph& g) {
+  Options o;
+  o.precision = Precision::bf16;
+  o.verify = true;
+  const Model native = ModelAccess::from_graph(*g.graph, o);
+  if (!precision_report(native).cpu_native_bfloat16) return nullptr;
+  native.run(g.inputs);
+  return ModelAccess::plan(native, g.inputs);
+}
+
+// A step's op type ("(reorder)" for the plan's own) and its layouts, for messages.
+std::string step_op(const Plan& p, const PlanStep& s) {
+  return s.node < 0 ? "(reorder)" : p.graph().nodes[size_t(s.node)].op_type;
+}
+std::string step_layouts(const PlanStep& s) {
+  return (s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name()) + " -> " +
+         (s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+}
+
 }  // namespace
 
 TEST_CASE("the bfloat16 plan marks convolutions, pooling, copies and matmuls bf16 and Softmax float32") {
@@ -232,22 +253,14 @@ TEST_CASE("native bfloat16 stores the values between the kernels that read them 
       .node("Conv", {"m", "wc"}, {"y"}, "conv_c").node("Softmax", {"y1"}, {"s"}, "softmax")
       .output("y").output("s");
   const BuiltGraph g = build(b, 24);
-  Options o;
-  o.precision = Precision::bf16;
-  o.verify = true;
-  const Model native = ModelAccess::from_graph(*g.graph, o);
-  const PrecisionReport report = precision_report(native);
-  CAPTURE(report.why);
-  if (!report.cpu_native_bfloat16) return;  // float32 there: nothing is stored in bfloat16
-  native.run(g.inputs);  // throws when a step is beyond its tolerance
-  const std::shared_ptr<const Plan> p = ModelAccess::plan(native, g.inputs);
+  const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+  if (!p) return;  // no native bfloat16 on this CPU
   int stored = 0, viewed = 0;
   for (const PlanStep& s : p->steps()) {
-    const std::string op = s.node < 0 ? "(reorder)" : p->graph().nodes[size_t(s.node)].op_type;
+    const std::string op = step_op(*p, s), layouts = step_layouts(s);
     CAPTURE(op);
     CAPTURE(s.kernel);
-    CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
-    CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+    CAPTURE(layouts);
     if (op == "Softmax") CHECK(!stores_bfloat16(s.layouts.in[0]));
     if (op == "FusedConv" || op == "Conv" || op == "GlobalAveragePool" || op == "Mul")
       CHECK(stores_bfloat16(s.layouts.in[0]));
@@ -271,19 +284,13 @@ TEST_CASE("native bfloat16 stores a Linear layer's output in bfloat16 for the ne
         .node("MatMul", {"x", "w1"}, {"p"}, "linear1").node("Add", {"p", "b1"}, {"h"}, "bias1")
         .node("MatMul", {"h", "w2"}, {"y"}, "linear2").output("y");
     const BuiltGraph g = build(b, 34);
-    Options o;
-    o.precision = Precision::bf16;
-    o.verify = true;
-    const Model native = ModelAccess::from_graph(*g.graph, o);
-    if (!precision_report(native).cpu_native_bfloat16) return;
-    native.run(g.inputs);  // throws when a step is beyond its tolerance
-    const std::shared_ptr<const Plan> p = ModelAccess::plan(native, g.inputs);
+    const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+    if (!p) return;  // no native bfloat16 on this CPU
     int products = 0, stored = 0;
     for (const PlanStep& s : p->steps()) {
-      const std::string op = s.node < 0 ? "(reorder)" : p->graph().nodes[size_t(s.node)].op_type;
+      const std::string op = step_op(*p, s), layouts = step_layouts(s);
       CAPTURE(op);
-      CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
-      CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+      CAPTURE(layouts);
       CHECK(op != "(reorder)");  // h goes from one product to the next as it is
       if (op != "MatMul" && op != "FusedMatMul") continue;
       ++products;
@@ -311,20 +318,14 @@ TEST_CASE("native bfloat16 joins bfloat16 parts and normalizes them in bfloat16,
       .node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"}, "norm")
       .node("Relu", {"n"}, {"r"}, "relu").node("Conv", {"r", "w3"}, {"y"}, "conv3").output("y");
   const BuiltGraph g = build(b, 48);
-  Options o;
-  o.precision = Precision::bf16;
-  o.verify = true;
-  const Model native = ModelAccess::from_graph(*g.graph, o);
-  if (!precision_report(native).cpu_native_bfloat16) return;
-  native.run(g.inputs);  // throws when a step is beyond its tolerance
-  const std::shared_ptr<const Plan> p = ModelAccess::plan(native, g.inputs);
+  const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+  if (!p) return;  // no native bfloat16 on this CPU
   int joined = 0, normalized = 0;
   for (const PlanStep& s : p->steps()) {
-    const std::string op = s.node < 0 ? "(reorder)" : p->graph().nodes[size_t(s.node)].op_type;
+    const std::string op = step_op(*p, s), layouts = step_layouts(s);
     CAPTURE(op);
     CAPTURE(s.kernel);
-    CAPTURE(s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name());
-    CAPTURE(s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+    CAPTURE(layouts);
     if (op == "Concat") joined += stores_bfloat16(s.layouts.in[0]) && stores_bfloat16(s.layouts.in[1]) &&
                                   stores_bfloat16(s.layouts.out[0]);
     if (op == "BatchNormalization") normalized += stores_bfloat16(s.layouts.in[0]) && stores_bfloat16(s.layouts.out[0]);
