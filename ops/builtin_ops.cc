@@ -15,6 +15,8 @@ void register_builtin_ops(OpRegistry& r) {
   register_norm_ops(r);
   register_softmax_ops(r);
   register_tensor_ops(r);
+  register_index_ops(r);
+  register_cast_ops(r);
   register_resize_ops(r);
   register_rnn_ops(r);
   register_control_ops(r);

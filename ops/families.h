@@ -29,12 +29,15 @@ void register_resize_ops(OpRegistry& r);   // ops/resize: Resize, Upsample, Grid
 void register_rnn_ops(OpRegistry& r);      // ops/rnn: LSTM, GRU, RNN (recurrent layers)
 void register_detect_ops(OpRegistry& r);   // ops/detect: NonMaxSuppression, RoiAlign
 void register_control_ops(OpRegistry& r);  // ops/control: If, Loop, Scan (subgraphs, engine/subgraph.h)
-void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that compute shapes or make, select and move elements
-                                           // without arithmetic on them: Shape, Size, NonZero, Compress, Unique, Reshape, Flatten, Squeeze,
-                                           // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Gather,
-                                           // GatherElements, GatherND, ScatterND, Pad, Tile, DepthToSpace,
-                                           // SpaceToDepth, Trilu, ReverseSequence, OneHot, Cast, Constant, ConstantOfShape, Range,
-                                           // Identity, Dropout, cnnx.internal ChannelShuffle and RoundToFloat16
+void register_tensor_ops(OpRegistry& r);   // ops/tensor: ops that move elements or compute shapes, without
+                                           // arithmetic on elements: Shape, Size, Reshape, Flatten, Squeeze,
+                                           // Unsqueeze, Expand, Transpose, Concat, Split, Slice, Pad, Tile,
+                                           // DepthToSpace, SpaceToDepth, Constant, ConstantOfShape, EyeLike,
+                                           // Range, Identity, Dropout, cnnx.internal ChannelShuffle
+void register_index_ops(OpRegistry& r);    // ops/index: ops that select or place elements by index or by data:
+                                           // Gather, GatherElements, GatherND, ScatterND, ScatterElements,
+                                           // Scatter, NonZero, Compress, Unique, OneHot, Trilu, ReverseSequence
+void register_cast_ops(OpRegistry& r);     // ops/cast: Cast, CastLike, cnnx.internal RoundToFloat16
 void register_quant_ops(OpRegistry& r);    // ops/quant: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
                                            // QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger;
                                            // com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid,

@@ -10,7 +10,7 @@
 #include "ops/common/activation.h"
 #include "ops/gemm/gemm.h"
 #include "ops/norm/batch_norm.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 
 namespace cnnx {
 

@@ -11,7 +11,7 @@
 // is folded into a float32 constant when the model loads, like every node of constant inputs.
 //
 // Between two such ops the pair Cast(float16) -> Cast(float32) becomes one RoundToFloat16 (same values,
-// ops/tensor/round_to_float16.h) where the 16-bit value has no other reader and is not a graph output: it
+// ops/cast/round_to_float16.h) where the 16-bit value has no other reader and is not a graph output: it
 // rounds in place, in the layout the producer wrote, with no 16-bit buffer and no reorder.
 //
 // Roundings that change nothing go, and those before Relu or Clip move after it, so the optimizing passes see
@@ -33,7 +33,7 @@
 #include "engine/float16.h"
 #include "ops/builtin_ops.h"
 #include "ops/eltwise/unary.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

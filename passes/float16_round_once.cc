@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

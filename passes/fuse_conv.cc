@@ -2,7 +2,7 @@
 #include "engine/op_registry.h"
 #include "ops/conv/fused_conv.h"
 #include "ops/norm/batch_norm.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
 

@@ -20,7 +20,7 @@
 #include "engine/subgraph.h"
 #include "dnnl/thread_scope.h"
 #include "passes/bfloat16_plan.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "passes/pass.h"
 #include "runtime/data_run.h"
 #include "runtime/memory_plan.h"

@@ -4,7 +4,7 @@
 //   Y = activation(Conv(X, W, B) + R)      inputs X, W, B (optional), R (optional, Y's shape)
 //
 // FusedConvFloat16 (same params, to_float16 set) is a FusedConv whose Y is then rounded to float16 and kept as
-// float32: the float16-compute lowering's RoundToFloat16 after it (ops/tensor/round_to_float16.h), absorbed
+// float32: the float16-compute lowering's RoundToFloat16 after it (ops/cast/round_to_float16.h), absorbed
 // by fuse-conv so that the sweep that already touches Y after the primitive (Swish's) rounds it too, or one
 // runs in the same step. Its tolerance is FusedConv's plus one float16 ulp (ops/conv/register.cc).
 //

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

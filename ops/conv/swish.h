@@ -23,10 +23,10 @@ namespace cnnx {
 // x[i] = x[i] * sigmoid(x[i]) for i < n, on OpenMP's current thread count (one thread below 16k floats).
 void swish_in_place(float* x, int64_t n);
 // FusedConvFloat16's sweep: x[i] = r(swish(x[i])) (r(x[i]) without `swish`), r the rounding to float16 kept as
-// float32 (ops/tensor/round_to_float16.h), in one pass, a block at a time while it is in L1; threads as above.
+// float32 (ops/cast/round_to_float16.h), in one pass, a block at a time while it is in L1; threads as above.
 void swish_round_to_float16_in_place(float* x, int64_t n, bool swish);
 // A bfloat16-storing convolution's sweep (dnnl/layouts.h): x[i] = swish(x[i]), then y[i] = its bits rounded to
-// bfloat16 (ops/tensor/round_to_float16.h), a block at a time while it is in L1; threads as above.
+// bfloat16 (ops/cast/round_to_float16.h), a block at a time while it is in L1; threads as above.
 void swish_to_bfloat16(float* x, uint16_t* y, int64_t n);
 
 }  // namespace cnnx

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ops/tensor/cast.h"
+#include "ops/cast/cast.h"
 #include "ops/tensor/common.h"
 
 namespace cnnx {

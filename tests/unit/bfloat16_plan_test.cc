@@ -9,7 +9,7 @@
 
 #include "api/tools_facade.h"
 #include "engine/float16.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "runtime/model_access.h"
 #include "runtime/plan.h"
 #include "tests/unit/built_graph.h"

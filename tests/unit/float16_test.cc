@@ -12,7 +12,7 @@
 #include "engine/float16_compute.h"
 #include "engine/graph_builder.h"
 #include "engine/node_eval.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;
@@ -143,7 +143,7 @@ TEST_CASE("float32 -> bfloat16 rounds to nearest even; NaN stays NaN; bfloat16 -
 }
 
 TEST_CASE("rounding float32 arrays to float16 and bfloat16 in place gives each element's conversion there and back") {
-  // round_to_float16 (ops/tensor/round_to_float16.h) has vector paths of its own; the scalar conversions are
+  // round_to_float16 (ops/cast/round_to_float16.h) has vector paths of its own; the scalar conversions are
   // the contract. Specials, then every 2^16-th bit pattern with a few low-bit tails (ties, carries, NaNs).
   std::vector<float> x = {1.f + 0x1p-8f, 1.f + 0x3p-8f, 0x1.fffffep127f, -0x1.fffffep127f, 0x1p-133f, 0x1p-134f,
                           0.f, -0.f, INFINITY, -INFINITY, std::nanf("0x1234"), -std::nanf("1"),

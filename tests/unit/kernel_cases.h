@@ -31,7 +31,7 @@
 
 #include "dnnl/layouts.h"
 #include "engine/node_eval.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "tests/unit/op_harness.h"
 
 namespace cnnx::testing {

@@ -16,7 +16,7 @@
 #include "runtime/plan.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
-#include "ops/tensor/round_to_float16.h"
+#include "ops/cast/round_to_float16.h"
 #include "tests/unit/op_harness.h"
 
 using namespace cnnx;

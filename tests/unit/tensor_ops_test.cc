@@ -9,7 +9,7 @@
 #include <limits>
 #include <string>
 
-#include "ops/tensor/gather_elements.h"
+#include "ops/index/gather_elements.h"
 #include "ops/tensor/identity.h"
 #include "ops/tensor/pad.h"
 #include "tests/unit/op_harness.h"

@@ -1,0 +1,136 @@
+// RoundToFloat16 (cnnx.internal): shape inference and the rounding both kernels call.
+#include "ops/cast/round_to_float16.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "engine/float16.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace cnnx {
+
+RoundToFloat16Params parse_round_to_float16(const Node&) {
+  fail("RoundToFloat16 is made by cnnx's float16-compute lowering, not read from models");
+}
+
+std::vector<ValueInfo> infer_round_to_float16(const RoundToFloat16Params& p, const std::vector<ValueInfo>& in) {
+  require(is_float16_family(p.to), "rounds to float16 or bfloat16, not ", dtype_name(p.to));
+  require_dtype(in, 0, {DType::f32});
+  return {same_as_input(in)};
+}
+
+bool is_round_to_float16(const Node& node) {
+  return node.domain == kInternalDomain && node.op_type == "RoundToFloat16";
+}
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// float16 by F16C, in registers: vcvtps2ph rounds exactly as engine/float16.h's conversion (nearest even, inf
+// beyond the range, subnormals, NaN quieted), vcvtph2ps widens exactly; the tail goes through engine/float16.h.
+// Taken on CPUs with AVX2 (all of them have F16C), as engine/float16.cc does.
+const bool kF16c = __builtin_cpu_supports("avx2");
+
+__attribute__((target("avx2,f16c"))) void round_f16_f16c(const float* x, float* y, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
+  for (; i < n; ++i) y[i] = float16_to_float(float_to_float16(x[i]));
+}
+// The same 16 lanes at a time (vcvtps2ph and vcvtph2ps on zmm registers, AVX512F): the same bits.
+__attribute__((target("avx512f"))) void round_f16_avx512(const float* x, float* y, size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(y + i, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
+  round_f16_f16c(x + i, y + i, n - i);
+}
+const bool kAvx512 = __builtin_cpu_supports("avx512f");
+#else
+const bool kF16c = false, kAvx512 = false;
+void round_f16_f16c(const float*, float*, size_t) {}
+void round_f16_avx512(const float*, float*, size_t) {}
+#endif
+
+// bfloat16 on the bits, branch-free so that the compiler vectorizes it: engine/float16.cc's conversion there
+// and back (ties to even, a carry past the largest finite value gives inf, NaN quieted with its sign).
+inline uint32_t bfloat16_rounded_bits(const float* x) {
+  uint32_t b;
+  std::memcpy(&b, x, sizeof b);
+  const uint32_t nearest = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
+  const uint32_t quiet_nan = (b | 0x00400000u) & 0xffff0000u;
+  return (b & 0x7fffffffu) > 0x7f800000u ? quiet_nan : nearest;
+}
+
+void round_bf16(const float* x, float* y, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = bfloat16_rounded_bits(x + i);
+    std::memcpy(y + i, &r, sizeof r);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+void to_bfloat16_bits(const float* x, uint16_t* y, size_t n) {
+  for (size_t i = 0; i < n; ++i) y[i] = uint16_t(bfloat16_rounded_bits(x + i) >> 16);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same on the bits, 16 lanes at a time (the baseline build does not vectorize the narrowing): not
+// vcvtneps2bf16, which takes subnormal inputs as zero.
+__attribute__((target("avx512f"))) void to_bfloat16_bits_avx512(const float* x, uint16_t* y, size_t n) {
+  const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff), quiet = _mm512_set1_epi32(0x00400000);
+  const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i b = _mm512_castps_si512(_mm512_loadu_ps(x + i));
+    const __m512i nearest = _mm512_add_epi32(_mm512_add_epi32(b, half), _mm512_and_si512(_mm512_srli_epi32(b, 16), one));
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(b, abs_mask), inf);
+    const __m512i r = _mm512_mask_or_epi32(nearest, nan, b, quiet);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
+  }
+  to_bfloat16_bits(x + i, y + i, n - i);
+}
+#else
+void to_bfloat16_bits_avx512(const float*, uint16_t*, size_t) {}
+#endif
+
+}  // namespace
+
+void float_to_bfloat16_bits(const float* x, uint16_t* y, size_t n) {
+  if (kAvx512) return to_bfloat16_bits_avx512(x, y, n);
+  to_bfloat16_bits(x, y, n);
+}
+
+void bfloat16_bits_to_float(const uint16_t* x, float* y, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t b = uint32_t(x[i]) << 16;
+    std::memcpy(y + i, &b, sizeof b);
+  }
+}
+
+Tensor rounded_to_bfloat16(const Tensor& t) {
+  Tensor r = t.clone();
+  round_bf16(r.data<float>(), r.data<float>(), size_t(r.numel()));
+  return r;
+}
+
+void round_to_float16(DType to, const float* x, float* y, size_t n) {
+  if (to == DType::f16 && kAvx512) return round_f16_avx512(x, y, n);
+  if (to == DType::f16 && kF16c) return round_f16_f16c(x, y, n);
+  if (to == DType::bf16) return round_bf16(x, y, n);
+  constexpr size_t kChunk = 1024;  // the 16-bit values of one chunk, on the stack
+  uint16_t narrow[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    float_to_float16_family(to, x + i, narrow, m);
+    float16_family_to_float(to, narrow, y + i, m);
+  }
+}
+
+}  // namespace cnnx
