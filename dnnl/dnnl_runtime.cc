@@ -163,7 +163,6 @@ dnnl::memory::desc same_order_desc(const Layout& like_layout, const Shape& shape
 
 namespace {
 
-using tag = dnnl::memory::format_tag;
 // nC[D][H]W4c, 8c, 16c by block (rows) and rank 3 to 5 (columns).
 const tag kChannelBlocked[3][3] = {{tag::aBc4b, tag::aBcd4b, tag::aBcde4b},
                                    {tag::aBc8b, tag::aBcd8b, tag::aBcde8b},

@@ -23,8 +23,11 @@
 
 namespace cnnx {
 
-dnnl::engine& dnnl_engine();
+// The short names of oneDNN's own examples, for the kernels that describe memory.
+using tag = dnnl::memory::format_tag;
+using dt = dnnl::memory::data_type;
 
+dnnl::engine& dnnl_engine();
 
 // A plain (row-major) f32 memory descriptor for a concrete shape; dims as oneDNN wants them.
 dnnl::memory::desc plain_f32_desc(const std::vector<int64_t>& shape);

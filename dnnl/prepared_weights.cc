@@ -34,7 +34,6 @@ struct Entry {
   // every element as it is. A bf16 copy (a native bfloat16 plan's weights) rebuilds them rounded to bfloat16:
   // what every bf16 kernel reads them as, and what a later plan of the model then sees (bfloat16_plan.h).
   bool restorable() const {
-    using dt = dnnl::memory::data_type;
     return from.data_type() == dt::f32 && (to.data_type() == dt::f32 || to.data_type() == dt::bf16);
   }
 };

@@ -30,8 +30,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using tag = memory::format_tag;
-using dt = memory::data_type;
 
 // The convolution as oneDNN sees it: the user's plain descriptors and the primitive descriptor, and the
 // layout the plan is told dst has (the primitive's, but for first_layer's).

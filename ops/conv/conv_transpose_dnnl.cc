@@ -21,8 +21,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using tag = memory::format_tag;
-using dt = memory::data_type;
 
 struct DeconvDesc {
   memory::desc src_md, dst_md, user_weights_md, user_bias_md;

@@ -15,7 +15,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using dt = memory::data_type;
 
 // Every axis of the groups, each its own dim, in group order: the tensor as a copy reads or writes it.
 memory::desc axes_desc(const std::vector<AxisGroup>& groups) {

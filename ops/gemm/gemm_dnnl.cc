@@ -20,7 +20,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using dt = memory::data_type;
 
 struct GemmDesc {
   memory::desc a_md, b_md, dst_md;

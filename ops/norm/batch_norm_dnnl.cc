@@ -14,8 +14,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using tag = memory::format_tag;
-using dt = memory::data_type;
 
 struct BatchNormDesc {
   memory::desc data_md, channel_md;  // X and Y; each of scale, B, mean, var

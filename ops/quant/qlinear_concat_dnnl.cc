@@ -21,8 +21,6 @@ namespace cnnx {
 
 namespace {
 
-using dt = dnnl::memory::data_type;
-using tag = dnnl::memory::format_tag;
 
 struct ConcatPart {
   size_t input = 0;             // the node's input holding it

@@ -48,8 +48,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using tag = memory::format_tag;
-using dt = memory::data_type;
 
 // What the ops hand the kernel, all read from constants at compile time.
 struct Int8Conv {

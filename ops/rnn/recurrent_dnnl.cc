@@ -29,8 +29,6 @@ namespace cnnx {
 namespace {
 
 using namespace dnnl;
-using tag = memory::format_tag;
-using dt = memory::data_type;
 
 // Which ONNX gate row block (of G) oneDNN's gate g reads.
 int64_t onnx_gate(const RnnParams& p, int64_t g) {

@@ -109,7 +109,6 @@ TEST_CASE("the global mean kernel gives the same bits for any thread count") {
     std::vector<float> buffer;
     Tensor blocked;
     if (std::string(c.layout) != "plain") {
-      using tag = dnnl::memory::format_tag;
       const tag t = std::string(c.layout) == "nChw16c" ? tag::nChw16c : std::string(c.layout) == "nChw8c" ? tag::nChw8c : tag::nhwc;
       const dnnl::memory::desc md(dnnl::memory::dims(c.shape.begin(), c.shape.end()), dnnl::memory::data_type::f32, t);
       layout = layout_of(md);
@@ -152,7 +151,6 @@ TEST_CASE("the global mean kernel adds a channels-last plane's chunk sums in chu
 }
 
 TEST_CASE("the global mean kernel reads oneDNN's blocked and channels-last layouts where they arrive") {
-  using tag = dnnl::memory::format_tag;
   struct Case {
     Shape shape;
     tag format;
