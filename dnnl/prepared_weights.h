@@ -41,8 +41,6 @@ class PreparedWeights {
  public:
   PreparedWeights();
   ~PreparedWeights();
-  PreparedWeights(const PreparedWeights&) = delete;
-  PreparedWeights& operator=(const PreparedWeights&) = delete;
 
   // Makes the bytes of every constant released through this store readable again, rebuilt from the
   // prepared copy (exact from a float32 copy; rounded to bfloat16 from a native bfloat16 plan's bf16 copy, the
@@ -63,8 +61,6 @@ class PreparedWeightBatch {
  public:
   PreparedWeightBatch();
   ~PreparedWeightBatch();
-  PreparedWeightBatch(const PreparedWeightBatch&) = delete;
-  PreparedWeightBatch& operator=(const PreparedWeightBatch&) = delete;
   // Runs the reorders on the calling thread's OpenMP team (see above), then releases the unpinned sources
   // of the requests made with a store. Throws cnnx::Error if a reorder fails.
   void fill();

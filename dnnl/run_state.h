@@ -22,8 +22,6 @@ class DnnlRunState {
  public:
   DnnlRunState();
   ~DnnlRunState();
-  DnnlRunState(const DnnlRunState&) = delete;
-  DnnlRunState& operator=(const DnnlRunState&) = delete;
 
   // Starts a run: memory objects are taken from the first position again; `keep_memory` false makes every
   // one anew and keeps none (a run with checks runs extra reorders between its steps, in another order).

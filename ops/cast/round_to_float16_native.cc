@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "dnnl/layouts.h"
+#include "ops/common/chunks.h"
 #include "ops/cast/round_to_float16.h"
 
 namespace cnnx {
@@ -18,13 +19,7 @@ class RoundNative final : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const float* x = static_cast<const float*>(io.in[0]->raw());
     float* y = static_cast<float*>(io.out[0]->raw());
-    constexpr size_t kChunk = 16384;
-    const int64_t chunks = int64_t((elements_ + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(static)
-    for (int64_t c = 0; c < chunks; ++c) {
-      const size_t begin = size_t(c) * kChunk;
-      round_to_float16(to_, x + begin, y + begin, std::min(kChunk, elements_ - begin));
-    }
+    for_each_chunk(int64_t(elements_), [&](int64_t begin, int64_t n) { round_to_float16(to_, x + begin, y + begin, size_t(n)); });
   }
   const KernelLayouts* layouts() const override { return &layouts_; }
   int in_place_input() const override { return 0; }

@@ -28,21 +28,6 @@ PReluDesc describe(const Shape& x, const Shape& slope) {
   return d;
 }
 
-class PReluDnnl : public CompiledKernel {
- public:
-  explicit PReluDnnl(PReluDesc d) : d_(std::move(d)), prelu_(d_.pd) {}
-
-  void run(const KernelIO& io) const override {
-    prelu_.execute(io.context, {{DNNL_ARG_SRC, dnnl_wrap(d_.data_md, *io.in[0])},
-                  {DNNL_ARG_WEIGHTS, dnnl_wrap(d_.weights_md, *io.in[1])},
-                  {DNNL_ARG_DST, dnnl_wrap(d_.data_md, *io.out[0])}});
-  }
-
- private:
-  PReluDesc d_;
-  DnnlPrimitive prelu_;
-};
-
 }  // namespace
 
 Kernel<PReluParams> prelu_dnnl_kernel() {
@@ -53,7 +38,12 @@ Kernel<PReluParams> prelu_dnnl_kernel() {
             // oneDNN multiplies every x by its slope, x > 0 too: a NaN or infinite slope would reach them.
             if (!a.in[1].constant || !all_finite(*a.in[1].constant))
               return Compiled::decline("the slope is not a constant of finite values (oneDNN multiplies x > 0 by it too)");
-            return compile_or_refuse([&] { return std::make_unique<PReluDnnl>(describe(a.in[0].shape, slope_shape(*p, a.in[0].shape, a.in[1].shape))); });
+            return compile_or_refuse([&] {
+              const PReluDesc d = describe(a.in[0].shape, slope_shape(*p, a.in[0].shape, a.in[1].shape));
+              return std::make_unique<DnnlPrimitiveKernel>(d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md},
+                                                                                {DNNL_ARG_WEIGHTS, in(1), d.weights_md},
+                                                                                {DNNL_ARG_DST, out(0), d.data_md}});
+            });
           }};
 }
 

@@ -24,6 +24,7 @@
 #include <immintrin.h>
 #endif
 
+#include "ops/common/chunks.h"
 #include "ops/quant/qlinear_binary.h"
 #include "ops/quant/quantization.h"
 
@@ -99,10 +100,8 @@ void add_quantized(const T* A, const T* B, T* C, int64_t n, const AddQuant& q) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
 #endif
   constexpr float kMagic = 12582912.f, kLimit = 4194304.f;  // 1.5 * 2^23, 2^22
-  constexpr int64_t kChunk = 16384;
-#pragma omp parallel for schedule(static)
-  for (int64_t c0 = 0; c0 < n; c0 += kChunk) {
-    const int64_t c1 = std::min(n, c0 + kChunk);
+  for_each_chunk(n, [&](int64_t c0, int64_t count) {
+    const int64_t c1 = c0 + count;
     int64_t i = c0;
 #if defined(__x86_64__)
     if (avx2) i += add_quantized_avx2(A + c0, B + c0, C + c0, c1 - c0, q);
@@ -136,7 +135,7 @@ void add_quantized(const T* A, const T* B, T* C, int64_t n, const AddQuant& q) {
       v = (v + kMagic) - kMagic + q.zc;
       C[i] = T(std::min(std::max(v, q.lo), q.hi));
     }
-  }
+  });
 }
 
 class QLinearAddNative final : public CompiledKernel {

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 #endif
 
+#include "ops/common/chunks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
@@ -56,21 +57,18 @@ __attribute__((target("avx2"))) int64_t look_up_avx2(const uint8_t* x, const uin
 
 // `fast`: the native kernel, which takes AVX2 where the CPU has it; the reference walks byte by byte.
 void look_up(const uint8_t* x, const uint8_t* table, uint8_t* y, int64_t n, bool fast) {
-  constexpr int64_t kChunk = 16384;
 #if defined(__x86_64__)
   static const bool avx2 = __builtin_cpu_supports("avx2");
 #else
   constexpr bool avx2 = false;
 #endif
-#pragma omp parallel for schedule(static) if (fast)
-  for (int64_t c0 = 0; c0 < n; c0 += kChunk) {
-    const int64_t c1 = std::min(n, c0 + kChunk);
+  for_each_chunk(n, [&](int64_t c0, int64_t count) {
     int64_t i = c0;
 #if defined(__x86_64__)
-    if (fast && avx2) i += look_up_avx2(x + c0, table, y + c0, c1 - c0);
+    if (fast && avx2) i += look_up_avx2(x + c0, table, y + c0, count);
 #endif
-    for (; i < c1; ++i) y[i] = table[x[i]];
-  }
+    for (; i < c0 + count; ++i) y[i] = table[x[i]];
+  }, fast);
 }
 
 // x and y are bytes whatever their signedness: the table is indexed by x's byte and holds y's bytes.
