@@ -115,20 +115,20 @@ class ConvTransposeDnnl : public CompiledKernel {
   OwnedMemory const_weights_;
 };
 
+Compiled compile_f32(const ConvTransposeParams& p, const KernelArgs& a) {
+  const ConvTransposeGeometry g = resolve_conv_transpose_geometry(p, a.in);
+  for (size_t i = 0; i < g.spatial_rank(); ++i) {
+    if (g.pad_begin[i] < 0) return Compiled::decline("output_shape is larger than the full output (negative begin pad)");
+    if (g.pad_end[i] + g.stride[i] - 1 < 0)
+      return Compiled::decline("output cells beyond the full output that no input reaches (negative end pad)");
+  }
+  return compile_or_refuse([&] { return std::make_unique<ConvTransposeDnnl>(g, a.in, a.context); });
+}
+
 }  // namespace
 
 Kernel<ConvTransposeParams> conv_transpose_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const ConvTransposeParams>& p, const KernelArgs& a) -> Compiled {
-            const std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            const ConvTransposeGeometry g = resolve_conv_transpose_geometry(*p, a.in);
-            for (size_t i = 0; i < g.spatial_rank(); ++i) {
-              if (g.pad_begin[i] < 0) return Compiled::decline("output_shape is larger than the full output (negative begin pad)");
-              if (g.pad_end[i] + g.stride[i] - 1 < 0)
-                return Compiled::decline("output cells beyond the full output that no input reaches (negative end pad)");
-            }
-            return compile_or_refuse([&] { return std::make_unique<ConvTransposeDnnl>(g, a.in, a.context); });
-          }};
+  return dnnl_f32_kernel<ConvTransposeParams, compile_f32>();
 }
 
 }  // namespace cnnx

@@ -28,23 +28,21 @@ PReluDesc describe(const Shape& x, const Shape& slope) {
   return d;
 }
 
+Compiled compile_f32(const PReluParams& p, const KernelArgs& a) {
+  if (a.in[0].shape.empty()) return Compiled::decline("X is a scalar (oneDNN needs at least one dim)");
+  // oneDNN multiplies every x by its slope, x > 0 too: a NaN or infinite slope would reach them.
+  if (!a.in[1].constant || !all_finite(*a.in[1].constant))
+    return Compiled::decline("the slope is not a constant of finite values (oneDNN multiplies x > 0 by it too)");
+  return compile_or_refuse([&] {
+    const PReluDesc d = describe(a.in[0].shape, slope_shape(p, a.in[0].shape, a.in[1].shape));
+    return std::make_unique<DnnlPrimitiveKernel>(d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md},
+                                                                      {DNNL_ARG_WEIGHTS, in(1), d.weights_md},
+                                                                      {DNNL_ARG_DST, out(0), d.data_md}});
+  });
+}
+
 }  // namespace
 
-Kernel<PReluParams> prelu_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const PReluParams>& p, const KernelArgs& a) -> Compiled {
-            const std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            if (a.in[0].shape.empty()) return Compiled::decline("X is a scalar (oneDNN needs at least one dim)");
-            // oneDNN multiplies every x by its slope, x > 0 too: a NaN or infinite slope would reach them.
-            if (!a.in[1].constant || !all_finite(*a.in[1].constant))
-              return Compiled::decline("the slope is not a constant of finite values (oneDNN multiplies x > 0 by it too)");
-            return compile_or_refuse([&] {
-              const PReluDesc d = describe(a.in[0].shape, slope_shape(*p, a.in[0].shape, a.in[1].shape));
-              return std::make_unique<DnnlPrimitiveKernel>(d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md},
-                                                                                {DNNL_ARG_WEIGHTS, in(1), d.weights_md},
-                                                                                {DNNL_ARG_DST, out(0), d.data_md}});
-            });
-          }};
-}
+Kernel<PReluParams> prelu_dnnl_kernel() { return dnnl_f32_kernel<PReluParams, compile_f32>(); }
 
 }  // namespace cnnx

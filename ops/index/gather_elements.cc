@@ -5,12 +5,6 @@
 
 namespace cnnx {
 
-GatherElementsParams parse_gather_elements(const Node& node) {
-  GatherElementsParams p;
-  p.axis = parse_axis_node(node, 2);
-  return p;
-}
-
 void check_gather_elements_shapes(const Shape& data, const Shape& indices, size_t axis) {
   require(indices.size() == data.size(), "indices ", to_string(indices), " must have the rank of data ",
           to_string(data));
@@ -19,7 +13,7 @@ void check_gather_elements_shapes(const Shape& data, const Shape& indices, size_
       fail("indices ", to_string(indices), " are larger than data ", to_string(data), " along axis ", a);
 }
 
-std::vector<ValueInfo> infer_gather_elements(const GatherElementsParams& p, const std::vector<ValueInfo>& in) {
+std::vector<ValueInfo> infer_gather_elements(const GatherParams& p, const std::vector<ValueInfo>& in) {
   const ValueInfo& data = input(in, 0);
   require_dtype(in, 1, {DType::i64, DType::i32}, "input");
   require(data.rank() >= 1, "input 0 (data) must have rank >= 1, got a scalar");

@@ -4,17 +4,13 @@
 // Reference kernel only: oneDNN 2.6 has no gather primitive. kExact (a copy).
 #pragma once
 
-#include "engine/op.h"
+#include "ops/index/gather.h"
 
 namespace cnnx {
 
-struct GatherElementsParams : OpParams {
-  int64_t axis = 0;
-};
-
-GatherElementsParams parse_gather_elements(const Node& node);
-std::vector<ValueInfo> infer_gather_elements(const GatherElementsParams& p, const std::vector<ValueInfo>& in);
-void gather_elements_ref(const GatherElementsParams& p, const KernelIO& io);
+// Gather's attribute (axis, default 0) read by Gather's parse_gather.
+std::vector<ValueInfo> infer_gather_elements(const GatherParams& p, const std::vector<ValueInfo>& in);
+void gather_elements_ref(const GatherParams& p, const KernelIO& io);
 // Throws unless indices has data's rank and fits inside data along every axis but axis.
 void check_gather_elements_shapes(const Shape& data, const Shape& indices, size_t axis);
 // For each entry of indices (in order), the offset in data of the element it names: its own position with the

@@ -41,7 +41,7 @@ std::vector<int64_t> element_offsets(const Tensor& data, const Tensor& indices, 
   return at;
 }
 
-void gather_elements_ref(const GatherElementsParams& p, const KernelIO& io) {
+void gather_elements_ref(const GatherParams& p, const KernelIO& io) {
   const Tensor& data = *io.in[0];
   const Tensor& indices = *io.in[1];
   Tensor& y = *io.out[0];

@@ -1,6 +1,8 @@
 // com.microsoft QLinearAdd and QLinearMul: parse and shape inference.
 #include "ops/quant/qlinear_binary.h"
 
+#include <tuple>
+
 #include "ops/common/broadcast.h"
 #include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
@@ -24,9 +26,7 @@ QLinearBinaryParams parse_qlinear_mul(const Node& node) { return parse_qlinear_b
 QLinearBinaryParams parse_fused_qlinear_add(const Node& node) {
   check_node(node, 7, 8, {"y_min", "y_max"});
   QLinearBinaryParams p;
-  p.y_min = node.attrs.get_int("y_min", p.y_min);
-  p.y_max = node.attrs.get_int("y_max", p.y_max);
-  require(p.y_min <= p.y_max, "y_min ", p.y_min, " exceeds y_max ", p.y_max);
+  std::tie(p.y_min, p.y_max) = parse_output_clamp(node);
   return p;
 }
 

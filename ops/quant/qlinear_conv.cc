@@ -1,6 +1,8 @@
 // QLinearConv: parse and shape inference.
 #include "ops/quant/qlinear_conv.h"
 
+#include <tuple>
+
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
@@ -17,9 +19,7 @@ QLinearConvParams parse_fused_qlinear_conv(const Node& node) {
   node.attrs.allow_only({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", "y_min", "y_max"});
   QLinearConvParams p;
   static_cast<ConvWindow&>(p.conv) = parse_conv_window(node);
-  p.y_min = node.attrs.get_int("y_min", p.y_min);
-  p.y_max = node.attrs.get_int("y_max", p.y_max);
-  require(p.y_min <= p.y_max, "y_min ", p.y_min, " exceeds y_max ", p.y_max);
+  std::tie(p.y_min, p.y_max) = parse_output_clamp(node);
   return p;
 }
 

@@ -8,14 +8,13 @@
 #endif
 
 #include "ops/common/chunks.h"
+#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {
 
 NoParams parse_qlinear_lookup(const Node& node) {
-  require_inputs(node, 2, 2);
-  require_outputs(node, 1, 1);
-  node.attrs.allow_only({});
+  check_node(node, 2, 2, {});
   return {};
 }
 

@@ -109,6 +109,13 @@ void check_quantized_pool_inputs(const std::vector<ValueInfo>& in) {
           to_string(x.shape));
 }
 
+std::pair<int64_t, int64_t> parse_output_clamp(const Node& node) {
+  const int64_t y_min = node.attrs.get_int("y_min", std::numeric_limits<int64_t>::min());
+  const int64_t y_max = node.attrs.get_int("y_max", std::numeric_limits<int64_t>::max());
+  require(y_min <= y_max, "y_min ", y_min, " exceeds y_max ", y_max);
+  return {y_min, y_max};
+}
+
 DType type_or(const std::vector<ValueInfo>& in, size_t i, DType fallback) {
   return present(in, i) ? in[i].dtype : fallback;
 }

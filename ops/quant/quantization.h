@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/op.h"
@@ -106,6 +107,10 @@ void require_quantized(const std::vector<ValueInfo>& in, size_t i, const char* n
 // or uint8, x_scale/x_zero_point (1, 2) and y_scale/y_zero_point (3, 4) per tensor, of X's type; X of rank 3 or
 // more when its rank is known.
 void check_quantized_pool_inputs(const std::vector<ValueInfo>& in);
+
+// The clamp the fold-qdq pass writes on its fused ops (attributes y_min, y_max; defaults: no clamp), checked
+// y_min <= y_max.
+std::pair<int64_t, int64_t> parse_output_clamp(const Node& node);
 
 // Input i's element type if present, else `fallback`.
 DType type_or(const std::vector<ValueInfo>& in, size_t i, DType fallback);
