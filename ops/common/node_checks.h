@@ -12,4 +12,11 @@ namespace cnnx {
 // require_outputs, Attributes::allow_only), each failing with their messages.
 void check_node(const Node& node, size_t min_inputs, size_t max_inputs, std::initializer_list<const char*> attrs);
 
+// The parse of an op without attributes: kMinInputs..kMaxInputs inputs and one output (check_node).
+template <size_t kMinInputs, size_t kMaxInputs>
+NoParams parse_no_attributes(const Node& node) {
+  check_node(node, kMinInputs, kMaxInputs, {});
+  return {};
+}
+
 }  // namespace cnnx

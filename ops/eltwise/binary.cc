@@ -83,11 +83,6 @@ VariadicParams parse_variadic(const Node& node) {
   return p;
 }
 
-NoParams parse_where(const Node& node) {
-  check_node(node, 3, 3, {});
-  return {};
-}
-
 // ---- infer ----
 
 void require_same_dtype(const std::vector<ValueInfo>& in, size_t i, size_t j) {
@@ -250,7 +245,7 @@ void register_binary_ops(OpRegistry& r) {
   r.add(VP{"Max", 1, parse_variadic<B::max>, infer_variadic, kExact, variadic()});
   r.add(VP{"Min", 1, parse_variadic<B::min>, infer_variadic, kExact, variadic()});
   r.add(VP{"Mean", 1, parse_variadic<B::mean>, infer_variadic, kSumOrder, {ref_kernel(variadic_ref)}});
-  r.add(OpSpec<NoParams>{"Where", 9, parse_where, infer_where, kExact, {ref_kernel(where_ref)}});
+  r.add(OpSpec<NoParams>{"Where", 9, parse_no_attributes<3, 3>, infer_where, kExact, {ref_kernel(where_ref)}});
 }
 
 }  // namespace cnnx

@@ -64,11 +64,6 @@ std::vector<ValueInfo> infer_clip(const ClipParams& p, const std::vector<ValueIn
 }
 
 // Not: logical negation of a bool tensor (opset 1 on).
-NoParams parse_not(const Node& node) {
-  check_node(node, 1, 1, {});
-  return {};
-}
-
 std::vector<ValueInfo> infer_not(const NoParams&, const std::vector<ValueInfo>& in) {
   require_dtype(in, 0, {DType::boolean});
   return {same_as_input(in)};
@@ -109,7 +104,7 @@ void register_unary_ops(OpRegistry& r) {
   }
   r.add(OpSpec<ClipParams>{"Clip", 1, parse_clip, infer_clip, kExact, {clip_dnnl_kernel(), ref_kernel(clip_ref_any)}});
   // A copy with one logical operation per element (oneDNN has no bool eltwise).
-  r.add(OpSpec<NoParams>{"Not", 1, parse_not, infer_not, kExact, {ref_kernel(not_ref)}});
+  r.add(OpSpec<NoParams>{"Not", 1, parse_no_attributes<1, 1>, infer_not, kExact, {ref_kernel(not_ref)}});
 }
 
 }  // namespace cnnx

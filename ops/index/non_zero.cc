@@ -4,11 +4,6 @@
 
 namespace cnnx {
 
-NoParams parse_non_zero(const Node& node) {
-  check_node(node, 1, 1, {});
-  return {};
-}
-
 int64_t count_non_zero(const Tensor& x) {
   int64_t count = 0;
   for (int64_t i = 0; i < x.numel(); ++i) count += x.double_at(i) != 0;

@@ -8,7 +8,6 @@
 
 namespace cnnx {
 
-NoParams parse_non_zero(const Node& node);
 std::vector<ValueInfo> infer_non_zero(const NoParams& p, const std::vector<ValueInfo>& in);
 void non_zero_ref(const NoParams& p, const KernelIO& io);
 // The number of nonzero elements of `x`.

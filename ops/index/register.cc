@@ -1,6 +1,7 @@
 // The index family: ops that select, place or make elements by index or by the data (Gather, Scatter*,
 // NonZero, Compress, Unique, OneHot, Trilu, ReverseSequence). Every one is exact (kExact): elements are
 // copied, never computed.
+#include "ops/common/node_checks.h"
 #include "ops/families.h"
 #include "ops/index/compress.h"
 #include "ops/index/gather.h"
@@ -22,7 +23,7 @@ void register_index_ops(OpRegistry& r) {
   gather.hints.copies_only = true;
   r.add(std::move(gather));
   // Shapes from data (OpHints::shapes_from_data: ops/index/non_zero.h, compress.h).
-  OpSpec<NoParams> non_zero{"NonZero", 9, parse_non_zero, infer_non_zero, kExact, {ref_kernel(non_zero_ref)}};
+  OpSpec<NoParams> non_zero{"NonZero", 9, parse_no_attributes<1, 1>, infer_non_zero, kExact, {ref_kernel(non_zero_ref)}};
   non_zero.hints.shapes_from_data = true;
   r.add(std::move(non_zero));
   OpSpec<CompressParams> compress{"Compress", 9, parse_compress, infer_compress, kExact, {ref_kernel(compress_ref)}};

@@ -81,11 +81,6 @@ std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueIn
   return result;
 }
 
-NoParams parse_global_pool(const Node& node) {
-  check_node(node, 1, 1, {});
-  return {};
-}
-
 std::vector<ValueInfo> infer_global_average_pool(const NoParams&, const std::vector<ValueInfo>& in) {
   return infer_global_pool(in, false);
 }

@@ -38,7 +38,6 @@ std::vector<ValueInfo> infer_pool(const PoolParams& p, const std::vector<ValueIn
 
 // GlobalAveragePool / GlobalMaxPool: no attributes; [N, C, 1, ..., 1], every spatial dim non-empty (the max or
 // mean of nothing is undefined). Average: float32 and float64; max also int8 and uint8.
-NoParams parse_global_pool(const Node& node);
 std::vector<ValueInfo> infer_global_average_pool(const NoParams&, const std::vector<ValueInfo>& in);
 std::vector<ValueInfo> infer_global_max_pool(const NoParams&, const std::vector<ValueInfo>& in);
 

@@ -1,5 +1,6 @@
 // The pooling family: AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool (ops/pool/pool.h) and PyTorch's
 // adaptive average pooling (ops/pool/adaptive_pool.h).
+#include "ops/common/node_checks.h"
 #include "ops/families.h"
 #include "ops/pool/adaptive_pool.h"
 #include "ops/pool/global_mean.h"
@@ -17,10 +18,10 @@ void register_pool_ops(OpRegistry& r) {
   r.add(OpSpec<PoolParams>{"MaxPool", 1, parse_max_pool, infer_pool, kExact,
                            {max_pool_native_kernel(), pool_dnnl_kernel(), pool_ref_kernel()}});
   // The bandwidth-bound, deterministic mean (ops/pool/global_mean.h) before oneDNN's pooling.
-  r.add(OpSpec<NoParams>{"GlobalAveragePool", 1, parse_global_pool, infer_global_average_pool, kPoolAverageTolerance,
+  r.add(OpSpec<NoParams>{"GlobalAveragePool", 1, parse_no_attributes<1, 1>, infer_global_average_pool, kPoolAverageTolerance,
                          {global_mean_kernel(), global_pool_dnnl_kernel(false),
                           ref_kernel(global_average_pool_ref)}});
-  r.add(OpSpec<NoParams>{"GlobalMaxPool", 1, parse_global_pool, infer_global_max_pool, kExact,
+  r.add(OpSpec<NoParams>{"GlobalMaxPool", 1, parse_no_attributes<1, 1>, infer_global_max_pool, kExact,
                          {global_pool_dnnl_kernel(true), ref_kernel(global_max_pool_ref)}});
   // Y's shape may come from output_shape's data: an int64 graph input there is planned with its data.
   r.add(OpSpec<MaxUnpoolParams>{"MaxUnpool", 9, parse_max_unpool, infer_max_unpool, kExact,

@@ -7,11 +7,6 @@
 
 namespace cnnx {
 
-NoParams parse_matmul_integer(const Node& node) {
-  check_node(node, 2, 4, {});
-  return {};
-}
-
 std::vector<int64_t> zero_points_of(const Tensor* zp, int64_t count, const char* name) {
   if (!zp) return {0};
   require(zp->rank() <= 1, name, " must be a scalar or 1-D, got shape ", to_string(zp->shape()));

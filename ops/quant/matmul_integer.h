@@ -8,7 +8,6 @@
 
 namespace cnnx {
 
-NoParams parse_matmul_integer(const Node& node);
 std::vector<ValueInfo> infer_matmul_integer(const NoParams& p, const std::vector<ValueInfo>& in);
 void matmul_integer_ref(const NoParams& p, const KernelIO& io);
 

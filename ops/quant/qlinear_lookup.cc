@@ -13,11 +13,6 @@
 
 namespace cnnx {
 
-NoParams parse_qlinear_lookup(const Node& node) {
-  check_node(node, 2, 2, {});
-  return {};
-}
-
 std::vector<ValueInfo> infer_qlinear_lookup(const NoParams&, const std::vector<ValueInfo>& in) {
   require_quantized(in, 0, "x");
   require_quantized(in, 1, "table");

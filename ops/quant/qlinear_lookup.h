@@ -14,7 +14,6 @@
 
 namespace cnnx {
 
-NoParams parse_qlinear_lookup(const Node& node);
 std::vector<ValueInfo> infer_qlinear_lookup(const NoParams& p, const std::vector<ValueInfo>& in);
 void qlinear_lookup_ref(const NoParams& p, const KernelIO& io);
 // The same over the team, 32 bytes a step by vpshufb where the CPU has AVX2, in any dense layout x arrives in

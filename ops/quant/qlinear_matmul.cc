@@ -7,11 +7,6 @@
 
 namespace cnnx {
 
-NoParams parse_qlinear_matmul(const Node& node) {
-  check_node(node, 8, 8, {});
-  return {};
-}
-
 std::vector<ValueInfo> infer_qlinear_matmul(const NoParams&, const std::vector<ValueInfo>& in) {
   require_quantized(in, 0, "a");
   require_quantized(in, 3, "b");

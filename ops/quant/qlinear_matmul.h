@@ -14,7 +14,6 @@
 
 namespace cnnx {
 
-NoParams parse_qlinear_matmul(const Node& node);
 std::vector<ValueInfo> infer_qlinear_matmul(const NoParams& p, const std::vector<ValueInfo>& in);
 void qlinear_matmul_ref(const NoParams& p, const KernelIO& io);
 

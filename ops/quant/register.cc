@@ -1,3 +1,4 @@
+#include "ops/common/node_checks.h"
 #include "ops/families.h"
 #include "ops/quant/conv_integer.h"
 #include "ops/quant/dynamic_quantize_linear.h"
@@ -29,7 +30,7 @@ void register_quant_ops(OpRegistry& r) {
                          kExact, {ref_kernel(dynamic_quantize_linear_ref)}});
   r.add(OpSpec<ConvIntegerParams>{"ConvInteger", 10, parse_conv_integer, infer_conv_integer, kExact,
                                   {conv_integer_dnnl_kernel(), ref_kernel(conv_integer_ref)}});
-  r.add(OpSpec<NoParams>{"MatMulInteger", 10, parse_matmul_integer, infer_matmul_integer, kExact,
+  r.add(OpSpec<NoParams>{"MatMulInteger", 10, parse_no_attributes<2, 4>, infer_matmul_integer, kExact,
                          {ref_kernel(matmul_integer_ref)}});
   r.add(OpSpec<QLinearConvParams>{"QLinearConv", 10, parse_qlinear_conv, infer_qlinear_conv, kOneQuantStep,
                                   {qlinear_conv_dnnl_kernel(), ref_kernel(qlinear_conv_ref)}});
@@ -43,13 +44,13 @@ void register_quant_ops(OpRegistry& r) {
                                     {qlinear_add_native_kernel(), ref_kernel(qlinear_binary_ref)},
                                     kInternalDomain});
   // What the fold-qdq pass makes of DQ -> elementwise float ops of one value -> Q (Swish): a table of 256.
-  r.add(OpSpec<NoParams>{"QLinearLookup", 1, parse_qlinear_lookup, infer_qlinear_lookup, kExact,
+  r.add(OpSpec<NoParams>{"QLinearLookup", 1, parse_no_attributes<2, 2>, infer_qlinear_lookup, kExact,
                          {qlinear_lookup_native_kernel(), ref_kernel(qlinear_lookup_ref)}, kInternalDomain});
   // What it makes of DQ, ... -> Concat -> per-channel float ops (BatchNormalization, Relu) -> Q: a table per channel.
   r.add(OpSpec<NoParams>{"QLinearChannelLookup", 1, parse_qlinear_channel_lookup, infer_qlinear_channel_lookup, kExact,
                          {qlinear_channel_lookup_native_kernel(), ref_kernel(qlinear_channel_lookup_ref)},
                          kInternalDomain});
-  r.add(OpSpec<NoParams>{"QLinearMatMul", 10, parse_qlinear_matmul, infer_qlinear_matmul, kOneQuantStep,
+  r.add(OpSpec<NoParams>{"QLinearMatMul", 10, parse_no_attributes<8, 8>, infer_qlinear_matmul, kOneQuantStep,
                          {ref_kernel(qlinear_matmul_ref)}});
 
   // ONNX Runtime's contrib ops that its quantizer writes for CNNs (QOperator format), domain com.microsoft.

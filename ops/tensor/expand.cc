@@ -6,11 +6,6 @@
 
 namespace cnnx {
 
-NoParams parse_expand(const Node& node) {
-  check_node(node, 2, 2, {});
-  return {};
-}
-
 Shape expand_shape(const Shape& x, const std::vector<int64_t>& shape) {
   for (int64_t d : shape) require(d >= 0, "input 1 (shape) ", list_string(shape), " has a negative dim");
   Shape out = broadcast_shapes({x, shape});

@@ -10,7 +10,6 @@
 namespace cnnx {
 
 std::vector<ValueInfo> infer_expand(const NoParams& p, const std::vector<ValueInfo>& in);
-NoParams parse_expand(const Node& node);
 void expand_ref(const NoParams& p, const KernelIO& io);
 // The shape x broadcasts to with the shape input (numpy rules, either side may be 1).
 Shape expand_shape(const Shape& x, const std::vector<int64_t>& shape);

@@ -7,11 +7,6 @@
 
 namespace cnnx {
 
-NoParams parse_identity(const Node& node) {
-  check_node(node, 1, 1, {});
-  return {};
-}
-
 std::vector<ValueInfo> infer_identity(const NoParams&, const std::vector<ValueInfo>& in) { return {input(in, 0)}; }
 
 DropoutParams parse_dropout(const Node& node) {

@@ -18,7 +18,6 @@ struct DropoutParams : OpParams {
   bool mask_is_bool = true;       // opset 10+
 };
 
-NoParams parse_identity(const Node& node);
 // The output is the input, data included when known (a constant stays a constant without running).
 std::vector<ValueInfo> infer_identity(const NoParams& p, const std::vector<ValueInfo>& in);
 void identity_ref(const NoParams& p, const KernelIO& io);

@@ -7,11 +7,6 @@
 
 namespace cnnx {
 
-NoParams parse_range(const Node& node) {
-  check_node(node, 3, 3, {});
-  return {};
-}
-
 // The output length for scalar tensors start, limit, delta.
 int64_t range_length(const Tensor& start, const Tensor& limit, const Tensor& delta) {
   require(start.numel() == 1 && limit.numel() == 1 && delta.numel() == 1, "start, limit and delta must be scalars");

@@ -12,7 +12,6 @@
 
 namespace cnnx {
 
-NoParams parse_range(const Node& node);
 std::vector<ValueInfo> infer_range(const NoParams& p, const std::vector<ValueInfo>& in);
 void range_ref(const NoParams& p, const KernelIO& io);
 // The output length for scalar tensors start, limit, delta.

@@ -1,6 +1,7 @@
 // The tensor family: ops that move elements or describe and make tensors without computing on elements
 // (views, Transpose, Concat, Slice, Split, Pad, Tile, Expand, Shape, Constant, Range, ...). Every one is exact
 // (kExact): elements and dims are copied.
+#include "ops/common/node_checks.h"
 #include "ops/families.h"
 #include "ops/tensor/channel_shuffle.h"
 #include "ops/tensor/concat.h"
@@ -47,9 +48,9 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(copies(OpSpec<SliceParams>{"Slice", 1, parse_slice, infer_slice, kExact,
                                    {slice_dnnl_kernel(), ref_kernel(slice_ref)}}));
   r.add(OpSpec<ShapeParams>{"Shape", 1, parse_shape_of, infer_shape_of, kExact, {ref_kernel(shape_of_ref)}});
-  r.add(OpSpec<NoParams>{"Size", 1, parse_size, infer_size, kExact, {ref_kernel(size_ref)}});
+  r.add(OpSpec<NoParams>{"Size", 1, parse_no_attributes<1, 1>, infer_size, kExact, {ref_kernel(size_ref)}});
   r.add(OpSpec<ConstantParams>{"Constant", 1, parse_constant, infer_constant, kExact, {ref_kernel(constant_ref)}});
-  r.add(OpSpec<NoParams>{"Identity", 1, parse_identity, infer_identity, kExact, {ref_kernel(identity_ref)}});
+  r.add(OpSpec<NoParams>{"Identity", 1, parse_no_attributes<1, 1>, infer_identity, kExact, {ref_kernel(identity_ref)}});
   r.add(OpSpec<DropoutParams>{"Dropout", 1, parse_dropout, infer_dropout, kExact, {ref_kernel(dropout_ref)}});
   r.add(copies(OpSpec<PadParams>{"Pad", 1, parse_pad, infer_pad, kExact, {pad_dnnl_kernel(), ref_kernel(pad_ref)}}));
 
@@ -57,10 +58,10 @@ void register_tensor_ops(OpRegistry& r) {
   r.add(OpSpec<ConstantOfShapeParams>{"ConstantOfShape", 9, parse_constant_of_shape, infer_constant_of_shape, kExact,
                                       {ref_kernel(constant_of_shape_ref)}});
   r.add(OpSpec<EyeLikeParams>{"EyeLike", 9, parse_eye_like, infer_eye_like, kExact, {ref_kernel(eye_like_ref)}});
-  r.add(OpSpec<NoParams>{"Expand", 8, parse_expand, infer_expand, kExact, {ref_kernel(expand_ref)}});
+  r.add(OpSpec<NoParams>{"Expand", 8, parse_no_attributes<2, 2>, infer_expand, kExact, {ref_kernel(expand_ref)}});
   r.add(OpSpec<TileParams>{"Tile", 1, parse_tile, infer_tile, kExact, {ref_kernel(tile_ref)}});
   // Range's length comes from its start, limit and delta: float graph inputs there are planned with their data.
-  OpSpec<NoParams> range{"Range", 11, parse_range, infer_range, kExact, {ref_kernel(range_ref)}};
+  OpSpec<NoParams> range{"Range", 11, parse_no_attributes<3, 3>, infer_range, kExact, {ref_kernel(range_ref)}};
   range.hints.float_shape_inputs = {0, 1, 2};
   r.add(std::move(range));
   r.add(copies(OpSpec<SplitParams>{"Split", 1, parse_split, infer_split, kExact,

@@ -42,11 +42,6 @@ std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<Va
   return {ValueInfo::of(DType::i64, {int64_t(dims.size())})};
 }
 
-NoParams parse_size(const Node& node) {
-  check_node(node, 1, 1, {});
-  return {};
-}
-
 std::vector<ValueInfo> infer_size(const NoParams&, const std::vector<ValueInfo>& in) {
   const ValueInfo& x = input(in, 0);
   if (!x.concrete()) return {ValueInfo::of(DType::i64, {})};

@@ -19,7 +19,6 @@ struct ShapeParams : OpParams {
 ShapeParams parse_shape_of(const Node& node);
 std::vector<ValueInfo> infer_shape_of(const ShapeParams& p, const std::vector<ValueInfo>& in);
 void shape_of_ref(const ShapeParams& p, const KernelIO& io);
-NoParams parse_size(const Node& node);
 std::vector<ValueInfo> infer_size(const NoParams& p, const std::vector<ValueInfo>& in);
 void size_ref(const NoParams& p, const KernelIO& io);
 
