@@ -21,20 +21,21 @@ namespace {
 constexpr float kXScale = 0.02f, kYScale = 0.1f;
 constexpr int64_t M = 6;
 
-// got against want, float outputs of a quantized graph, in steps of `step`: equal (float32 values that round
-// alike), off by at most `max_steps`, or worse.
-struct StepsApart {
+// Checks got against want, float outputs of a quantized graph, in steps of `step`: each element equal (float32
+// values that round alike) or off by at most `max_steps`; prints how many of each (-s), headed by `what`.
+void check_steps_apart(const Tensor& got, const Tensor& want, double step, double max_steps, const std::string& what) {
   int64_t equal = 0, off = 0, worse = 0;
-};
-StepsApart steps_apart(const Tensor& got, const Tensor& want, double step, double max_steps) {
-  StepsApart r;
   for (int64_t i = 0; i < got.numel(); ++i) {
     const double steps = std::fabs(double(got.data<float>()[i]) - double(want.data<float>()[i])) / step;
-    if (steps < 1e-3) ++r.equal;
-    else if (steps <= max_steps + 1e-5) ++r.off;
-    else ++r.worse;
+    if (steps < 1e-3) ++equal;
+    else if (steps <= max_steps + 1e-5) ++off;
+    else ++worse;
   }
-  return r;
+  CAPTURE(what);
+  CAPTURE(equal);
+  CAPTURE(off);
+  CHECK(worse == 0);
+  MESSAGE(what << ": " << equal << " equal, " << off << " at most " << max_steps << " step(s) off");
 }
 
 // The plan's outputs, every node checked against its reference kernel on the way (Plan::run's checks).
@@ -170,13 +171,9 @@ TEST_CASE("fold-qdq: DQ -> Conv [-> Relu/Clip] -> Q runs as one int8 convolution
       REQUIRE(got.size() == want.size());
       for (size_t o = 0; o < got.size(); ++o) {
         // Equal: float32 Conv outputs (a near miss's graph output) round alike.
-        const StepsApart d = steps_apart(got[o], want[o], kYScale, 1);
-        CAPTURE(o);
-        CAPTURE(d.equal);
-        CAPTURE(d.off);
-        CHECK(d.worse == 0);  // off by one only near ties, whose share the rule does not bound: shown with -s
-        MESSAGE(c.what << ", " << backend_name(backend) << ", output " << o << ": " << d.equal << " equal, " << d.off
-                       << " one step off");
+        // Off by one only near ties, whose share the rule does not bound: shown with -s.
+        check_steps_apart(got[o], want[o], kYScale, 1,
+                          c.what + ", " + backend_name(backend) + ", output " + std::to_string(o));
       }
     }
   }
@@ -263,11 +260,7 @@ TEST_CASE("fold-qdq: DQ -> Add -> Relu -> Q and DQ -> MaxPool -> Q stay int8 bet
       // Against the pass-free float path: the convolution may round one step apart near a tie (the first
       // case's rule), which the Add carries as at most 0.03 / 0.045 of its step, so at most two steps of y.
       REQUIRE(got.size() == 1);
-      const StepsApart d = steps_apart(got[0], want[0], 0.045 * c.pool_scale_factor, 2);
-      CAPTURE(d.equal);
-      CAPTURE(d.off);
-      CHECK(d.worse == 0);
-      MESSAGE(c.what << ", " << backend_name(backend) << ": " << d.equal << " equal, " << d.off << " one or two steps off");
+      check_steps_apart(got[0], want[0], 0.045 * c.pool_scale_factor, 2, c.what + ", " + backend_name(backend));
     }
   }
 }
@@ -354,11 +347,7 @@ TEST_CASE("fold-qdq: DQ, DQ -> Concat [-> MaxPool] -> Q stays int8, requantizing
       // rule), which the requantization carries as at most 0.05 / 0.04 of y's step, plus its own rounding:
       // at most two steps; the table itself is the reference formula, and the MaxPool exact.
       REQUIRE(got.size() == 1);
-      const StepsApart d = steps_apart(got[0], want[0], 0.04, 2);
-      CAPTURE(d.equal);
-      CAPTURE(d.off);
-      CHECK(d.worse == 0);
-      MESSAGE(c.what << ", " << backend_name(backend) << ": " << d.equal << " equal, " << d.off << " one or two steps off");
+      check_steps_apart(got[0], want[0], 0.04, 2, c.what + ", " + backend_name(backend));
     }
   }
 }
@@ -527,11 +516,7 @@ TEST_CASE("fold-qdq: DQ, ... -> Concat -> BatchNormalization -> Relu -> Q become
       const std::vector<Tensor> got = run_verified(*plan, inputs);
       REQUIRE(got.size() == want.size());
       if (c.spec.concat_out && backend == Backend::dnnl) continue;  // oneDNN's float BatchNormalization is not the reference's
-      const StepsApart d = steps_apart(got[0], want[0], 0.05, c.spec.conv ? 2 : 0);
-      CAPTURE(d.equal);
-      CAPTURE(d.off);
-      CHECK(d.worse == 0);
-      MESSAGE(c.what << ", " << backend_name(backend) << ": " << d.equal << " equal, " << d.off << " one or two steps off");
+      check_steps_apart(got[0], want[0], 0.05, c.spec.conv ? 2 : 0, c.what + ", " + backend_name(backend));
     }
   }
 }

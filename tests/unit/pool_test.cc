@@ -55,24 +55,27 @@ struct AvgCase {
   Shape x_shape;
   std::vector<int64_t> kernel, strides, dilations, pads;  // empty: attribute absent
   const char* auto_pad;                                   // nullptr: absent
-  int ceil_mode, count_include_pad;
+  int ceil_mode;
   Shape y_shape;
-  std::vector<double> y;
+  std::vector<double> y_exclude_pad, y_include_pad;  // count_include_pad 0, 1
 };
 
+// Each case twice: with count_include_pad 0 and 1.
 void run_avg_cases(const std::vector<AvgCase>& cases, int opset) {
-  for (const AvgCase& c : cases) {
-    std::string params = std::string(c.name) + ": x " + str(c.x_shape) + " kernel " + str(c.kernel) + " strides " +
-                         str(c.strides) + " dilations " + str(c.dilations) + " pads " + str(c.pads) + " auto_pad " +
-                         (c.auto_pad ? c.auto_pad : "-") + " ceil_mode " + std::to_string(c.ceil_mode) +
-                         " count_include_pad " + std::to_string(c.count_include_pad) + " opset " + std::to_string(opset);
-    CAPTURE(params);
-    Attributes a = window_attrs(c.kernel, c.strides, c.dilations, c.pads, c.auto_pad, c.ceil_mode);
-    a.set("count_include_pad", int_attr(c.count_include_pad));
-    Tensor y = run_op("AveragePool", a, {counting(c.x_shape)}, opset)[0];
-    CHECK(y.shape() == c.y_shape);
-    if (y.shape() == c.y_shape) CHECK(within_tolerance("AveragePool", opset, y, c.y) == "");
-  }
+  for (const AvgCase& c : cases)
+    for (int count_include_pad : {0, 1}) {
+      std::string params = std::string(c.name) + ": x " + str(c.x_shape) + " kernel " + str(c.kernel) + " strides " +
+                           str(c.strides) + " dilations " + str(c.dilations) + " pads " + str(c.pads) + " auto_pad " +
+                           (c.auto_pad ? c.auto_pad : "-") + " ceil_mode " + std::to_string(c.ceil_mode) +
+                           " count_include_pad " + std::to_string(count_include_pad) + " opset " + std::to_string(opset);
+      CAPTURE(params);
+      Attributes a = window_attrs(c.kernel, c.strides, c.dilations, c.pads, c.auto_pad, c.ceil_mode);
+      a.set("count_include_pad", int_attr(count_include_pad));
+      Tensor y = run_op("AveragePool", a, {counting(c.x_shape)}, opset)[0];
+      CHECK(y.shape() == c.y_shape);
+      if (y.shape() == c.y_shape)
+        CHECK(within_tolerance("AveragePool", opset, y, count_include_pad ? c.y_include_pad : c.y_exclude_pad) == "");
+    }
 }
 
 }  // namespace
@@ -85,77 +88,59 @@ TEST_CASE("AveragePool: ceil_mode, count_include_pad, windows in the padding, SA
   // ceil((5 - 2) / 2) + 1 = 3 windows, but the third would start at 4 = in (in the right padding): 2 windows.
   // "SAME_LOWER odd total pad 1": x = 1..5, kernel 2: total pad 1 goes first: (pad, 1) -> 1 / 1 or 1 / 2.
   run_avg_cases({
-      {"ceil: last window overhangs pads (in 6)", {1, 1, 6}, {3}, {2}, {}, {1, 1}, nullptr, 1, 0, {1, 1, 4},
-       {1.5f, 3.f, 5.f, 6.f}},
-      {"ceil: last window overhangs pads (in 4)", {1, 1, 4}, {3}, {2}, {}, {1, 1}, nullptr, 1, 0, {1, 1, 3},
-       {1.5f, 3.f, 4.f}},
-      {"ceil: window starting in right pad dropped", {1, 1, 4}, {2}, {2}, {}, {0, 1}, nullptr, 1, 0, {1, 1, 2},
-       {1.5f, 3.5f}},
-      {"ceil: window starting at last input cell kept", {1, 1, 5}, {2}, {2}, {}, {0, 1}, nullptr, 1, 0, {1, 1, 3},
-       {1.5f, 3.5f, 5.f}},
-      {"windows starting in left pad", {1, 1, 4}, {3}, {1}, {}, {2, 0}, nullptr, 0, 0, {1, 1, 4},
-       {1.f, 1.5f, 2.f, 3.f}},
-      {"windows in both pads", {1, 1, 3}, {3}, {1}, {}, {2, 2}, nullptr, 0, 0, {1, 1, 5},
-       {1.f, 1.5f, 2.f, 2.5f, 3.f}},
-      {"SAME_UPPER odd total pad 1", {1, 1, 5}, {2}, {1}, {}, {}, "SAME_UPPER", 0, 0, {1, 1, 5},
-       {1.5f, 2.5f, 3.5f, 4.5f, 5.f}},
-      {"SAME_UPPER stride 2 odd total pad 1", {1, 1, 6}, {3}, {2}, {}, {}, "SAME_UPPER", 0, 0, {1, 1, 3},
-       {2.f, 4.f, 5.5f}},
-      {"SAME_UPPER stride 3 odd total pad 3", {1, 1, 7}, {4}, {3}, {}, {}, "SAME_UPPER", 0, 0, {1, 1, 3},
-       {2.f, 4.5f, 6.5f}},
-      {"SAME_UPPER stride 2 even total pad 2, ceil ignored", {1, 1, 5}, {3}, {2}, {}, {}, "SAME_UPPER", 1, 0, {1, 1, 3},
-       {1.5f, 3.f, 4.5f}},
-      {"SAME_LOWER odd total pad 1", {1, 1, 5}, {2}, {1}, {}, {}, "SAME_LOWER", 0, 0, {1, 1, 5},
-       {1.f, 1.5f, 2.5f, 3.5f, 4.5f}},
-      {"SAME_LOWER stride 2 odd total pad 1", {1, 1, 6}, {3}, {2}, {}, {}, "SAME_LOWER", 0, 0, {1, 1, 3},
-       {1.5f, 3.f, 5.f}},
-      {"SAME_LOWER stride 3 odd total pad 3", {1, 1, 7}, {4}, {3}, {}, {}, "SAME_LOWER", 0, 0, {1, 1, 3},
-       {1.5f, 3.5f, 6.f}},
-      {"SAME_LOWER stride 2 even total pad 2, ceil ignored", {1, 1, 5}, {3}, {2}, {}, {}, "SAME_LOWER", 1, 0, {1, 1, 3},
-       {1.5f, 3.f, 4.5f}},
-      {"SAME_UPPER negative total pad clamps to 0", {1, 1, 8}, {1}, {3}, {}, {}, "SAME_UPPER", 0, 0, {1, 1, 3},
-       {1.f, 4.f, 7.f}},
-      {"VALID, ceil ignored", {1, 1, 7}, {3}, {2}, {}, {}, "VALID", 1, 0, {1, 1, 3},
-       {2.f, 4.f, 6.f}},
-      {"2D ceil overhang both axes", {1, 1, 4, 5}, {3, 3}, {2, 2}, {}, {1, 1, 1, 1}, nullptr, 1, 0, {1, 1, 3, 3},
-       {4.f, 5.5f, 7.f, 11.5f, 13.f, 14.5f, 16.5f, 18.f, 19.5f}},
-      {"3D ceil overhang, pads at the end", {1, 1, 3, 3, 3}, {2, 2, 2}, {2, 2, 2}, {}, {0, 0, 0, 1, 1, 1}, nullptr, 1, 0, {1, 1, 2, 2, 2},
-       {7.5f, 9.f, 12.f, 13.5f, 21.f, 22.5f, 25.5f, 27.f}},
-      {"ceil: last window overhangs pads (in 6)", {1, 1, 6}, {3}, {2}, {}, {1, 1}, nullptr, 1, 1, {1, 1, 4},
+      {"ceil: last window overhangs pads (in 6)", {1, 1, 6}, {3}, {2}, {}, {1, 1}, nullptr, 1, {1, 1, 4},
+       {1.5f, 3.f, 5.f, 6.f},
        {1.f, 3.f, 5.f, 3.f}},
-      {"ceil: last window overhangs pads (in 4)", {1, 1, 4}, {3}, {2}, {}, {1, 1}, nullptr, 1, 1, {1, 1, 3},
+      {"ceil: last window overhangs pads (in 4)", {1, 1, 4}, {3}, {2}, {}, {1, 1}, nullptr, 1, {1, 1, 3},
+       {1.5f, 3.f, 4.f},
        {1.f, 3.f, 2.f}},
-      {"ceil: window starting in right pad dropped", {1, 1, 4}, {2}, {2}, {}, {0, 1}, nullptr, 1, 1, {1, 1, 2},
+      {"ceil: window starting in right pad dropped", {1, 1, 4}, {2}, {2}, {}, {0, 1}, nullptr, 1, {1, 1, 2},
+       {1.5f, 3.5f},
        {1.5f, 3.5f}},
-      {"ceil: window starting at last input cell kept", {1, 1, 5}, {2}, {2}, {}, {0, 1}, nullptr, 1, 1, {1, 1, 3},
+      {"ceil: window starting at last input cell kept", {1, 1, 5}, {2}, {2}, {}, {0, 1}, nullptr, 1, {1, 1, 3},
+       {1.5f, 3.5f, 5.f},
        {1.5f, 3.5f, 2.5f}},
-      {"windows starting in left pad", {1, 1, 4}, {3}, {1}, {}, {2, 0}, nullptr, 0, 1, {1, 1, 4},
+      {"windows starting in left pad", {1, 1, 4}, {3}, {1}, {}, {2, 0}, nullptr, 0, {1, 1, 4},
+       {1.f, 1.5f, 2.f, 3.f},
        {0.3333333432674408f, 1.f, 2.f, 3.f}},
-      {"windows in both pads", {1, 1, 3}, {3}, {1}, {}, {2, 2}, nullptr, 0, 1, {1, 1, 5},
+      {"windows in both pads", {1, 1, 3}, {3}, {1}, {}, {2, 2}, nullptr, 0, {1, 1, 5},
+       {1.f, 1.5f, 2.f, 2.5f, 3.f},
        {0.3333333432674408f, 1.f, 2.f, 1.6666666269302368f, 1.f}},
-      {"SAME_UPPER odd total pad 1", {1, 1, 5}, {2}, {1}, {}, {}, "SAME_UPPER", 0, 1, {1, 1, 5},
+      {"SAME_UPPER odd total pad 1", {1, 1, 5}, {2}, {1}, {}, {}, "SAME_UPPER", 0, {1, 1, 5},
+       {1.5f, 2.5f, 3.5f, 4.5f, 5.f},
        {1.5f, 2.5f, 3.5f, 4.5f, 2.5f}},
-      {"SAME_UPPER stride 2 odd total pad 1", {1, 1, 6}, {3}, {2}, {}, {}, "SAME_UPPER", 0, 1, {1, 1, 3},
+      {"SAME_UPPER stride 2 odd total pad 1", {1, 1, 6}, {3}, {2}, {}, {}, "SAME_UPPER", 0, {1, 1, 3},
+       {2.f, 4.f, 5.5f},
        {2.f, 4.f, 3.6666667461395264f}},
-      {"SAME_UPPER stride 3 odd total pad 3", {1, 1, 7}, {4}, {3}, {}, {}, "SAME_UPPER", 0, 1, {1, 1, 3},
+      {"SAME_UPPER stride 3 odd total pad 3", {1, 1, 7}, {4}, {3}, {}, {}, "SAME_UPPER", 0, {1, 1, 3},
+       {2.f, 4.5f, 6.5f},
        {1.5f, 4.5f, 3.25f}},
-      {"SAME_UPPER stride 2 even total pad 2, ceil ignored", {1, 1, 5}, {3}, {2}, {}, {}, "SAME_UPPER", 1, 1, {1, 1, 3},
+      {"SAME_UPPER stride 2 even total pad 2, ceil ignored", {1, 1, 5}, {3}, {2}, {}, {}, "SAME_UPPER", 1, {1, 1, 3},
+       {1.5f, 3.f, 4.5f},
        {1.f, 3.f, 3.f}},
-      {"SAME_LOWER odd total pad 1", {1, 1, 5}, {2}, {1}, {}, {}, "SAME_LOWER", 0, 1, {1, 1, 5},
+      {"SAME_LOWER odd total pad 1", {1, 1, 5}, {2}, {1}, {}, {}, "SAME_LOWER", 0, {1, 1, 5},
+       {1.f, 1.5f, 2.5f, 3.5f, 4.5f},
        {0.5f, 1.5f, 2.5f, 3.5f, 4.5f}},
-      {"SAME_LOWER stride 2 odd total pad 1", {1, 1, 6}, {3}, {2}, {}, {}, "SAME_LOWER", 0, 1, {1, 1, 3},
+      {"SAME_LOWER stride 2 odd total pad 1", {1, 1, 6}, {3}, {2}, {}, {}, "SAME_LOWER", 0, {1, 1, 3},
+       {1.5f, 3.f, 5.f},
        {1.f, 3.f, 5.f}},
-      {"SAME_LOWER stride 3 odd total pad 3", {1, 1, 7}, {4}, {3}, {}, {}, "SAME_LOWER", 0, 1, {1, 1, 3},
+      {"SAME_LOWER stride 3 odd total pad 3", {1, 1, 7}, {4}, {3}, {}, {}, "SAME_LOWER", 0, {1, 1, 3},
+       {1.5f, 3.5f, 6.f},
        {0.75f, 3.5f, 4.5f}},
-      {"SAME_LOWER stride 2 even total pad 2, ceil ignored", {1, 1, 5}, {3}, {2}, {}, {}, "SAME_LOWER", 1, 1, {1, 1, 3},
+      {"SAME_LOWER stride 2 even total pad 2, ceil ignored", {1, 1, 5}, {3}, {2}, {}, {}, "SAME_LOWER", 1, {1, 1, 3},
+       {1.5f, 3.f, 4.5f},
        {1.f, 3.f, 3.f}},
-      {"SAME_UPPER negative total pad clamps to 0", {1, 1, 8}, {1}, {3}, {}, {}, "SAME_UPPER", 0, 1, {1, 1, 3},
+      {"SAME_UPPER negative total pad clamps to 0", {1, 1, 8}, {1}, {3}, {}, {}, "SAME_UPPER", 0, {1, 1, 3},
+       {1.f, 4.f, 7.f},
        {1.f, 4.f, 7.f}},
-      {"VALID, ceil ignored", {1, 1, 7}, {3}, {2}, {}, {}, "VALID", 1, 1, {1, 1, 3},
+      {"VALID, ceil ignored", {1, 1, 7}, {3}, {2}, {}, {}, "VALID", 1, {1, 1, 3},
+       {2.f, 4.f, 6.f},
        {2.f, 4.f, 6.f}},
-      {"2D ceil overhang both axes", {1, 1, 4, 5}, {3, 3}, {2, 2}, {}, {1, 1, 1, 1}, nullptr, 1, 1, {1, 1, 3, 3},
+      {"2D ceil overhang both axes", {1, 1, 4, 5}, {3, 3}, {2, 2}, {}, {1, 1, 1, 1}, nullptr, 1, {1, 1, 3, 3},
+       {4.f, 5.5f, 7.f, 11.5f, 13.f, 14.5f, 16.5f, 18.f, 19.5f},
        {1.7777777910232544f, 3.6666667461395264f, 3.1111111640930176f, 7.666666507720947f, 13.f, 9.666666984558105f, 5.5f, 9.f, 6.5f}},
-      {"3D ceil overhang, pads at the end", {1, 1, 3, 3, 3}, {2, 2, 2}, {2, 2, 2}, {}, {0, 0, 0, 1, 1, 1}, nullptr, 1, 1, {1, 1, 2, 2, 2},
+      {"3D ceil overhang, pads at the end", {1, 1, 3, 3, 3}, {2, 2, 2}, {2, 2, 2}, {}, {0, 0, 0, 1, 1, 1}, nullptr, 1, {1, 1, 2, 2, 2},
+       {7.5f, 9.f, 12.f, 13.5f, 21.f, 22.5f, 25.5f, 27.f},
        {7.5f, 4.5f, 6.f, 3.375f, 10.5f, 5.625f, 6.375f, 3.375f}},
   }, 19);
 }
@@ -165,25 +150,20 @@ TEST_CASE("AveragePool-19 dilations (beyond onnx 1.12's node tests)") {
   // -> (0 + 1 + 3) / 3 = 4/3. "dilation 3, SAME_UPPER stride 1": extent 4, total pad 3 = 1 + 2; the last window
   // taps 3 and 6: x[3] = 4 and a padding cell -> 4 / 1 or 4 / 2.
   run_avg_cases({
-      {"dilation 2, pads 2", {1, 1, 7}, {3}, {1}, {2}, {2, 2}, nullptr, 0, 0, {1, 1, 7},
-       {2.f, 3.f, 3.f, 4.f, 5.f, 5.f, 6.f}},
-      {"dilation 2, ceil overhang", {1, 1, 7}, {3}, {2}, {2}, {1, 1}, nullptr, 1, 0, {1, 1, 3},
-       {3.f, 4.f, 5.f}},
-      {"dilation 3, SAME_LOWER stride 2", {1, 1, 8}, {2}, {2}, {3}, {}, "SAME_LOWER", 0, 0, {1, 1, 4},
-       {3.f, 3.5f, 5.5f, 6.f}},
-      {"dilation 3, SAME_UPPER stride 1", {1, 1, 5}, {2}, {1}, {3}, {}, "SAME_UPPER", 0, 0, {1, 1, 5},
-       {3.f, 2.5f, 3.5f, 3.f, 4.f}},
-      {"2D dilation (2,1), asymmetric pads, ceil", {1, 1, 4, 5}, {2, 3}, {2, 2}, {2, 1}, {1, 0, 1, 2}, nullptr, 1, 0, {1, 1, 3, 3},
-       {7.f, 9.f, 10.f, 12.f, 14.f, 15.f, 17.f, 19.f, 20.f}},
-      {"dilation 2, pads 2", {1, 1, 7}, {3}, {1}, {2}, {2, 2}, nullptr, 0, 1, {1, 1, 7},
+      {"dilation 2, pads 2", {1, 1, 7}, {3}, {1}, {2}, {2, 2}, nullptr, 0, {1, 1, 7},
+       {2.f, 3.f, 3.f, 4.f, 5.f, 5.f, 6.f},
        {1.3333333730697632f, 2.f, 3.f, 4.f, 5.f, 3.3333332538604736f, 4.f}},
-      {"dilation 2, ceil overhang", {1, 1, 7}, {3}, {2}, {2}, {1, 1}, nullptr, 1, 1, {1, 1, 3},
+      {"dilation 2, ceil overhang", {1, 1, 7}, {3}, {2}, {2}, {1, 1}, nullptr, 1, {1, 1, 3},
+       {3.f, 4.f, 5.f},
        {2.f, 4.f, 3.3333332538604736f}},
-      {"dilation 3, SAME_LOWER stride 2", {1, 1, 8}, {2}, {2}, {3}, {}, "SAME_LOWER", 0, 1, {1, 1, 4},
+      {"dilation 3, SAME_LOWER stride 2", {1, 1, 8}, {2}, {2}, {3}, {}, "SAME_LOWER", 0, {1, 1, 4},
+       {3.f, 3.5f, 5.5f, 6.f},
        {1.5f, 3.5f, 5.5f, 3.f}},
-      {"dilation 3, SAME_UPPER stride 1", {1, 1, 5}, {2}, {1}, {3}, {}, "SAME_UPPER", 0, 1, {1, 1, 5},
+      {"dilation 3, SAME_UPPER stride 1", {1, 1, 5}, {2}, {1}, {3}, {}, "SAME_UPPER", 0, {1, 1, 5},
+       {3.f, 2.5f, 3.5f, 3.f, 4.f},
        {1.5f, 2.5f, 3.5f, 1.5f, 2.f}},
-      {"2D dilation (2,1), asymmetric pads, ceil", {1, 1, 4, 5}, {2, 3}, {2, 2}, {2, 1}, {1, 0, 1, 2}, nullptr, 1, 1, {1, 1, 3, 3},
+      {"2D dilation (2,1), asymmetric pads, ceil", {1, 1, 4, 5}, {2, 3}, {2, 2}, {2, 1}, {1, 0, 1, 2}, nullptr, 1, {1, 1, 3, 3},
+       {7.f, 9.f, 10.f, 12.f, 14.f, 15.f, 17.f, 19.f, 20.f},
        {3.5f, 4.5f, 1.6666666269302368f, 12.f, 14.f, 5.f, 17.f, 19.f, 6.666666507720947f}},
   }, 19);
 }
