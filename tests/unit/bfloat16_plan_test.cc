@@ -50,13 +50,19 @@ std::shared_ptr<const Plan> verified_native_plan(const BuiltGraph& g) {
   return ModelAccess::plan(native, g.inputs);
 }
 
-// A step's op type ("(reorder)" for the plan's own) and its layouts, for messages.
-std::string step_op(const Plan& p, const PlanStep& s) {
-  return s.node < 0 ? "(reorder)" : p.graph().nodes[size_t(s.node)].op_type;
-}
-std::string step_layouts(const PlanStep& s) {
-  return (s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name()) + " -> " +
-         (s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+// Calls f(op, step) for each step of `p`, with the step's op type ("(reorder)" for the plan's own), kernel and
+// layouts captured for the checks f makes.
+template <class F>
+void for_each_step(const Plan& p, F f) {
+  for (const PlanStep& s : p.steps()) {
+    const std::string op = s.node < 0 ? "(reorder)" : p.graph().nodes[size_t(s.node)].op_type;
+    const std::string layouts = (s.layouts.in.empty() ? std::string("-") : s.layouts.in[0].name()) + " -> " +
+                                (s.layouts.out.empty() ? std::string("-") : s.layouts.out[0].name());
+    CAPTURE(op);
+    CAPTURE(s.kernel);
+    CAPTURE(layouts);
+    f(op, s);
+  }
 }
 
 }  // namespace
@@ -256,17 +262,13 @@ TEST_CASE("native bfloat16 stores the values between the kernels that read them 
   const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
   if (!p) return;  // no native bfloat16 on this CPU
   int stored = 0, viewed = 0;
-  for (const PlanStep& s : p->steps()) {
-    const std::string op = step_op(*p, s), layouts = step_layouts(s);
-    CAPTURE(op);
-    CAPTURE(s.kernel);
-    CAPTURE(layouts);
+  for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
     if (op == "Softmax") CHECK(!stores_bfloat16(s.layouts.in[0]));
     if (op == "FusedConv" || op == "Conv" || op == "GlobalAveragePool" || op == "Mul")
       CHECK(stores_bfloat16(s.layouts.in[0]));
     if (op == "FusedConv" || op == "Conv" || op == "Mul") stored += stores_bfloat16(s.layouts.out[0]);
     if (op == "RoundToFloat16" && stores_bfloat16(s.layouts.in[0])) viewed += s.view;
-  }
+  });
   CHECK(stored == 3);  // y1, y3 and m; conv_c writes the graph output y, float32
   CHECK(viewed == 3);
 }
@@ -287,16 +289,13 @@ TEST_CASE("native bfloat16 stores a Linear layer's output in bfloat16 for the ne
     const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
     if (!p) return;  // no native bfloat16 on this CPU
     int products = 0, stored = 0;
-    for (const PlanStep& s : p->steps()) {
-      const std::string op = step_op(*p, s), layouts = step_layouts(s);
-      CAPTURE(op);
-      CAPTURE(layouts);
+    for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
       CHECK(op != "(reorder)");  // h goes from one product to the next as it is
-      if (op != "MatMul" && op != "FusedMatMul") continue;
+      if (op != "MatMul" && op != "FusedMatMul") return;
       ++products;
       CHECK(stores_bfloat16(s.layouts.in[0]));
       stored += stores_bfloat16(s.layouts.out[0]);
-    }
+    });
     CHECK(products == 2);
     CHECK(stored == 1);  // h; y is the graph output, float32
   }
@@ -321,17 +320,13 @@ TEST_CASE("native bfloat16 joins bfloat16 parts and normalizes them in bfloat16,
   const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
   if (!p) return;  // no native bfloat16 on this CPU
   int joined = 0, normalized = 0;
-  for (const PlanStep& s : p->steps()) {
-    const std::string op = step_op(*p, s), layouts = step_layouts(s);
-    CAPTURE(op);
-    CAPTURE(s.kernel);
-    CAPTURE(layouts);
+  for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
     if (op == "Concat") joined += stores_bfloat16(s.layouts.in[0]) && stores_bfloat16(s.layouts.in[1]) &&
                                   stores_bfloat16(s.layouts.out[0]);
     if (op == "BatchNormalization") normalized += stores_bfloat16(s.layouts.in[0]) && stores_bfloat16(s.layouts.out[0]);
     if (op == "(reorder)")  // x's rounding into a convolution's arrangement, maybe; nothing back to float32
       CHECK(!(stores_bfloat16(s.layouts.in[0]) && !stores_bfloat16(s.layouts.out[0])));
-  }
+  });
   CHECK(joined == 1);
   CHECK(normalized == 1);
 }
