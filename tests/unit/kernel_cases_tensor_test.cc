@@ -3,7 +3,6 @@
 // tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>
 
-#include <cmath>
 #include <limits>
 
 #include "ops/tensor/channel_shuffle.h"
