@@ -1,7 +1,7 @@
 // GatherElements (opset 11+), any data element type.
 #include "ops/index/gather_elements.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

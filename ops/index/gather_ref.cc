@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

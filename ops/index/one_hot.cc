@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

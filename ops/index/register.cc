@@ -1,6 +1,6 @@
 // The index family: ops that select, place or make elements by index or by the data (Gather, Scatter*,
 // NonZero, Compress, Unique, OneHot, Trilu, ReverseSequence). Every one is exact (kExact): elements are
-// copied, never computed.
+// copied, or (the Scatter reductions) combined with one IEEE operation per update.
 #include "ops/common/node_checks.h"
 #include "ops/families.h"
 #include "ops/index/compress.h"

@@ -1,7 +1,7 @@
 // ScatterElements (opset 11+) and Scatter (9, 10), any data element type.
 #include "ops/index/scatter_elements.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 #include "ops/index/gather_elements.h"
 
 namespace cnnx {

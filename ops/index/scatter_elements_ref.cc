@@ -1,7 +1,7 @@
 // ScatterElements: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
 #include <algorithm>
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 #include "ops/index/gather_elements.h"
 #include "ops/index/scatter_elements.h"
 

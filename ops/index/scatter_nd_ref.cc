@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 #include "ops/index/gather_nd.h"
 
 namespace cnnx {

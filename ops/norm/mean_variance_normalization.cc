@@ -1,6 +1,6 @@
 #include "ops/norm/mean_variance_normalization.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

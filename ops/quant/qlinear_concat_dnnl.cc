@@ -21,7 +21,6 @@ namespace cnnx {
 
 namespace {
 
-
 struct ConcatPart {
   size_t input = 0;             // the node's input holding it
   int64_t run = 0;              // elements of this input in one output run

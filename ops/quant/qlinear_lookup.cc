@@ -8,7 +8,6 @@
 #endif
 
 #include "ops/common/chunks.h"
-#include "ops/common/node_checks.h"
 #include "ops/quant/quantization.h"
 
 namespace cnnx {

@@ -3,7 +3,7 @@
 #include <type_traits>
 
 #include "ops/common/node_checks.h"
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <type_traits>
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

@@ -1,7 +1,7 @@
 // DepthToSpace (opset 1+) and SpaceToDepth (opset 1+).
 #include "ops/tensor/depth_to_space.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

@@ -2,7 +2,7 @@
 // against).
 #include "ops/tensor/depth_to_space.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

@@ -2,7 +2,7 @@
 #include "ops/tensor/expand.h"
 
 #include "ops/common/broadcast.h"
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

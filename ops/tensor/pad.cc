@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "ops/cast/cast.h"
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

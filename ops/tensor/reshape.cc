@@ -1,7 +1,7 @@
 // Flatten, Reshape, Squeeze, Unsqueeze: shape derivation in infer, a byte copy as the kernel.
 #include "ops/tensor/reshape.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

@@ -1,7 +1,7 @@
 // Tile (opset 1+), any element type.
 #include "ops/tensor/tile.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

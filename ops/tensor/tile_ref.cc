@@ -1,7 +1,7 @@
 // Tile: the reference kernel (plain loops; the oracle the op's other kernels are checked against).
 #include "ops/tensor/tile.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

@@ -1,7 +1,7 @@
 // Transpose (opset 1+), any element type.
 #include "ops/tensor/transpose.h"
 
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 namespace cnnx {
 

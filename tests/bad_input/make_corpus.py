@@ -797,7 +797,7 @@ def limit_cases(c):
 
 def data_op_cases(c):
     """Ops whose output size or element addresses come from data (ops/tensor: ConstantOfShape, Expand, Tile,
-    Range, Split, GatherElements, GatherND, ScatterND): a huge size is refused by the tensor limit before
+    Range, Split; ops/index: GatherElements, GatherND, ScatterND): a huge size is refused by the tensor limit before
     anything is allocated, an index out of range or split sizes that do not add up by an error naming the
     node, never an out-of-bounds access."""
     n = helper.make_node

@@ -1,4 +1,4 @@
-// Kernel cases of the index family (ops/index): Gather, GatherElements, GatherND, ScatterND, ScatterElements,
+// Kernel cases of the index family (ops/index): Gather, GatherElements, GatherND, ScatterND, ScatterElements, Scatter,
 // NonZero, Compress, Unique, Trilu, ReverseSequence, OneHot (ops/families.h). Each case runs every kernel of its op
 // against the op's reference kernel; tests/unit/kernel_cases.h says how, and how a table is registered.
 #include <doctest/doctest.h>

@@ -1,7 +1,8 @@
-// Unit tests of the tensor ops (ops/tensor, registered by register_tensor_ops): Flatten, Reshape, Squeeze, Unsqueeze,
-// Transpose, Concat, Slice, Gather, Shape, Cast, Constant, Identity, Dropout, Pad, and the ops sized or indexed by
-// data (ConstantOfShape, Expand, Tile, Range, Split, GatherElements, GatherND, ScatterND, DepthToSpace,
-// SpaceToDepth, Trilu, EyeLike). Expected values come from direct index formulas or from numpy (noted where so).
+// Unit tests of the tensor, index and cast families (ops/tensor, ops/index, ops/cast): Flatten, Reshape,
+// Squeeze, Unsqueeze, Transpose, Concat, Slice, Gather, Shape, Cast, Constant, Identity, Dropout, Pad, and the
+// ops sized or indexed by data (ConstantOfShape, Expand, Tile, Range, Split, GatherElements, GatherND,
+// ScatterND, DepthToSpace, SpaceToDepth, Trilu, EyeLike). Expected values come from direct index formulas or
+// from numpy (noted where so).
 #include <doctest/doctest.h>
 
 #include <cmath>

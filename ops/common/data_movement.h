@@ -1,5 +1,6 @@
-// Helpers shared by the tensor ops (ops/tensor/*): moving elements of any type as bits, reading integer
-// arguments, axis lists and dim arithmetic that tolerates dims still unknown at load time (kUnknownDim).
+// What the ops that move elements share (ops/tensor, ops/index, and some of ops/reduce and ops/norm): moving
+// elements of any type as bits, reading integer arguments, axis lists and dim arithmetic that tolerates dims
+// still unknown at load time (kUnknownDim).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "ops/tensor/common.h"
+#include "ops/common/data_movement.h"
 
 #include <cstring>
 
