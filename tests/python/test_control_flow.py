@@ -78,57 +78,42 @@ def ops_of(path):
     return {n.op_type for n in onnx.load(path).graph.node}
 
 
+def check_runs(module, op, inputs, tmp_path, backend):
+    """Exports `module` scripted (on inputs[0]), checks the file holds `op`, then runs every input through one
+    loaded model: equal to PyTorch, shape included."""
+    path = export(module, inputs[0], tmp_path / f"{type(module).__name__}.onnx")
+    assert op in ops_of(path)
+    model = cnnx.Model(path, backend=backend)
+    for i, x in enumerate(inputs):
+        want = module(torch.from_numpy(x)).numpy()
+        got = model.run({"x": x})["y"]
+        assert got.shape == want.shape, f"backend={backend} input {i}: shape {got.shape}, PyTorch {want.shape}"
+        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} input {i} x={x}")
+
+
 @pytest.mark.parametrize("backend", ["ref", "dnnl"])
 def test_data_dependent_if(tmp_path, backend):
-    rng = np.random.default_rng(34)
-    x = rng.standard_normal((2, 5)).astype(np.float32)
-    path = export(Gate(), x, tmp_path / "gate.onnx")
-    assert "If" in ops_of(path)
-    model = cnnx.Model(path, backend=backend)
-    for sign in (1, -1):  # each branch, through one loaded model
-        xs = (np.abs(x) * sign).astype(np.float32)
-        want = Gate()(torch.from_numpy(xs)).numpy()
-        got = model.run({"x": xs})["y"]
-        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} sign={sign} x={xs}")
+    x = np.abs(np.random.default_rng(34).standard_normal((2, 5))).astype(np.float32)
+    check_runs(Gate(), "If", [x, -x], tmp_path, backend)  # each branch, through one loaded model
 
 
 @pytest.mark.parametrize("backend", ["ref", "dnnl"])
 def test_for_over_a_dim(tmp_path, backend):
-    rng = np.random.default_rng(35)
-    x = rng.standard_normal((6, 3, 4)).astype(np.float32)
-    path = export(Decay(), x, tmp_path / "decay.onnx")
-    assert "Loop" in ops_of(path)
-    got = cnnx.Model(path, backend=backend).run({"x": x})["y"]
-    want = Decay()(torch.from_numpy(x)).numpy()
-    np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} x={x}")
+    x = np.random.default_rng(35).standard_normal((6, 3, 4)).astype(np.float32)
+    check_runs(Decay(), "Loop", [x], tmp_path, backend)
 
 
 @pytest.mark.parametrize("backend", ["ref", "dnnl"])
 def test_while_on_data(tmp_path, backend):
     x = np.array([[0.25, -0.5, 1.0]], np.float32)
-    path = export(Double(), x, tmp_path / "double.onnx")
-    assert "Loop" in ops_of(path)
-    model = cnnx.Model(path, backend=backend)
-    for scale in (1.0, 0.001, 200.0):  # 6, 16 and 0 iterations
-        xs = (x * scale).astype(np.float32)
-        want = Double()(torch.from_numpy(xs)).numpy()
-        got = model.run({"x": xs})["y"]
-        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} x={xs}")
+    check_runs(Double(), "Loop", [x * s for s in (1.0, 0.001, 200.0)], tmp_path, backend)  # 6, 16, 0 iterations
 
 
 @pytest.mark.parametrize("backend", ["ref", "dnnl"])
 def test_growing_carried_value(tmp_path, backend):
     rng = np.random.default_rng(36)
-    x = rng.standard_normal((5, 4)).astype(np.float32)
-    path = export(Grow(), x, tmp_path / "grow.onnx")
-    assert "Loop" in ops_of(path)
-    model = cnnx.Model(path, backend=backend)
-    for run in range(4):  # other counts per row each run, through one loaded model
-        xs = x if run == 3 else rng.standard_normal(x.shape).astype(np.float32)
-        want = Grow()(torch.from_numpy(xs)).numpy()
-        got = model.run({"x": xs})["y"]
-        assert got.shape == want.shape, f"backend={backend} run={run}: shape {got.shape}, PyTorch {want.shape}"
-        np.testing.assert_array_equal(got, want, err_msg=f"backend={backend} run={run} x={xs}")
+    xs = [rng.standard_normal((5, 4)).astype(np.float32) for _ in range(4)]
+    check_runs(Grow(), "Loop", xs, tmp_path, backend)  # other counts per row each run, through one loaded model
 
 
 @pytest.mark.parametrize("backend", ["ref", "dnnl"])

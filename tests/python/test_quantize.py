@@ -30,6 +30,20 @@ def _quantized_convs(path):
     return m, inits, producers, convs
 
 
+def _fold_qdq_line(cnnx_tool, path):
+    """The fold-qdq line of `cnnx inspect PATH`, and the whole report."""
+    inspect = subprocess.run([cnnx_tool, "inspect", path], capture_output=True, text=True, check=True).stdout
+    return next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq")), inspect
+
+
+def _quantize_built(tmp_path, name, build, samples):
+    """Writes the model `build(path)` makes as NAME.onnx, quantizes it per channel to NAME.int8.onnx; both paths."""
+    f, out = str(tmp_path / f"{name}.onnx"), str(tmp_path / f"{name}.int8.onnx")
+    build(f)
+    cnnx.quantize(f, samples, out, per_channel=True)
+    return f, out
+
+
 def test_quantize_keeps_top1_and_folds_every_conv(tmp_path, shapes_model, shapes_samples, cnnx_tool):
     out = str(tmp_path / "shapes.int8.onnx")
     report = cnnx.quantize(shapes_model, shapes_samples, out, per_channel=True)
@@ -42,8 +56,7 @@ def test_quantize_keeps_top1_and_folds_every_conv(tmp_path, shapes_model, shapes
     for path in shapes_samples:
         x = cnnx.preprocess(f, [path])
         assert np.argmax(f(x)) == np.argmax(q(x)), path
-    inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
-    line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
+    line, inspect = _fold_qdq_line(cnnx_tool, out)
     assert "4 " in line and "QLinearConv" in line, line
     assert "left alone" not in inspect.split("fold-qdq", 1)[1].split("\n", 2)[1], inspect
 
@@ -91,17 +104,13 @@ def _relu6_model(path):
 def test_quantize_relu6_with_constant_bounds(tmp_path, shapes_samples, cnnx_tool):
     # A Clip whose bounds are Constant nodes (not initializers) is quantized after, not before: no
     # DQ -> Clip -> Q left in float, each Conv + Clip folded into one FusedQLinearConv.
-    f = str(tmp_path / "relu6.onnx")
-    out = str(tmp_path / "relu6.int8.onnx")
-    _relu6_model(f)
-    cnnx.quantize(f, shapes_samples, out, per_channel=True)
+    _, out = _quantize_built(tmp_path, "relu6", _relu6_model, shapes_samples)
     m = onnx.load(out)
     producers = {o: n for n in m.graph.node for o in n.output}
     clips = [n for n in m.graph.node if n.op_type == "Clip"]
     assert len(clips) == 2 and all(producers[c.input[0]].op_type == "Conv" for c in clips), \
         [producers[c.input[0]].op_type for c in clips]
-    inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
-    line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
+    line, _ = _fold_qdq_line(cnnx_tool, out)
     assert "2 FusedQLinearConv" in line, line
 
 
@@ -143,18 +152,14 @@ def test_quantize_dense_layers(tmp_path, shapes_samples, cnnx_tool):
     # The Identity biases are read through (both dense convolutions quantized), the MaxPool's output quantized
     # at its input's scale (so the Concats read DequantizeLinears), and cnnx folds each Concat ->
     # BatchNormalization -> Relu -> Q into a QLinearChannelLookup.
-    f = str(tmp_path / "dense.onnx")
-    out = str(tmp_path / "dense.int8.onnx")
-    _dense_model(f)
-    cnnx.quantize(f, shapes_samples, out, per_channel=True)
+    f, out = _quantize_built(tmp_path, "dense", _dense_model, shapes_samples)
     m, inits, producers, convs = _quantized_convs(out)
     assert len(convs) == 3 and not any(n.op_type == "Identity" for n in m.graph.node)
     q = next(n for n in m.graph.node if n.op_type == "QuantizeLinear" and n.input[0] == "p0")
     dq = producers[producers["p0"].input[0]]  # the MaxPool reads r0's DequantizeLinear
     assert dq.op_type == "DequantizeLinear"
     assert inits[q.input[1]] == inits[dq.input[1]] and inits[q.input[2]] == inits[dq.input[2]]
-    inspect = subprocess.run([cnnx_tool, "inspect", out], capture_output=True, text=True, check=True).stdout
-    line = next(l for l in inspect.splitlines() if l.strip().startswith("fold-qdq"))
+    line, _ = _fold_qdq_line(cnnx_tool, out)
     assert "2 QLinearChannelLookup" in line, line
     # Each node against its reference kernel beside it (--verify raises naming the first beyond its tolerance).
     x = cnnx.preprocess(cnnx.Model(f), [shapes_samples[0]])
