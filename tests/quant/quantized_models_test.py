@@ -83,6 +83,18 @@ def conv2d(x, w, b, stride, pad, groups):
     return out + b.reshape(1, -1, 1, 1)
 
 
+def run_saved(cnnx, model, out, backend, tag, failures):
+    """`cnnx run MODEL OUT/x.npy --backend BACKEND --save OUT/TAG`; a reader of the saved outputs by name, or None
+    (the failure noted) when the run fails."""
+    save = os.path.join(out, tag)
+    r = subprocess.run([cnnx, "run", model, os.path.join(out, "x.npy"), "--backend", backend, "--save", save],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append(f"{tag}: cnnx run failed: {r.stderr.strip()}")
+        return None
+    return lambda name: np.load(os.path.join(save, name + ".npy"))
+
+
 def build_qdq(float_path, calib, qdq_path):
     model = onnx.load(float_path)
     g = model.graph
@@ -198,13 +210,9 @@ def check_dynamic(cnnx, out, x, net, failures):
     float_path, dyn_path = os.path.join(out, "small_cnn.onnx"), os.path.join(out, "small_cnn_dynamic.onnx")
     layers = build_dynamic(float_path, dyn_path)
     for backend in ("dnnl", "ref"):
-        save = os.path.join(out, "dynamic_" + backend)
-        r = subprocess.run([cnnx, "run", dyn_path, os.path.join(out, "x.npy"), "--backend", backend, "--save", save],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            failures.append(f"dynamic {backend}: cnnx run failed: {r.stderr.strip()}")
+        got = run_saved(cnnx, dyn_path, out, backend, "dynamic_" + backend, failures)
+        if got is None:
             continue
-        got = lambda name: np.load(os.path.join(save, name + ".npy"))
         act = x
         for k, l in enumerate(layers):
             if k > 0:  # layer k's input: layer k-1 on cnnx's own quantized activation, in float32 as the graph says
@@ -300,13 +308,9 @@ def check_qoperator(cnnx, out, x, net, calib, failures):
     qop_path = os.path.join(out, "small_cnn_qoperator.onnx")
     layers, fc, (s_in, z_in) = build_qoperator(os.path.join(out, "small_cnn.onnx"), net, calib, qop_path)
     for backend in ("dnnl", "ref"):
-        save = os.path.join(out, "qoperator_" + backend)
-        r = subprocess.run([cnnx, "run", qop_path, os.path.join(out, "x.npy"), "--backend", backend, "--save", save],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            failures.append(f"qoperator {backend}: cnnx run failed: {r.stderr.strip()}")
+        got = run_saved(cnnx, qop_path, out, backend, "qoperator_" + backend, failures)
+        if got is None:
             continue
-        got = lambda name: np.load(os.path.join(save, name + ".npy"))
         wants = {"q0": np.clip(np.rint(x / np.float32(s_in)) + z_in, 0, 255)}
         for k, l in enumerate(layers):
             name, _, _, s_x, z_x = l["x"]
@@ -345,14 +349,11 @@ def main():
 
     failures = []
     for backend in ("dnnl", "ref"):
-        save = os.path.join(out, backend)
-        r = subprocess.run([cnnx, "run", qdq_path, os.path.join(out, "x.npy"), "--backend", backend, "--save", save],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            failures.append(f"{backend}: cnnx run failed: {r.stderr.strip()}")
+        got = run_saved(cnnx, qdq_path, out, backend, backend, failures)
+        if got is None:
             continue
-        got_q = [np.load(os.path.join(save, n + ".npy")).astype(np.int64) for n in q_outputs]
-        got_y = np.load(os.path.join(save, "y.npy")).astype(np.float64)
+        got_q = [got(n).astype(np.int64) for n in q_outputs]
+        got_y = got("y").astype(np.float64)
         # Layer 0's input is the model input; layer k's the result of layer k-1 on cnnx's quantized activation.
         act = x.astype(np.float64)
         for k, l in enumerate(layers):
