@@ -2,7 +2,7 @@
 input, and compare its output with the expected array within an op's tolerance.
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from cnnx_outputs import run_saved, mismatch
+    from cnnx_outputs import run_saved, mismatch, report
 """
 import os
 import subprocess
@@ -39,6 +39,17 @@ def mismatch(got, want, tol_abs, tol_rel):
         return ""
     return (f"element {worst}: got {got.flat[worst]!r}, want {want.flat[worst]!r} "
             f"(max abs diff {max_abs_diff(got, want):.3g}; tolerance abs {tol_abs}, rel {tol_rel})")
+
+
+def report(label, got, want, tol_abs, tol_rel, about=""):
+    """Prints `ok   LABEL: ABOUT, max abs diff D` or `FAIL LABEL: what differs` (mismatch); returns 0 or 1, the
+    failures to count."""
+    why = mismatch(got, want, tol_abs, tol_rel)
+    if why:
+        print(f"FAIL {label}: {why}")
+        return 1
+    print(f"ok   {label}: {about + ', ' if about else ''}max abs diff {max_abs_diff(got, want):.2g}")
+    return 0
 
 
 def max_abs_diff(got, want):

@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cnnx_outputs import max_abs_diff, mismatch, run_saved  # noqa: E402
+from cnnx_outputs import report, run_saved  # noqa: E402
 
 TOL_ABS, TOL_REL = 1e-5, 1e-5
 
@@ -80,13 +80,8 @@ def main():
         np.save(input_path, x.numpy())
         for backend in ("ref", "dnnl"):
             got = run_saved(cnnx, model_path, input_path, os.path.join(work, name + "_" + backend), backend)
-            why = mismatch(got, want, TOL_ABS, TOL_REL)
-            if why:
-                print(f"FAIL {name} ({backend}): {why}")
-                failures += 1
-            else:
-                print(f"ok   {name} ({backend}): {op} {list(shape)} -> {list(want.shape)}, "
-                      f"max abs diff {max_abs_diff(got, want):.2g}")
+            failures += report(f"{name} ({backend})", got, want, TOL_ABS, TOL_REL,
+                               f"{op} {list(shape)} -> {list(want.shape)}")
     print(f"{len(CASES)} cases x 2 backends, {failures} failures")
     return 1 if failures else 0
 

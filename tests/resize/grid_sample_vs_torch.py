@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cnnx_outputs import max_abs_diff, mismatch, run_saved  # noqa: E402
+from cnnx_outputs import report, run_saved  # noqa: E402
 
 TOL_ABS, TOL_REL = 2e-5, 1e-5
 
@@ -75,12 +75,7 @@ def main():
             runs += 1
             got = run_saved(cnnx, model_path, x_path, os.path.join(work, tag + "_" + backend), backend,
                             extra=(grid_path,))
-            why = mismatch(got, want, TOL_ABS, TOL_REL)
-            if why:
-                print(f"FAIL {tag} ({backend}): {why}")
-                failures += 1
-            else:
-                print(f"ok   {tag} ({backend}): max abs diff {max_abs_diff(got, want):.2g}")
+            failures += report(f"{tag} ({backend})", got, want, TOL_ABS, TOL_REL)
     print(f"{runs} runs, {failures} failures")
     return 1 if failures else 0
 

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cnnx_outputs import max_abs_diff, mismatch, run_saved  # noqa: E402
+from cnnx_outputs import report, run_saved  # noqa: E402
 
 TOL_ABS, TOL_REL = 2e-5, 1e-5
 
@@ -95,13 +95,8 @@ def main():
             for backend in ("ref", "dnnl"):
                 runs += 1
                 got = run_saved(cnnx, model_path, input_path, os.path.join(work, tag + "_" + backend), backend)
-                why = mismatch(got, want, TOL_ABS, TOL_REL)
-                if why:
-                    print(f"FAIL {tag} ({backend}): {kwargs}: {why}")
-                    failures += 1
-                else:
-                    print(f"ok   {tag} ({backend}): {list(shape)} -> {list(want.shape)}, "
-                          f"max abs diff {max_abs_diff(got, want):.2g}")
+                failures += report(f"{tag} ({backend}) {kwargs}", got, want, TOL_ABS, TOL_REL,
+                                   f"{list(shape)} -> {list(want.shape)}")
             print(f"     {tag} dnnl plan: {kernel_of(cnnx, model_path, op)}")
     print(f"{runs} runs, {failures} failures")
     return 1 if failures else 0
