@@ -35,34 +35,28 @@ BatchNormDesc describe(const BatchNormParams& p, const Shape& x, const Layout& a
   return d;
 }
 
+Compiled compile_f32(const BatchNormParams& p, const KernelArgs& a) {
+  if (p.training)
+    return Compiled::decline(std::string(p.legacy_is_test ? "is_test = 0: training mode" : "training_mode = 1") +
+                             " (oneDNN inference uses the given statistics)");
+  // spatial = 0 views the activations as channels: a channel-blocked X does not fit; it is taken plain.
+  const bool bf16 = stores_bfloat16(a.offered.in[0]) && a.context.precision == Precision::bf16 &&
+                    a.context.store_bfloat16 && p.spatial;
+  const Layout arriving = !p.spatial ? Layout() : bf16 ? a.offered.in[0] : float32_layout(a.offered.in[0]);
+  return compile_or_refuse([&] {
+    const BatchNormDesc d = describe(p, a.in[0].shape, arriving);
+    const memory::desc& c = d.channel_md;
+    // oneDNN normalizes in place: dst may be src's buffer (in_place_input 0).
+    return std::make_unique<DnnlPrimitiveKernel>(
+        d.pd,
+        DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_SCALE, in(1), c}, {DNNL_ARG_SHIFT, in(2), c},
+                       {DNNL_ARG_MEAN, in(3), c}, {DNNL_ARG_VARIANCE, in(4), c}, {DNNL_ARG_DST, out(0), d.data_md}},
+        follow_layouts(arriving, 5), 0);
+  });
+}
+
 }  // namespace
 
-Kernel<BatchNormParams> batch_norm_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const BatchNormParams>& params, const KernelArgs& a) -> Compiled {
-            const BatchNormParams& p = *params;
-            if (p.training)
-              return Compiled::decline(
-                  std::string(p.legacy_is_test ? "is_test = 0: training mode" : "training_mode = 1") +
-                  " (oneDNN inference uses the given statistics)");
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            // spatial = 0 views the activations as channels: a channel-blocked X does not fit; it is taken plain.
-            const bool bf16 = stores_bfloat16(a.offered.in[0]) && a.context.precision == Precision::bf16 &&
-                              a.context.store_bfloat16 && p.spatial;
-            const Layout arriving = !p.spatial ? Layout() : bf16 ? a.offered.in[0] : float32_layout(a.offered.in[0]);
-            return compile_or_refuse(
-                [&] {
-                  const BatchNormDesc d = describe(p, a.in[0].shape, arriving);
-                  const memory::desc& c = d.channel_md;
-                  // oneDNN normalizes in place: dst may be src's buffer (in_place_input 0).
-                  return std::make_unique<DnnlPrimitiveKernel>(
-                      d.pd,
-                      DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_SCALE, in(1), c},
-                                     {DNNL_ARG_SHIFT, in(2), c}, {DNNL_ARG_MEAN, in(3), c},
-                                     {DNNL_ARG_VARIANCE, in(4), c}, {DNNL_ARG_DST, out(0), d.data_md}},
-                      follow_layouts(arriving, 5), 0);
-                });
-          }};
-}
+Kernel<BatchNormParams> batch_norm_dnnl_kernel() { return dnnl_f32_kernel<BatchNormParams, compile_f32>(); }
 
 }  // namespace cnnx

@@ -28,24 +28,20 @@ LrnDesc describe(const LrnParams& p, const Shape& x, const Layout& arriving = {}
   return d;
 }
 
+Compiled compile_f32(const LrnParams& p, const KernelArgs& a) {
+  if (p.size % 2 == 0)
+    return Compiled::decline("even size " + std::to_string(p.size) + " (oneDNN's window then holds size - 1 channels)");
+  const Layout& arriving = a.offered.in[0];
+  return compile_or_refuse([&] {
+    const LrnDesc d = describe(p, a.in[0].shape, arriving);
+    return std::make_unique<DnnlPrimitiveKernel>(
+        d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_DST, out(0), d.data_md}},
+        follow_layouts(arriving, 1));
+  });
+}
+
 }  // namespace
 
-Kernel<LrnParams> lrn_dnnl_kernel() {
-  return {"dnnl", [](const std::shared_ptr<const LrnParams>& params, const KernelArgs& a) -> Compiled {
-            const LrnParams& p = *params;
-            if (p.size % 2 == 0)
-              return Compiled::decline("even size " + std::to_string(p.size) +
-                                       " (oneDNN's window then holds size - 1 channels)");
-            std::string why = dnnl_declines_inputs(a.in);
-            if (!why.empty()) return Compiled::decline(why);
-            const Layout& arriving = a.offered.in[0];
-            return compile_or_refuse([&] {
-              const LrnDesc d = describe(p, a.in[0].shape, arriving);
-              return std::make_unique<DnnlPrimitiveKernel>(
-                  d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.data_md}, {DNNL_ARG_DST, out(0), d.data_md}},
-                  follow_layouts(arriving, 1));
-            });
-          }};
-}
+Kernel<LrnParams> lrn_dnnl_kernel() { return dnnl_f32_kernel<LrnParams, compile_f32>(); }
 
 }  // namespace cnnx
