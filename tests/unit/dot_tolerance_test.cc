@@ -56,6 +56,15 @@ double max_abs_of(const Tensor& t) {
   return m;
 }
 
+// The cancelling convolution's reference output, the magnitudes of its terms and Conv's tolerance.
+struct CancellingConvReference {
+  const CancellingConv c;
+  const std::string params = c.describe();
+  const Tolerance tol = builtin_ops().find("", "Conv", 11).tolerance;
+  const Tensor want = run_op("Conv", c.attrs, c.inputs(), 11)[0];
+  const Tensor mag = magnitudes_of("Conv", c.attrs, c.inputs(), 11);
+};
+
 }  // namespace
 
 TEST_CASE("sum-of-products tolerance: the magnitude is sqrt(K + 2) (sum |w x| + |b|), the reference on |inputs|") {
@@ -85,14 +94,10 @@ TEST_CASE("sum-of-products tolerance: the magnitude is sqrt(K + 2) (sum |w x| + 
   CHECK_FALSE(magnitudes_of("Relu", {}, {c.x}).defined());
 }
 
-TEST_CASE("sum-of-products tolerance: oneDNN's Conv passes where a folded BatchNorm's bias cancels the sum") {
-  const CancellingConv c;
-  const std::string params = c.describe();
+TEST_CASE_FIXTURE(CancellingConvReference,
+                  "sum-of-products tolerance: oneDNN's Conv passes where a folded BatchNorm's bias cancels the sum") {
   CAPTURE(params);
-  const Tolerance tol = builtin_ops().find("", "Conv", 11).tolerance;
-  const Tensor want = run_op("Conv", c.attrs, c.inputs(), 11)[0];
   const Tensor got = run_op("Conv", c.attrs, c.inputs(), 11, 1, "dnnl", {false, true, true})[0];
-  const Tensor mag = magnitudes_of("Conv", c.attrs, c.inputs(), 11);
   const Difference with_terms = compare(got, want, tol, &mag);
   const Difference without = compare(got, want, tol);
   const double max_result = max_abs_of(want), max_bias = max_abs_of(c.b), max_mag = max_abs_of(mag);
@@ -141,13 +146,9 @@ TEST_CASE("sum-of-products tolerance: plan verification of Conv + Relu (a FusedC
   CHECK(k.max_ratio < 1);
 }
 
-TEST_CASE("sum-of-products tolerance: kernels that drop a term or misplace the bias still fail") {
-  const CancellingConv c;
-  const std::string params = c.describe();
+TEST_CASE_FIXTURE(CancellingConvReference,
+                  "sum-of-products tolerance: kernels that drop a term or misplace the bias still fail") {
   CAPTURE(params);
-  const Tolerance tol = builtin_ops().find("", "Conv", 11).tolerance;
-  const Tensor want = run_op("Conv", c.attrs, c.inputs(), 11)[0];
-  const Tensor mag = magnitudes_of("Conv", c.attrs, c.inputs(), 11);
 
   // A "kernel" whose loop bound is off by one: it drops the last tap of the last input channel (one of the
   // K = 1152 terms of every output).
