@@ -38,19 +38,6 @@ void check_steps_apart(const Tensor& got, const Tensor& want, double step, doubl
   MESSAGE(what << ": " << equal << " equal, " << off << " at most " << max_steps << " step(s) off");
 }
 
-// The plan's outputs, every node checked against its reference kernel on the way (Plan::run's checks).
-std::vector<Tensor> run_verified(const Plan& plan, const std::vector<Tensor>& inputs) {
-  std::vector<NodeCheck> checks;
-  std::vector<Tensor> got = plan.run(inputs, &checks);
-  for (const NodeCheck& n : checks) {
-    CAPTURE(n.node);
-    CAPTURE(n.kernel);
-    CAPTURE(n.max_abs);
-    CHECK(n.within);
-  }
-  return got;
-}
-
 // What a test reads from a plan: its node ops in order, how many reorder steps, the fold-qdq pass's summary and
 // near misses (one a line), and for the first step running `op`, its kernel and its input `input`'s layout with
 // the kernel ("acdb native").

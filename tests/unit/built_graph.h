@@ -7,6 +7,7 @@
 
 #include "ops/builtin_ops.h"
 #include "engine/graph_builder.h"
+#include "runtime/plan.h"
 #include "tests/unit/op_harness.h"
 
 namespace cnnx::testing {
@@ -25,6 +26,19 @@ inline BuiltGraph build(GraphBuilder& b, uint32_t seed) {
     r.inputs.push_back(random_tensor(r.graph->value(id).info.shape, seed, -2.f, 2.f));
   }
   return r;
+}
+
+// plan.run(inputs) with every node checked against its reference kernel on the way (Plan::run's checks), each
+// check within its op's tolerance (CHECKed, naming the node); the outputs.
+inline std::vector<Tensor> run_verified(const Plan& plan, const std::vector<Tensor>& inputs) {
+  std::vector<NodeCheck> checks;
+  std::vector<Tensor> got = plan.run(inputs, &checks);
+  for (const NodeCheck& nc : checks) {
+    CAPTURE(nc.node);
+    CAPTURE(nc.kernel);
+    CHECK_MESSAGE(nc.within, nc.detail);
+  }
+  return got;
 }
 
 }  // namespace cnnx::testing

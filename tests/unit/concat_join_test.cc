@@ -210,12 +210,7 @@ TEST_CASE("Concats are joined in place where their parts are runs of the output'
       CAPTURE(joined);
       if (backend == Backend::ref) CHECK(joined == c.joined_ref);
       else CHECK(joined >= c.joined_dnnl);
-      std::vector<NodeCheck> checks;
-      const std::vector<Tensor> got = plan->run(inputs, &checks);
-      for (const NodeCheck& nc : checks) {
-        CAPTURE(nc.node);
-        CHECK_MESSAGE(nc.within, nc.detail);
-      }
+      const std::vector<Tensor> got = run_verified(*plan, inputs);
       REQUIRE(got.size() == want.size());
       // The outputs are convolutions' (the Concats' parts): within the Conv tolerance of node-by-node results.
       for (size_t i = 0; i < got.size(); ++i) CHECK(within_tolerance("Conv", 11, got[i], want[i]) == "");

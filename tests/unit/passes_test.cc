@@ -430,12 +430,7 @@ TEST_CASE("graph passes keep results and fuse what they promise") {
       CAPTURE(c.left_alone);
       CAPTURE(joined(declined));
       CHECK(joined(declined) == c.left_alone);
-      std::vector<NodeCheck> checks;
-      const std::vector<Tensor> got = fused->run(inputs, &checks), want = plain->run(inputs);
-      for (const NodeCheck& nc : checks) {
-        CAPTURE(nc.node);
-        CHECK_MESSAGE(nc.within, nc.detail);
-      }
+      const std::vector<Tensor> got = run_verified(*fused, inputs), want = plain->run(inputs);
       REQUIRE(got.size() == want.size());
       for (size_t i = 0; i < got.size(); ++i) {
         CAPTURE(i);
@@ -521,13 +516,8 @@ TEST_CASE("elementwise, binary and BatchNormalization steps write over an input 
   CHECK(offset("n") == offset("m"));
   CHECK(offset("y") == offset("n"));
   CHECK(offset("m2") != offset("n"));  // alive together
-  std::vector<NodeCheck> checks;
-  // End to end within the chain's loosest op's tolerance; each step is checked against its reference below.
-  CHECK(within_tolerance("BatchNormalization", 15, plan->run(x, &checks)[0], want) == "");
-  for (const NodeCheck& nc : checks) {
-    CAPTURE(nc.node);
-    CHECK_MESSAGE(nc.within, nc.detail);
-  }
+  // End to end within the chain's loosest op's tolerance; each step checked against its reference on the way.
+  CHECK(within_tolerance("BatchNormalization", 15, run_verified(*plan, x)[0], want) == "");
 }
 
 TEST_CASE("a ResNeXt block keeps the layout its first convolution picks: no reorders around the grouped one") {
@@ -570,13 +560,8 @@ TEST_CASE("a ResNeXt block keeps the layout its first convolution picks: no reor
     CHECK(steps[g_step + 1].node < 0);
     CHECK(is_plain(plan->slot(steps[g_step].outputs[0]).layout));
   }
-  std::vector<NodeCheck> checks;
   const Tensor want = Plan::build(graph, in, Backend::ref, graph_pass_names())->run(x)[0];
-  CHECK(within_tolerance("Conv", 12, plan->run(x, &checks)[0], want) == "");
-  for (const NodeCheck& nc : checks) {
-    CAPTURE(nc.node);
-    CHECK_MESSAGE(nc.within, nc.detail);
-  }
+  CHECK(within_tolerance("Conv", 12, run_verified(*plan, x)[0], want) == "");
 }
 
 TEST_CASE("a pass that rewrites nodes in place reports them, one that changes nothing reports no match") {

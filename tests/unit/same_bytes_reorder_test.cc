@@ -93,12 +93,7 @@ TEST_CASE("squeeze-and-excitation means reach 1x1 convolutions without a copy, a
     }
     CAPTURE(views);
     CAPTURE(copies);
-    std::vector<NodeCheck> checks;
-    const std::vector<Tensor> got = plan->run(inputs, &checks);
-    for (const NodeCheck& nc : checks) {
-      CAPTURE(nc.node);
-      CHECK_MESSAGE(nc.within, nc.detail);
-    }
+    const std::vector<Tensor> got = run_verified(*plan, inputs);
     // The oracle: the same graph on the reference backend (plain values, no views of reorders).
     auto ref = Plan::build(graph, infos, Backend::ref);
     const std::vector<Tensor> want = ref->run(inputs);
