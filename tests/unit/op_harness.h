@@ -224,6 +224,26 @@ inline std::string within(const Tensor& got, const std::vector<double>& want, To
   return d.within ? "" : d.detail;
 }
 
+// A node its op must refuse: run_op(op, attrs, in, opset, outputs) throws a cnnx::Error whose message holds
+// `says`.
+struct BadNode {
+  const char* what;
+  const char* op;
+  int opset;
+  Attributes attrs;
+  std::vector<Tensor> in;
+  const char* says;
+  size_t outputs = 1;
+};
+inline void check_bad_nodes(const std::vector<BadNode>& cases) {
+  for (const BadNode& c : cases) {
+    CAPTURE(c.what);
+    CAPTURE(c.op);
+    CAPTURE(c.opset);
+    CHECK_THROWS_WITH_AS(run_op(c.op, c.attrs, c.in, c.opset, c.outputs), doctest::Contains(c.says), Error);
+  }
+}
+
 // "" when `got` is within the declared tolerance of `op` of `want`; otherwise the worst element.
 inline std::string within_tolerance(const std::string& op, int opset, const Tensor& got, const Tensor& want,
                                     const std::string& domain = "", const Tensor& magnitude = Tensor()) {

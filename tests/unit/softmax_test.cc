@@ -91,21 +91,17 @@ TEST_CASE("Softmax is stable for large inputs, exact for equal rows, zero at -in
 TEST_CASE("Softmax refuses axes outside [-rank, rank-1], scalars and non-float inputs") {
   Attributes typo;
   typo.set("axes", int_attr(1));
-  struct Case { const char* what; Attributes attrs; Tensor x; int opset; const char* message; };
-  const Case cases[] = {
-      {"axis = rank", axis_attr(3), wave({2, 3, 4}), 13, "axis 3 is out of range for rank 3"},
-      {"axis = -rank - 1", axis_attr(-4), wave({2, 3, 4}), 13, "axis -4 is out of range for rank 3"},
-      {"axis = rank, coerced form", axis_attr(3), wave({2, 3, 4}), 11, "axis 3 is out of range for rank 3"},
-      {"default axis 1 on a 1-D input before opset 13", {}, wave({4}), 11, "axis 1 is out of range for rank 1"},
-      {"scalar", {}, wave({}), 13, "rank >= 1"},
-      {"int64 input", {}, make_int_tensor({2}, {1, 2}), 13, "element type"},
-      {"unknown attribute", typo, wave({2, 3}), 13, "unknown attribute 'axes'"},
-  };
-  for (const Case& c : cases) {
-    CAPTURE(c.what);
-    CAPTURE(c.opset);
-    CHECK_THROWS_WITH_AS(run_op("Softmax", c.attrs, {c.x}, c.opset), doctest::Contains(c.message), Error);
-  }
+  check_bad_nodes({
+      {"axis = rank", "Softmax", 13, axis_attr(3), {wave({2, 3, 4})}, "axis 3 is out of range for rank 3"},
+      {"axis = -rank - 1", "Softmax", 13, axis_attr(-4), {wave({2, 3, 4})}, "axis -4 is out of range for rank 3"},
+      {"axis = rank, coerced form", "Softmax", 11, axis_attr(3), {wave({2, 3, 4})},
+       "axis 3 is out of range for rank 3"},
+      {"default axis 1 on a 1-D input before opset 13", "Softmax", 11, {}, {wave({4})},
+       "axis 1 is out of range for rank 1"},
+      {"scalar", "Softmax", 13, {}, {wave({})}, "rank >= 1"},
+      {"int64 input", "Softmax", 13, {}, {make_int_tensor({2}, {1, 2})}, "element type"},
+      {"unknown attribute", "Softmax", 13, typo, {wave({2, 3})}, "unknown attribute 'axes'"},
+  });
 }
 
 TEST_CASE("Softmax infers shapes with dims unknown at load time and checks the axis against the rank") {
