@@ -4,7 +4,8 @@
 // input's permuted order when a plain [N, H, W, C] goes back to [N, C, H, W]). The plan gives both one
 // buffer (CompiledKernel::views_input) and skips the step, and readers that want another layout get one
 // reorder, the copy this kernel would have made. An input arriving channel-blocked (nChw16c) is copied
-// with one reorder to a plain output.
+// with one reorder to a plain output. In a native bfloat16 plan an input stored in bfloat16 (dnnl/layouts.h)
+// is viewed so (the output is stored in bfloat16 too) or copied to plain float32 (exact).
 #include "dnnl/dnnl_runtime.h"
 #include "ops/tensor/transpose.h"
 

@@ -529,6 +529,10 @@ inline Tensor bool_tensor(Shape shape, std::vector<int> values) {
 // A constant 1-D float32 input (scales).
 inline CaseInput floats_in(std::vector<float> v) { return given(make_tensor({int64_t(v.size())}, v)).constant(); }
 
+// Why a case with an input stored in bfloat16 (CaseInput::stored_bfloat16) plants no special values.
+constexpr const char* kStoredBfloat16FlushesSubnormals =
+    "the harness stores the input with oneDNN's conversion, which flushes subnormals to zero (vcvtneps2bf16)";
+
 // ---- the tables ----
 
 // A case table: one function per op or group of ops, in tests/unit/kernel_cases_<family>_test.cc.

@@ -72,8 +72,7 @@ std::vector<KernelCase> round_cases() {
   cases.push_back(round("native bf16: arrives stored in bfloat16", bf16).native_bfloat16()
                       .in(random_in({2, 3, 5, 7}).stored_bfloat16()).runs("bf16_storage", Takes::offered_through)
                       .declines("native", "arrives stored in bfloat16")
-                      .without_special_values("the harness stores the input with oneDNN's conversion, which flushes "
-                                              "subnormals to zero (vcvtneps2bf16)"));
+                      .without_special_values(kStoredBfloat16FlushesSubnormals));
   return cases;
 }
 

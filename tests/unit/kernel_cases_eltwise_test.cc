@@ -263,16 +263,14 @@ std::vector<KernelCase> binary_cases() {
     // declines it (the plan reorders). Only on CPUs with native bfloat16: elsewhere no plan compiles a kernel
     // in bf16, and oneDNN has no bf16 binary without AVX-512.
     if (!dnnl_cpu_has_native_bfloat16()) continue;
-    const std::string subnormals = "the harness stores the input with oneDNN's conversion, which flushes subnormals "
-                                   "to zero (vcvtneps2bf16)";
     cases.push_back(KernelCase(op, 14, "native bf16: A stored in bfloat16, per-channel B").native_bfloat16()
                         .in(random_in({1, 16, 4, 4}).stored_bfloat16()).in(random_in({1, 16, 1, 1}, 0.5f, 2.f))
                         .declines("channel", "not channel-blocked").runs("dnnl", Takes::offered)
-                        .without_special_values(subnormals));
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
     cases.push_back(KernelCase(op, 14, "native bf16: A stored in bfloat16, B of its shape").native_bfloat16()
                         .in(random_in({2, 3, 5}).stored_bfloat16()).in(random_in({2, 3, 5}, 0.5f, 2.f))
                         .declines("channel", "nothing is broadcast").runs("dnnl", Takes::offered)
-                        .without_special_values(subnormals));
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
   }
   // Before opset 7: B broadcasts onto A only with broadcast=1, placed at axis (suffix without it).
   cases.push_back(KernelCase("Add", 6, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))

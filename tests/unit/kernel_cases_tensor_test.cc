@@ -26,6 +26,13 @@ std::vector<KernelCase> shape_cases() {
                       .in(random_in({1, 32, 4, 5}).blocked()));
   cases.push_back(KernelCase("Transpose", 13, "X offered nChw16c, padded channels").attr("perm", ints({1, 0, 3, 2}))
                       .in(random_in({2, 20, 3, 5}).blocked()));
+  // In a native bfloat16 plan an input stored in bfloat16 is viewed as it is: the output is stored so too.
+  cases.push_back(KernelCase("Transpose", 13, "native bf16: X stored in bfloat16, to channels last").native_bfloat16()
+                      .attr("perm", ints({0, 2, 3, 1})).in(random_in({2, 3, 4, 5}).stored_bfloat16())
+                      .runs("dnnl", Takes::offered).without_special_values(kStoredBfloat16FlushesSubnormals));
+  cases.push_back(KernelCase("Transpose", 13, "native bf16: X stored in bfloat16, reversed").native_bfloat16()
+                      .in(random_in({3, 4, 5}).stored_bfloat16()).runs("dnnl", Takes::offered)
+                      .without_special_values(kStoredBfloat16FlushesSubnormals));
   cases.push_back(KernelCase("Transpose", 13, "int64").in(given(ints3)).declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Transpose", 13, "scalar").in(random_in({})).declines("dnnl", "a scalar"));
   // Concat (channels-last: one copy per pixel and input, for inputs and output channels-last along C; dnnl:
