@@ -330,3 +330,35 @@ TEST_CASE("native bfloat16 joins bfloat16 parts and normalizes them in bfloat16,
   CHECK(joined == 1);
   CHECK(normalized == 1);
 }
+
+TEST_CASE("native bfloat16 permutes bfloat16 values without converting them, as ConvNeXt's blocks do") {
+  // x -> depthwise 7x7 Conv -> Transpose to [N, H, W, C] -> MatMul (C -> 4C) -> Relu -> MatMul (4C -> C) ->
+  // Transpose back -> Add x -> y. Each Transpose takes the value stored in bfloat16 and views it (no copy, no
+  // conversion to float32 in front of it).
+  Attributes depthwise = pads1();
+  depthwise.set("pads", ints({3, 3, 3, 3}));
+  depthwise.set("group", int_attr(16));
+  Attributes to_last, to_first;
+  to_last.set("perm", ints({0, 2, 3, 1}));
+  to_first.set("perm", ints({0, 3, 1, 2}));
+  GraphBuilder b;
+  b.input("x", {1, 16, 8, 8})
+      .initializer("wd", random_tensor({16, 1, 7, 7}, 51)).initializer("w1", random_tensor({16, 64}, 52))
+      .initializer("w2", random_tensor({64, 16}, 53))
+      .node("Conv", {"x", "wd"}, {"d"}, "dwconv", depthwise).node("Transpose", {"d"}, {"t"}, "to_last", to_last)
+      .node("MatMul", {"t", "w1"}, {"h"}, "linear1").node("Relu", {"h"}, {"r"}, "relu")
+      .node("MatMul", {"r", "w2"}, {"o"}, "linear2").node("Transpose", {"o"}, {"u"}, "to_first", to_first)
+      .node("Add", {"u", "x"}, {"y"}, "residual").output("y");
+  const BuiltGraph g = build(b, 54);
+  const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+  if (!p) return;  // no native bfloat16 on this CPU
+  int permuted = 0;
+  for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
+    if (op != "Transpose") return;
+    ++permuted;
+    CHECK(stores_bfloat16(s.layouts.in[0]));
+    CHECK(stores_bfloat16(s.layouts.out[0]));
+    CHECK(s.view);
+  });
+  CHECK(permuted == 2);
+}
