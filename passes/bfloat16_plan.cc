@@ -83,13 +83,13 @@ bool reads_bfloat16_storage(const Node& n) {
   static const std::set<std::string> readers = {"Conv",   "FusedConv", "GlobalAveragePool", "Add",
                                                 "Sub",    "Mul",       "Div",               "MatMul",
                                                 "FusedMatMul", "Concat", "BatchNormalization", "Transpose"};
-  if (n.precision != Precision::bf16) return false;
+  if (n.precision != Precision::bf16) return n.domain.empty() && n.op_type == "LayerNormalization";
   if (is_round_to_float16(n)) return true;
   return (n.domain.empty() || n.domain == kInternalDomain) && readers.count(n.op_type) > 0;
 }
 
 bool output_read_rounded(const Graph& g, const std::vector<std::vector<int>>& consumers, const Node& n) {
-  if (n.precision != Precision::bf16 || n.outputs.empty() || n.outputs[0] < 0 || is_graph_output(g, n.outputs[0]))
+  if (!reads_bfloat16_storage(n) || n.outputs.empty() || n.outputs[0] < 0 || is_graph_output(g, n.outputs[0]))
     return false;
   const std::vector<int>& readers = consumers[size_t(n.outputs[0])];
   for (int r : readers) {

@@ -47,11 +47,14 @@ std::vector<size_t> bfloat16_kernel_converts(const Node& node, const std::vector
 // In a native plan, values are stored in bfloat16 between the kernels that can read them so (dnnl/layouts.h):
 // a RoundToFloat16 to bf16 converts into a bfloat16 layout (or views its input when the producer stored it
 // so already), and the plan offers bfloat16 layouts only to the nodes for which this is true: bf16 nodes whose
-// every kernel but the reference reads them (reporting the layout it reads; the reference reads float32).
+// every kernel but the reference reads them (reporting the layout it reads; the reference reads float32), and
+// LayerNormalization, a float32 node (its statistics) whose oneDNN kernel computes in float32 from bfloat16
+// values as exactly as from their float32 copies.
 // Every other kernel is offered the float32 layout of the same arrangement, and the plan reorders to it.
 bool reads_bfloat16_storage(const Node& node);
-// True for a bf16 node whose output 0 is read only by its rounding to bfloat16: its kernel may store it in
-// bfloat16 itself (CompileContext::store_bfloat16). `consumers`: consumers_of(graph).
+// True for a node that reads bfloat16 storage whose output 0 is read only by its rounding to bfloat16: its
+// kernel may store it in bfloat16 itself (CompileContext::store_bfloat16), the rounding that one would make.
+// `consumers`: consumers_of(graph).
 bool output_read_rounded(const Graph& graph, const std::vector<std::vector<int>>& consumers, const Node& node);
 
 }  // namespace cnnx

@@ -286,8 +286,8 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::v
     step.inputs = node.inputs;
     step.outputs = node.outputs;
     // bfloat16 storage (dnnl/layouts.h) only for the kernels that read it; the plan reorders for the others.
-    const bool native_bf16 = plan_context.precision == Precision::bf16 && node.precision == Precision::bf16;
-    const bool reads_storage = native_bf16 && reads_bfloat16_storage(node);
+    const bool native_plan = plan_context.precision == Precision::bf16;
+    const bool reads_storage = native_plan && reads_bfloat16_storage(node);
     KernelLayouts offered;
     for (int id : node.inputs) {
       step.in.push_back(id >= 0 ? g.values[size_t(id)].info : ValueInfo{});
@@ -308,7 +308,7 @@ std::vector<PlanStep> plan_kernels(const Graph& g, Backend backend, const std::v
       CompileContext context = plan_context;
       context.threads = step.one_thread ? 1 : plan_context.threads;
       if (node.precision != Precision::bf16) context.precision = Precision::f32;
-      context.store_bfloat16 = native_bf16 && output_read_rounded(g, consumers, node);
+      context.store_bfloat16 = native_plan && output_read_rounded(g, consumers, node);
       ThreadScope threads(context.threads);
       step.exec = compile_first(node, {step.in, step.out, offered, context}, backend, disabled_kernels, step.kernel,
                                 step.declined);

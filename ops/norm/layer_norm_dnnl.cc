@@ -5,6 +5,10 @@
 // normalized axes (shape [1], or [1, D] over [C, D]) or varies across rows declines. With the Mean or InvStdDev
 // outputs it runs forward_training, writing the mean and the variance, and InvStdDev = 1 / sqrt(var + eps) is
 // computed from the variance in place (one rounding more than the reference, well inside the tolerance).
+// In a native bfloat16 plan, X arriving stored in bfloat16 in its plain arrangement is read so and Y written so
+// (oneDNN 2.6's layer normalization takes one data type for both), where only Y's rounding to bfloat16 reads
+// Y (CompileContext::store_bfloat16): the statistics and the arithmetic stay float32, and Y is rounded once,
+// as the rounding would; otherwise X is taken in float32 (the plan converts it).
 #include <cmath>
 
 #include "dnnl/primitive_kernel.h"
@@ -21,11 +25,11 @@ struct LayerNormDesc {
   layer_normalization_forward::primitive_desc pd;
 };
 
-LayerNormDesc describe(const LayerNormParams& p, const Shape& x, bool shift, bool stats) {
+LayerNormDesc describe(const LayerNormParams& p, const Shape& x, bool shift, bool stats, bool bf16) {
   const size_t a = layer_norm_axis(p.axis, x.size());
   const memory::dim rows = numel_range(x, 0, a), cols = numel_range(x, a, x.size());
   LayerNormDesc d;
-  d.data_md = plain_f32_desc({rows, cols});
+  d.data_md = bf16 ? memory::desc({rows, cols}, dt::bf16, tag::ab) : plain_f32_desc({rows, cols});
   d.stat_md = plain_f32_desc({rows});
   d.column_md = plain_f32_desc({cols});
   auto flags = normalization_flags::use_scale;
@@ -50,8 +54,8 @@ DnnlTensorArgs layer_norm_args(const LayerNormDesc& d, bool shift) {
 // buffers.
 class LayerNormDnnl : public DnnlPrimitiveKernel {
  public:
-  LayerNormDnnl(const LayerNormDesc& d, float epsilon, bool shift, bool stats)
-      : DnnlPrimitiveKernel(d.pd, layer_norm_args(d, shift), {}, 0),
+  LayerNormDnnl(const LayerNormDesc& d, float epsilon, bool shift, bool stats, KernelLayouts layouts)
+      : DnnlPrimitiveKernel(d.pd, layer_norm_args(d, shift), std::move(layouts), 0),
         stat_md_(d.stat_md),
         epsilon_(epsilon),
         stats_(stats) {}
@@ -92,8 +96,11 @@ static Compiled compile_f32(const LayerNormParams& p, const KernelArgs& a) {
                                to_string(Shape(x.begin() + long(axis), x.end())) +
                                "); oneDNN takes its scale and shift per column");
   const bool stats = a.out.size() > 1;
+  const Layout& arriving = a.offered.in[0];
+  const bool bf16 = !stats && a.context.store_bfloat16 && stores_bfloat16(arriving) && is_plain(float32_layout(arriving));
   return compile_or_refuse([&] {
-    return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats), p.epsilon, shift, stats);
+    return std::make_unique<LayerNormDnnl>(describe(p, x, shift, stats, bf16), p.epsilon, shift, stats,
+                                           bf16 ? follow_layouts(arriving, a.in.size()) : KernelLayouts{});
   });
 }
 

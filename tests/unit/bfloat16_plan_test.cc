@@ -331,34 +331,51 @@ TEST_CASE("native bfloat16 joins bfloat16 parts and normalizes them in bfloat16,
   CHECK(normalized == 1);
 }
 
-TEST_CASE("native bfloat16 permutes bfloat16 values without converting them, as ConvNeXt's blocks do") {
-  // x -> depthwise 7x7 Conv -> Transpose to [N, H, W, C] -> MatMul (C -> 4C) -> Relu -> MatMul (4C -> C) ->
-  // Transpose back -> Add x -> y. Each Transpose takes the value stored in bfloat16 and views it (no copy, no
-  // conversion to float32 in front of it).
+TEST_CASE("native bfloat16 permutes and normalizes bfloat16 values without converting them, as ConvNeXt does") {
+  // x -> depthwise 7x7 Conv -> Transpose to [N, H, W, C] -> LayerNormalization -> MatMul (C -> 4C) -> Relu ->
+  // MatMul (4C -> C) -> Transpose back -> Add x -> y, and the LayerNormalization's output also a graph output z.
+  // Each Transpose takes the value stored in bfloat16 and views it (no copy, no conversion to float32 in front
+  // of it). The LayerNormalization (a float32 node: its statistics) reads it in bfloat16 too, and stores its
+  // output so where only the rounding before the MatMul reads it: in the second graph, where z is a graph
+  // output, it writes float32.
   Attributes depthwise = pads1();
   depthwise.set("pads", ints({3, 3, 3, 3}));
   depthwise.set("group", int_attr(16));
   Attributes to_last, to_first;
   to_last.set("perm", ints({0, 2, 3, 1}));
   to_first.set("perm", ints({0, 3, 1, 2}));
-  GraphBuilder b;
-  b.input("x", {1, 16, 8, 8})
-      .initializer("wd", random_tensor({16, 1, 7, 7}, 51)).initializer("w1", random_tensor({16, 64}, 52))
-      .initializer("w2", random_tensor({64, 16}, 53))
-      .node("Conv", {"x", "wd"}, {"d"}, "dwconv", depthwise).node("Transpose", {"d"}, {"t"}, "to_last", to_last)
-      .node("MatMul", {"t", "w1"}, {"h"}, "linear1").node("Relu", {"h"}, {"r"}, "relu")
-      .node("MatMul", {"r", "w2"}, {"o"}, "linear2").node("Transpose", {"o"}, {"u"}, "to_first", to_first)
-      .node("Add", {"u", "x"}, {"y"}, "residual").output("y");
-  const BuiltGraph g = build(b, 54);
-  const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
-  if (!p) return;  // no native bfloat16 on this CPU
-  int permuted = 0;
-  for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
-    if (op != "Transpose") return;
-    ++permuted;
-    CHECK(stores_bfloat16(s.layouts.in[0]));
-    CHECK(stores_bfloat16(s.layouts.out[0]));
-    CHECK(s.view);
-  });
-  CHECK(permuted == 2);
+  Attributes last_axis;
+  last_axis.set("axis", int_attr(-1));
+  for (bool z_out : {false, true}) {
+    CAPTURE(z_out);
+    GraphBuilder b(17);
+    b.input("x", {1, 16, 8, 8})
+        .initializer("wd", random_tensor({16, 1, 7, 7}, 51)).initializer("w1", random_tensor({16, 64}, 52))
+        .initializer("w2", random_tensor({64, 16}, 53)).initializer("gamma", random_tensor({16}, 55, 0.5f, 1.5f))
+        .initializer("beta", random_tensor({16}, 56))
+        .node("Conv", {"x", "wd"}, {"d"}, "dwconv", depthwise).node("Transpose", {"d"}, {"t"}, "to_last", to_last)
+        .node("LayerNormalization", {"t", "gamma", "beta"}, {"z"}, "norm", last_axis)
+        .node("MatMul", {"z", "w1"}, {"h"}, "linear1").node("Relu", {"h"}, {"r"}, "relu")
+        .node("MatMul", {"r", "w2"}, {"o"}, "linear2").node("Transpose", {"o"}, {"u"}, "to_first", to_first)
+        .node("Add", {"u", "x"}, {"y"}, "residual").output("y");
+    if (z_out) b.output("z");
+    const BuiltGraph g = build(b, 54);
+    const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+    if (!p) return;  // no native bfloat16 on this CPU
+    int permuted = 0, normalized = 0;
+    for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
+      if (op == "LayerNormalization") {
+        ++normalized;
+        CHECK(stores_bfloat16(s.layouts.in[0]) == !z_out);
+        CHECK(stores_bfloat16(s.layouts.out[0]) == !z_out);
+      }
+      if (op != "Transpose") return;
+      ++permuted;
+      CHECK(stores_bfloat16(s.layouts.in[0]));
+      CHECK(stores_bfloat16(s.layouts.out[0]));
+      CHECK(s.view);
+    });
+    CHECK(permuted == 2);
+    CHECK(normalized == 1);
+  }
 }
