@@ -271,6 +271,10 @@ std::vector<KernelCase> binary_cases() {
                         .in(random_in({2, 3, 5}).stored_bfloat16()).in(random_in({2, 3, 5}, 0.5f, 2.f))
                         .declines("channel", "nothing is broadcast").runs("dnnl", Takes::offered)
                         .without_special_values(kStoredBfloat16FlushesSubnormals));
+    cases.push_back(KernelCase(op, 14, "native bf16: A and B stored in bfloat16").native_bfloat16()
+                        .in(random_in({2, 3, 5}).stored_bfloat16()).in(random_in({2, 3, 5}, 0.5f, 2.f).stored_bfloat16())
+                        .declines("channel", "nothing is broadcast").runs("dnnl", Takes::offered)
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
   }
   // Before opset 7: B broadcasts onto A only with broadcast=1, placed at axis (suffix without it).
   cases.push_back(KernelCase("Add", 6, "legacy, broadcast at axis 1").attr("broadcast", int_attr(1))
