@@ -26,15 +26,17 @@ class SubgraphPlanner;      // engine/subgraph.h
 struct CompileContext {
   int threads = 1;                      // the team its runs get (oneDNN picks implementations for it)
   // bf16: the node is bf16 in a native bfloat16 plan, and its kernel may compute in bfloat16 on values rounded as
-  // passes/bfloat16_plan.h says (arriving in bfloat16 layouts where reads_bfloat16_storage says so, float32
-  // ones otherwise); f32 otherwise, emulated plans included.
+  // passes/bfloat16_plan.h says; f32 otherwise, emulated plans included. In a native bfloat16 plan, values arrive
+  // in bfloat16 layouts where reads_bfloat16_storage says so (LayerNormalization's too, a float32 node), in
+  // float32 ones otherwise.
   Precision precision = Precision::f32;
   HotBufferPacking* packing = nullptr;  // small buffers it keeps share huge pages with the plan's others
   PreparedWeights* weights = nullptr;   // weights prepared by the model's other plans, to share
   PreparedWeightBatch* batch = nullptr; // reorders of constant weights, put off and run together by the plan
   const SubgraphPlanner* subgraphs = nullptr;  // plans the subgraphs of If and Loop; they decline without it
-  // bf16 only: output 0 is read only through its rounding to bfloat16, so the kernel may store it in bfloat16
-  // (a bfloat16 layout, dnnl/layouts.h), rounding to nearest even; the rounding step then views it.
+  // Native bfloat16 plans only (passes/bfloat16_plan.h output_read_rounded): output 0 is read only through its
+  // rounding to bfloat16, so the kernel may store it in bfloat16 (a bfloat16 layout, dnnl/layouts.h), rounding
+  // to nearest even; the rounding step then views it.
   bool store_bfloat16 = false;
 };
 

@@ -33,6 +33,10 @@ std::vector<KernelCase> shape_cases() {
   cases.push_back(KernelCase("Transpose", 13, "native bf16: X stored in bfloat16, reversed").native_bfloat16()
                       .in(random_in({3, 4, 5}).stored_bfloat16()).runs("dnnl", Takes::offered)
                       .without_special_values(kStoredBfloat16FlushesSubnormals));
+  // Channel-blocked in bfloat16: copied to plain float32 in one converting reorder.
+  cases.push_back(KernelCase("Transpose", 13, "native bf16: X nChw16c stored in bfloat16").native_bfloat16()
+                      .attr("perm", ints({0, 2, 3, 1})).in(random_in({1, 20, 3, 5}).blocked().stored_bfloat16())
+                      .runs("dnnl", Takes::offered).without_special_values(kStoredBfloat16FlushesSubnormals));
   cases.push_back(KernelCase("Transpose", 13, "int64").in(given(ints3)).declines("dnnl", "int64, not float32"));
   cases.push_back(KernelCase("Transpose", 13, "scalar").in(random_in({})).declines("dnnl", "a scalar"));
   // Concat (channels-last: one copy per pixel and input, for inputs and output channels-last along C; dnnl:
