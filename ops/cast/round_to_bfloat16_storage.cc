@@ -3,11 +3,9 @@
 // and its bfloat16 twin have the same elements), rounded as the reference rounds; threads take contiguous
 // chunks. A value its producer stored in bfloat16 already is viewed as it is (rounding is idempotent).
 // Elsewhere it declines: float32 storage is the native kernel's.
-#include <algorithm>
-
 #include "dnnl/layouts.h"
-#include "ops/common/chunks.h"
 #include "ops/cast/round_to_float16.h"
+#include "ops/common/chunks.h"
 
 namespace cnnx {
 
@@ -20,7 +18,8 @@ class StoreBfloat16 final : public CompiledKernel {
   void run(const KernelIO& io) const override {
     const float* x = static_cast<const float*>(io.in[0]->raw());
     uint16_t* y = static_cast<uint16_t*>(io.out[0]->raw());
-    for_each_chunk(int64_t(elements_), [&](int64_t begin, int64_t n) { float_to_bfloat16_bits(x + begin, y + begin, size_t(n)); });
+    for_each_chunk(int64_t(elements_),
+                   [&](int64_t begin, int64_t n) { float_to_bfloat16_bits(x + begin, y + begin, size_t(n)); });
   }
   const KernelLayouts* layouts() const override { return &layouts_; }
 
@@ -36,8 +35,8 @@ Compiled compile_store_bfloat16(const std::shared_ptr<const RoundToFloat16Params
   const Layout& arriving = a.offered.in[0];
   const Shape& shape = a.in[0].shape;
   if (stores_bfloat16(arriving)) return make_reorder(arriving, arriving, shape);  // a view
-  const size_t elements = is_plain(arriving) ? size_t(checked_numel(shape)) : arriving.desc()->bytes() / sizeof(float);
-  return std::make_unique<StoreBfloat16>(arriving, bfloat16_layout(arriving, shape), elements);
+  return std::make_unique<StoreBfloat16>(arriving, bfloat16_layout(arriving, shape),
+                                         float32_buffer_elements(arriving, shape));
 }
 
 }  // namespace

@@ -23,6 +23,11 @@ void round_to_float16_ref(const RoundToFloat16Params& p, const KernelIO& io);
 Kernel<RoundToFloat16Params> round_to_float16_native_kernel();
 // To bfloat16 in a native bfloat16 plan: the value stored in bfloat16 (ops/cast/round_to_bfloat16_storage.cc).
 Kernel<RoundToFloat16Params> round_to_bfloat16_storage_kernel();
+// The float32 elements both kernels sweep: those of `shape`, or of its buffer in a blocked float32 `layout`,
+// padding included.
+inline size_t float32_buffer_elements(const Layout& layout, const Shape& shape) {
+  return is_plain(layout) ? size_t(checked_numel(shape)) : layout.desc()->bytes() / sizeof(float);
+}
 
 // True for a RoundToFloat16 node (the lowering's, in kInternalDomain).
 bool is_round_to_float16(const Node& node);

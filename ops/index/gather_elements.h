@@ -8,7 +8,7 @@
 
 namespace cnnx {
 
-// Gather's attribute (axis, default 0) read by Gather's parse_gather.
+// Its params are Gather's (axis, default 0), read by parse_gather.
 std::vector<ValueInfo> infer_gather_elements(const GatherParams& p, const std::vector<ValueInfo>& in);
 void gather_elements_ref(const GatherParams& p, const KernelIO& io);
 // Throws unless indices has data's rank and fits inside data along every axis but axis.

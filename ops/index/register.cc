@@ -34,7 +34,7 @@ void register_index_ops(OpRegistry& r) {
   unique.hints.shapes_from_data = true;
   r.add(std::move(unique));
   r.add(OpSpec<GatherParams>{"GatherElements", 11, parse_gather, infer_gather_elements, kExact,
-                                     {ref_kernel(gather_elements_ref)}});
+                             {ref_kernel(gather_elements_ref)}});
   r.add(OpSpec<GatherNDParams>{"GatherND", 11, parse_gather_nd, infer_gather_nd, kExact, {ref_kernel(gather_nd_ref)}});
   r.add(OpSpec<ScatterNDParams>{"ScatterND", 11, parse_scatter_nd, infer_scatter_nd, kExact,
                                 {ref_kernel(scatter_nd_ref)}});
