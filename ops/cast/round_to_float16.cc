@@ -42,12 +42,20 @@ __attribute__((target("avx2,f16c"))) void round_f16_f16c(const float* x, float* 
   for (; i < n; ++i) y[i] = float16_to_float(float_to_float16(x[i]));
 }
 // The same 16 lanes at a time (vcvtps2ph and vcvtph2ps on zmm registers, AVX512F): the same bits.
+// (The pragma: as for to_bfloat16_bits_avx512 below.)
+#if !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 __attribute__((target("avx512f"))) void round_f16_avx512(const float* x, float* y, size_t n) {
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
     _mm512_storeu_ps(y + i, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
   round_f16_f16c(x + i, y + i, n - i);
 }
+#if !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 const bool kAvx512 = __builtin_cpu_supports("avx512f");
 #else
 const bool kF16c = false, kAvx512 = false;
@@ -83,6 +91,12 @@ void to_bfloat16_bits(const float* x, uint16_t* y, size_t n) {
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same on the bits, 16 lanes at a time (the baseline build does not vectorize the narrowing): not
 // vcvtneps2bf16, which takes subnormal inputs as zero.
+// GCC 12's AVX-512 intrinsics pass an undefined value as the unused merge source, which it then reports as
+// maybe uninitialized (as in ops/conv/swish.cc).
+#if !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 __attribute__((target("avx512f"))) void to_bfloat16_bits_avx512(const float* x, uint16_t* y, size_t n) {
   const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff), quiet = _mm512_set1_epi32(0x00400000);
   const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
@@ -96,6 +110,9 @@ __attribute__((target("avx512f"))) void to_bfloat16_bits_avx512(const float* x, 
   }
   to_bfloat16_bits(x + i, y + i, n - i);
 }
+#if !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #else
 void to_bfloat16_bits_avx512(const float*, uint16_t*, size_t) {}
 #endif

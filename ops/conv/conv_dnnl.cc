@@ -5,14 +5,15 @@
 // its own choice: src in the layout it arrives in (no reorder before) and the dst layout the readers wish for
 // (a Transpose that is then a view: runtime/plan.cc, wished_layouts). Weights with constant data are reordered once at compile time and kept; others are
 // reordered per run. FusedConv's residual add is a sum post-op (the residual is copied into dst first) and
-// its activation eltwise post-ops, except Swish: that runs after the primitive (ops/conv/swish.h says why),
-// in the sweep that rounds FusedConvFloat16's dst to float16.
+// its activation eltwise post-ops, except Swish in float32: that runs after the primitive (ops/conv/swish.h says
+// why), in the sweep that rounds FusedConvFloat16's dst to float16.
 // A node the bfloat16 plan marks bf16 (CompileContext::precision, set where the CPU has native bfloat16) runs
 // oneDNN's bf16 convolution: weights reordered to bf16 once, src read stored in bfloat16 (dnnl/layouts.h: the
 // plan's rounding writes it so), float32 accumulation and bias, and dst stored in bfloat16 where only its
-// rounding reads it (CompileContext::store_bfloat16), else float32. With Swish the primitive writes float32 into
-// a workspace of the run and the Swish sweep stores bfloat16. Not with a float16 rounding after the primitive,
-// nor with a residual arriving float32 (rounding it would round twice) or with Swish.
+// rounding reads it (CompileContext::store_bfloat16), else float32. Not with a float16 rounding after the
+// primitive, nor with a residual arriving float32 (rounding it would round twice). In bfloat16 Swish is the
+// primitive's post-op: writing bf16 straight from the accumulators beats a float32 dst swept after it
+// (efficientnet_b0 0.82-0.87x the time, AVX512_BF16, bench/README.md "Swish in bfloat16").
 #include "ops/conv/conv.h"
 #include "ops/conv/fused_conv.h"
 
@@ -40,31 +41,31 @@ struct ConvDesc {
   Layout dst_layout;
 };
 
-// The fusion as post-ops: sum first (dst holds the residual), then the activation, but for Swish: run() sweeps
-// dst with it after the primitive. That dst is always a buffer of its own, or a Concat part that is one
-// contiguous run of the Concat's bytes described from offset 0 (runtime/plan.cc).
-post_ops fusion_post_ops(const ConvFusion& f) {
+// How the primitive computes: the type of src and weights (f32, or bf16 with float32 bias), and of its dst (f32,
+// or bf16 with bf16 src).
+struct ConvTypes {
+  dt compute = dt::f32, dst = dt::f32;
+};
+
+// Swish runs after a float32 primitive (swish_in_place), not as its post-op.
+bool runs_swish_after(const ConvFusion& f, ConvTypes types) {
+  std::vector<EltwiseStep> steps;
+  if (f.activation) f.activation->dnnl(f.args, steps);
+  return types.compute == dt::f32 && steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::swish;
+}
+
+// The fusion as post-ops: sum first (dst holds the residual), then the activation, but for a Swish that
+// runs_swish_after: run() sweeps dst with it after the primitive. That dst is always a buffer of its own, or a
+// Concat part that is one contiguous run of the Concat's bytes described from offset 0 (runtime/plan.cc).
+post_ops fusion_post_ops(const ConvFusion& f, ConvTypes types) {
   post_ops ops;
   if (f.residual) ops.append_sum(1.f);
   std::vector<EltwiseStep> steps;
   if (f.activation) require(f.activation->dnnl(f.args, steps).empty(), "the fuse-conv pass took an activation oneDNN refuses");
   for (const EltwiseStep& s : steps)
-    if (s.algorithm != EltwiseAlgorithm::swish) ops.append_eltwise(1.f, dnnl_algorithm(s.algorithm), s.alpha, s.beta);
+    if (s.algorithm != EltwiseAlgorithm::swish || !runs_swish_after(f, types)) ops.append_eltwise(1.f, dnnl_algorithm(s.algorithm), s.alpha, s.beta);
   return ops;
 }
-
-// Swish runs after the primitive (swish_in_place), not as its post-op.
-bool runs_swish_after(const ConvFusion& f) {
-  std::vector<EltwiseStep> steps;
-  if (f.activation) f.activation->dnnl(f.args, steps);
-  return steps.size() == 1 && steps[0].algorithm == EltwiseAlgorithm::swish;
-}
-
-// How the primitive computes: the type of src and weights (f32, or bf16 with float32 bias), of its dst (f32, or
-// bf16 with bf16 src), and of the output the kernel stores (bf16 over a float32 dst: the Swish sweep converts).
-struct ConvTypes {
-  dt compute = dt::f32, dst = dt::f32, stored = dt::f32;
-};
 
 // `src_md` / `dst_md`: zero for the primitive's choice (format_tag::any), else that layout (of any type: the
 // types are `types`').
@@ -97,7 +98,7 @@ ConvDesc describe(const ConvGeometry& g, ConvTypes types, const ConvFusion& fusi
                                             conv_src_md, conv_weights_md, d.user_bias_md, conv_dst_md, S, DIL,
                                             P_L, P_R);
   primitive_attr attr = dnnl_attr();
-  attr.set_post_ops(fusion_post_ops(fusion));
+  attr.set_post_ops(fusion_post_ops(fusion, types));
   d.pd = convolution_forward::primitive_desc(conv_desc, attr, dnnl_engine());
   d.src_md = with_data_type(d.pd.src_desc(), dt::f32);
   d.dst_layout = layout_of(d.pd.dst_desc());
@@ -177,17 +178,16 @@ class ConvDnnl : public CompiledKernel {
   ConvDnnl(const ConvGeometry& g, const std::vector<ValueInfo>& in, const ConvFusion& fusion,
            const KernelLayouts& offered, const CompileContext& context)
       : types_(types(context, fusion, offered)), d_(describe_offered(g, types_, fusion, offered)), has_bias_(g.has_bias),
-        residual_(fusion.residual), swish_(runs_swish_after(fusion)), to_float16_(fusion.to_float16) {
+        residual_(fusion.residual), swish_(runs_swish_after(fusion, types_)), to_float16_(fusion.to_float16) {
     const auto& pd = d_.pd;
     conv_ = DnnlPrimitive(pd);
     src_md_ = pd.src_desc();
     dst_md_ = pd.dst_desc();
-    to_bfloat16_ = types_.stored != types_.dst;
     // X and the residual (input 3) in the primitive's src and dst layouts; W and B plain.
     layouts_.in.assign(in.size(), Layout());
     layouts_.in[0] = layout_of(src_md_);
     if (residual_) layouts_.in[3] = d_.dst_layout;
-    layouts_.out = {to_bfloat16_ ? bfloat16_layout(d_.dst_layout, g.output_shape()) : d_.dst_layout};
+    layouts_.out = {d_.dst_layout};
     if (in[1].constant) {
       // Constant weights: into the primitive's layout once (read as they are when it kept the plain layout).
       const_weights_ = prepare_constant(context, d_.user_weights_md, *in[1].constant, pd.weights_desc());
@@ -206,9 +206,7 @@ class ConvDnnl : public CompiledKernel {
     const Tensor& W = *io.in[1];
     const auto& pd = d_.pd;
     const DnnlMemoryArg conv_src = dnnl_wrap(src_md_, X);
-    std::optional<DnnlWorkspace> float32_dst;  // the primitive's dst when the sweep stores bfloat16
-    if (to_bfloat16_) float32_dst.emplace(io.context, dst_md_.get_size());
-    const DnnlMemoryArg conv_dst = to_bfloat16_ ? DnnlMemoryArg(dst_md_, float32_dst->data()) : dnnl_wrap(dst_md_, *io.out[0]);
+    const DnnlMemoryArg conv_dst = dnnl_wrap(dst_md_, *io.out[0]);
     // The sum post-op adds what dst holds: the residual, in dst's layout (the plan made it so).
     if (residual_ && io.out[0]->raw() != io.in[3]->raw())
       std::memcpy(io.out[0]->raw(), io.in[3]->raw(), dst_md_.get_size());
@@ -226,15 +224,14 @@ class ConvDnnl : public CompiledKernel {
     conv_.execute(io.context, std::move(args));
     // Padding channels of a blocked dst hold zeros, and swish(0) = 0 = r(0): the whole buffer may be swept.
     const int64_t dst_floats = int64_t(dst_md_.get_size() / sizeof(float));
-    if (to_bfloat16_) swish_to_bfloat16(reinterpret_cast<float*>(float32_dst->data()), static_cast<uint16_t*>(io.out[0]->raw()), dst_floats);
-    else if (to_float16_) swish_round_to_float16_in_place(io.out[0]->data<float>(), dst_floats, swish_);
+    if (to_float16_) swish_round_to_float16_in_place(io.out[0]->data<float>(), dst_floats, swish_);
     else if (swish_) swish_in_place(io.out[0]->data<float>(), dst_floats);
   }
 
  private:
   ConvTypes types_;
   ConvDesc d_;
-  bool has_bias_, residual_, swish_, to_float16_, to_bfloat16_ = false;
+  bool has_bias_, residual_, swish_, to_float16_;
   KernelLayouts layouts_;
   DnnlPrimitive conv_;
   memory::desc src_md_, dst_md_;  // queried once: run() would copy them out of pd each time
@@ -245,10 +242,9 @@ class ConvDnnl : public CompiledKernel {
   // bfloat16 as the file comment says.
   static ConvTypes types(const CompileContext& c, const ConvFusion& f, const KernelLayouts& offered) {
     if (c.precision != Precision::bf16) return {};
-    const bool swish = runs_swish_after(f);
-    const bool residual_stored = !f.residual || (!swish && offered.in.size() > 3 && stores_bfloat16(offered.in[3]));
+    const bool residual_stored = !f.residual || (offered.in.size() > 3 && stores_bfloat16(offered.in[3]));
     const bool store = c.store_bfloat16 && !f.to_float16 && residual_stored;
-    return {dt::bf16, store && !swish ? dt::bf16 : dt::f32, store ? dt::bf16 : dt::f32};
+    return {dt::bf16, store ? dt::bf16 : dt::f32};
   }
 };
 

@@ -134,14 +134,4 @@ void swish_round_to_float16_in_place(float* x, int64_t n, bool swish) {
   }
 }
 
-void swish_to_bfloat16(float* x, uint16_t* y, int64_t n) {
-  const int64_t blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (n >= kParallelFloats)
-  for (int64_t b = 0; b < blocks; ++b) {
-    const int64_t m = std::min(kBlock, n - b * kBlock);
-    swish_range(x + b * kBlock, m);
-    float_to_bfloat16_bits(x + b * kBlock, y + b * kBlock, size_t(m));
-  }
-}
-
 }  // namespace cnnx

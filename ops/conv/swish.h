@@ -1,10 +1,12 @@
 // Swish (SiLU), x * sigmoid(x), in place over a float32 buffer: what FusedConv's oneDNN kernel runs after
-// the convolution when the fused activation is Swish (the fuse-conv pass's Sigmoid + Mul).
+// a float32 convolution when the fused activation is Swish (the fuse-conv pass's Sigmoid + Mul).
 //
 // Why not oneDNN's eltwise_swish post-op: oneDNN 2.6 computes the logistic with a division (vdivps, one
 // 16-lane division per ~16 cycles), and inside the convolution's loop that division is the bottleneck. On
 // efficientnet_b0's 16->96 1x1 at 112x112, single thread: 0.43 ms without the post-op, 1.06-1.58 ms with it,
 // 0.99 ms with this pass after it.
+// A bfloat16 convolution takes the post-op all the same (ops/conv/conv_dnnl.cc): its dst is then bfloat16
+// written once, where this pass would read and write a float32 dst; that wins on AVX512_BF16.
 //
 // Accuracy: exp(-x) as 2^n times Cephes's expf polynomial on [-ln2/2, ln2/2], the reciprocal by rcp14 and one
 // Newton step: within 3e-7 relative of x / (1 + exp(-x)) for x >= -87 wherever that is a normal float (worst
@@ -25,8 +27,5 @@ void swish_in_place(float* x, int64_t n);
 // FusedConvFloat16's sweep: x[i] = r(swish(x[i])) (r(x[i]) without `swish`), r the rounding to float16 kept as
 // float32 (ops/cast/round_to_float16.h), in one pass, a block at a time while it is in L1; threads as above.
 void swish_round_to_float16_in_place(float* x, int64_t n, bool swish);
-// A bfloat16-storing convolution's sweep (dnnl/layouts.h): x[i] = swish(x[i]), then y[i] = its bits rounded to
-// bfloat16 (ops/cast/round_to_float16.h), a block at a time while it is in L1; threads as above.
-void swish_to_bfloat16(float* x, uint16_t* y, int64_t n);
 
 }  // namespace cnnx

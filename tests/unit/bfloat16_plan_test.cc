@@ -379,3 +379,31 @@ TEST_CASE("native bfloat16 permutes and normalizes bfloat16 values without conve
     CHECK(normalized == 1);
   }
 }
+
+TEST_CASE("native bfloat16 stores Swish convolutions' outputs in bfloat16, as EfficientNet's blocks do") {
+  // x -> 1x1 Conv (16 -> 32) -> Swish -> depthwise 3x3 Conv -> Swish -> 1x1 Conv (32 -> 16) -> Add x -> y, each
+  // Swish spelled x * Sigmoid(x) as torch.onnx writes nn.SiLU. fuse-conv makes the first two FusedConv+Swish;
+  // in bfloat16 the Swish is the primitive's post-op and its output is stored in bfloat16 for the next
+  // convolution (ops/conv/conv_dnnl.cc). --verify checks each step against its reference.
+  Attributes depthwise = pads1();
+  depthwise.set("group", int_attr(32));
+  GraphBuilder b;
+  b.input("x", {1, 16, 10, 10})
+      .initializer("we", random_tensor({32, 16, 1, 1}, 61)).initializer("wd", random_tensor({32, 1, 3, 3}, 62))
+      .initializer("wp", random_tensor({16, 32, 1, 1}, 63))
+      .node("Conv", {"x", "we"}, {"e"}, "expand").node("Sigmoid", {"e"}, {"es"}, "expand_gate")
+      .node("Mul", {"e", "es"}, {"ea"}, "expand_swish")
+      .node("Conv", {"ea", "wd"}, {"d"}, "dwconv", depthwise).node("Sigmoid", {"d"}, {"ds"}, "dw_gate")
+      .node("Mul", {"d", "ds"}, {"da"}, "dw_swish")
+      .node("Conv", {"da", "wp"}, {"p"}, "project").node("Add", {"p", "x"}, {"y"}, "residual").output("y");
+  const BuiltGraph g = build(b, 64);
+  const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+  if (!p) return;  // no native bfloat16 on this CPU
+  int swish_convs = 0;
+  for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
+    if (op != "FusedConv" || p->graph().nodes[size_t(s.node)].name == "project") return;
+    ++swish_convs;
+    CHECK(stores_bfloat16(s.layouts.out[0]));
+  });
+  CHECK(swish_convs == 2);
+}
