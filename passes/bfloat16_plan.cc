@@ -79,11 +79,13 @@ bool reads_bfloat16_storage(const Node& n) {
   // dnnl (bfloat16 A where B is prepared, float32 layouts otherwise); Concat's channels-last (bfloat16 when
   // every part is) and dnnl (float32 layouts); BatchNormalization's dnnl (bfloat16 in and out where its
   // output may be stored so, float32 layouts otherwise); Transpose's dnnl (a view of a dense bfloat16 input is
-  // bfloat16 too; a blocked one is copied to plain float32). And, though a float32 node, LayerNormalization's
-  // dnnl (bfloat16 in and out where its output may be stored so, float32 layouts otherwise).
+  // bfloat16 too; a blocked one is copied to plain float32); MaxPool's and AveragePool's dnnl (bfloat16 in and
+  // out where the output may be stored so and the input is not plain; the native MaxPool declines bfloat16
+  // layouts). And, though a float32 node, LayerNormalization's dnnl (bfloat16 in and out where its output may
+  // be stored so, float32 layouts otherwise).
   static const std::set<std::string> readers = {
       "Conv", "FusedConv", "GlobalAveragePool", "Add", "Sub", "Mul", "Div", "MatMul", "FusedMatMul", "Concat",
-      "BatchNormalization", "Transpose"};
+      "BatchNormalization", "Transpose", "MaxPool", "AveragePool"};
   if (n.precision != Precision::bf16) return n.domain.empty() && n.op_type == "LayerNormalization";
   if (is_round_to_float16(n)) return true;
   return (n.domain.empty() || n.domain == kInternalDomain) && readers.count(n.op_type) > 0;

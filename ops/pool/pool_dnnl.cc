@@ -17,8 +17,14 @@
 // NaN inputs are skipped (the max of the other cells; the reference gives NaN), and a window whose cells are
 // all -inf (or NaN and -inf) gives -FLT_MAX, oneDNN's starting value, instead of -inf.
 // MaxPool of int8/uint8 (what fold-qdq makes of DQ -> MaxPool -> Q) is exact: padding is never a candidate.
+// In a native bfloat16 plan, an input arriving stored in bfloat16 channels-last or channel-blocked is pooled so,
+// and the output stored in bfloat16 too, where only its rounding reads it (CompileContext::store_bfloat16):
+// oneDNN's bf16 pooling has one element type for src and dst, accumulates in float32 and rounds the result
+// once, which is the float32 pooling and the rounding after it. Otherwise the input is taken in float32 (the
+// plan converts it); so is a plain one (oneDNN's plain pooling is scalar code).
 #include "ops/pool/pool.h"
 
+#include "dnnl/layouts.h"
 #include "dnnl/primitive_kernel.h"
 
 namespace cnnx {
@@ -64,14 +70,24 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, c
   return d;
 }
 
+// The layout input 0 is taken in: as offered, but float32 where the file comment says so.
+Layout taken_layout(const KernelArgs& a) {
+  const Layout& offered = a.offered.in[0];
+  if (!stores_bfloat16(offered)) return offered;
+  const Layout f32 = float32_layout(offered);
+  const bool bf16 = a.context.precision == Precision::bf16 && a.context.store_bfloat16 && !is_plain(f32);
+  return bf16 ? offered : f32;
+}
+
 // The kernel pooling with `algo` over `g`, input 0 of `x_shape` arriving in `arriving`; declines when oneDNN
 // refuses the descriptor.
 Compiled compile_pool(algorithm algo, const Shape& x_shape, const PoolGeometry& g, const Layout& arriving,
                       DType dtype = DType::f32) {
   return compile_or_refuse([&] {
-    const memory::data_type type = dtype == DType::u8   ? memory::data_type::u8
-                                   : dtype == DType::i8 ? memory::data_type::s8
-                                                        : memory::data_type::f32;
+    const memory::data_type type = stores_bfloat16(arriving) ? memory::data_type::bf16
+                                   : dtype == DType::u8      ? memory::data_type::u8
+                                   : dtype == DType::i8      ? memory::data_type::s8
+                                                             : memory::data_type::f32;
     const PoolDesc d = describe(algo, x_shape, g, arriving, type);
     return std::make_unique<DnnlPrimitiveKernel>(
         d.pd, DnnlTensorArgs{{DNNL_ARG_SRC, in(0), d.src_md}, {DNNL_ARG_DST, out(0), d.dst_md}},
@@ -132,7 +148,7 @@ Kernel<PoolParams> pool_dnnl_kernel() {
             if (!why.empty()) return Compiled::decline(why);
             // oneDNN 2.6 pools int8 with jit code only channels-last (plain runs its reference loop, ~1000x
             // slower): a plain int8 input is reordered there first.
-            Layout arriving = a.offered.in[0];
+            Layout arriving = taken_layout(a);
             if (a.in[0].dtype != DType::f32 && is_plain(arriving)) {
               const Shape& x = a.in[0].shape;
               const memory::format_tag cl = x.size() == 3 ? memory::format_tag::nwc
@@ -149,7 +165,7 @@ template <algorithm algo>
 Compiled compile_global_pool(const std::shared_ptr<const NoParams>&, const KernelArgs& a) {
   const std::string why = declines_input(a.in);
   if (!why.empty()) return Compiled::decline(why);
-  return compile_pool(algo, a.in[0].shape, global_geometry(spatial_of(a.in[0])), a.offered.in[0]);
+  return compile_pool(algo, a.in[0].shape, global_geometry(spatial_of(a.in[0])), taken_layout(a));
 }
 
 Kernel<NoParams> global_pool_dnnl_kernel(bool is_max) {

@@ -407,3 +407,37 @@ TEST_CASE("native bfloat16 stores Swish convolutions' outputs in bfloat16, as Ef
   });
   CHECK(swish_convs == 2);
 }
+
+TEST_CASE("native bfloat16 pools bfloat16 values without converting them, as ResNet's stem and DenseNet's transitions do") {
+  // x -> Conv+Relu -> MaxPool 3x3/2 pad 1 -> Conv -> Relu -> AveragePool 2x2/2 -> Conv -> y. Each pooling reads
+  // its input stored in bfloat16 and stores its output so (ops/pool/pool_dnnl.cc): no reorder anywhere between
+  // the first rounding and y. --verify checks each step against its reference.
+  Attributes max_window, average_window;
+  max_window.set("kernel_shape", ints({3, 3}));
+  max_window.set("strides", ints({2, 2}));
+  max_window.set("pads", ints({1, 1, 1, 1}));
+  average_window.set("kernel_shape", ints({2, 2}));
+  average_window.set("strides", ints({2, 2}));
+  GraphBuilder b;
+  b.input("x", {1, 16, 16, 16})
+      .initializer("wa", random_tensor({32, 16, 3, 3}, 71)).initializer("wb", random_tensor({32, 32, 1, 1}, 72))
+      .initializer("wc", random_tensor({16, 32, 1, 1}, 73))
+      .node("Conv", {"x", "wa"}, {"a"}, "conv_a", pads1()).node("Relu", {"a"}, {"ra"}, "relu_a")
+      .node("MaxPool", {"ra"}, {"m"}, "max_pool", max_window).node("Conv", {"m", "wb"}, {"bb"}, "conv_b")
+      .node("Relu", {"bb"}, {"rb"}, "relu_b").node("AveragePool", {"rb"}, {"p"}, "average_pool", average_window)
+      .node("Conv", {"p", "wc"}, {"y"}, "conv_c").output("y");
+  const BuiltGraph g = build(b, 74);
+  const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
+  if (!p) return;  // no native bfloat16 on this CPU
+  int pools = 0, reorders = 0;
+  for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
+    if (op == "(reorder)" && stores_bfloat16(s.layouts.in.at(0)) && !stores_bfloat16(s.layouts.out.at(0))) ++reorders;
+    if (op != "MaxPool" && op != "AveragePool") return;
+    ++pools;
+    CHECK(s.kernel == "dnnl");
+    CHECK(stores_bfloat16(s.layouts.in[0]));
+    CHECK(stores_bfloat16(s.layouts.out[0]));
+  });
+  CHECK(pools == 2);
+  CHECK(reorders == 0);  // none converts a bfloat16 value back to float32
+}

@@ -105,6 +105,28 @@ std::vector<KernelCase> pool_cases() {
     c.in(random_in({1, 32, 14, 14}).blocked()).runs("dnnl", Takes::offered_through);
     if (op == std::string("MaxPool")) native_on_layout(c);
     cases.push_back(c);
+    // A native bfloat16 plan (ops/pool/pool_dnnl.cc): X stored in bfloat16 channel-blocked is pooled so where
+    // only the output's rounding reads it, and taken in float32 otherwise and when plain; native MaxPool
+    // declines bfloat16 layouts. Only on CPUs with native bfloat16 (no plan compiles a kernel in bf16 elsewhere).
+    if (dnnl_cpu_has_native_bfloat16()) {
+      const std::string native_declines = "which the kernel does not read";
+      KernelCase stored(op, op == std::string("MaxPool") ? 12 : 19, "native bf16: X blocked, stored in bfloat16");
+      stored.attrs = window3;
+      stored.native_bfloat16_stored().in(random_in({1, 32, 14, 14}).blocked().stored_bfloat16())
+          .runs("dnnl", Takes::offered_through).without_special_values(kStoredBfloat16FlushesSubnormals);
+      KernelCase converted(op, stored.opset, "native bf16: X blocked, stored in bfloat16, output read as float32");
+      converted.attrs = window3;
+      converted.native_bfloat16().in(random_in({1, 32, 14, 14}).blocked().stored_bfloat16())
+          .without_special_values(kStoredBfloat16FlushesSubnormals);
+      KernelCase plain(op, stored.opset, "native bf16: X plain, stored in bfloat16");
+      plain.attrs = window3;
+      plain.native_bfloat16_stored().in(random_in({1, 20, 9, 9}).stored_bfloat16()).runs("dnnl", Takes::plain)
+          .without_special_values(kStoredBfloat16FlushesSubnormals);
+      for (KernelCase* c : {&stored, &converted, &plain}) {
+        if (op == std::string("MaxPool")) c->declines("native", native_declines);
+        cases.push_back(*c);
+      }
+    }
     KernelCase old(op, 7, "opset 7");
     old.attrs = window3;
     cases.push_back(old.in(random_in({2, 3, 9, 9})));
