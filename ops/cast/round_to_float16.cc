@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "engine/float16.h"
+#include "ops/cast/bfloat16_bits_avx512.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -42,7 +43,8 @@ __attribute__((target("avx2,f16c"))) void round_f16_f16c(const float* x, float* 
   for (; i < n; ++i) y[i] = float16_to_float(float_to_float16(x[i]));
 }
 // The same 16 lanes at a time (vcvtps2ph and vcvtph2ps on zmm registers, AVX512F): the same bits.
-// (The pragma: as for to_bfloat16_bits_avx512 below.)
+// GCC 12's AVX-512 intrinsics pass an undefined value as the unused merge source, which it then reports as
+// maybe uninitialized (as in ops/conv/swish.cc).
 #if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -63,19 +65,9 @@ void round_f16_f16c(const float*, float*, size_t) {}
 void round_f16_avx512(const float*, float*, size_t) {}
 #endif
 
-// bfloat16 on the bits, branch-free so that the compiler vectorizes it: engine/float16.cc's conversion there
-// and back (ties to even, a carry past the largest finite value gives inf, NaN quieted with its sign).
-inline uint32_t bfloat16_rounded_bits(const float* x) {
-  uint32_t b;
-  std::memcpy(&b, x, sizeof b);
-  const uint32_t nearest = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
-  const uint32_t quiet_nan = (b | 0x00400000u) & 0xffff0000u;
-  return (b & 0x7fffffffu) > 0x7f800000u ? quiet_nan : nearest;
-}
-
 void round_bf16(const float* x, float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t r = bfloat16_rounded_bits(x + i);
+    const uint32_t r = bfloat16_rounded_bits(float_bits(x[i]));
     std::memcpy(y + i, &r, sizeof r);
   }
 }
@@ -85,34 +77,18 @@ void round_bf16(const float* x, float* y, size_t n) {
 namespace {
 
 void to_bfloat16_bits(const float* x, uint16_t* y, size_t n) {
-  for (size_t i = 0; i < n; ++i) y[i] = uint16_t(bfloat16_rounded_bits(x + i) >> 16);
+  for (size_t i = 0; i < n; ++i) y[i] = uint16_t(bfloat16_rounded_bits(float_bits(x[i])) >> 16);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same on the bits, 16 lanes at a time (the baseline build does not vectorize the narrowing): not
 // vcvtneps2bf16, which takes subnormal inputs as zero.
-// GCC 12's AVX-512 intrinsics pass an undefined value as the unused merge source, which it then reports as
-// maybe uninitialized (as in ops/conv/swish.cc).
-#if !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 __attribute__((target("avx512f"))) void to_bfloat16_bits_avx512(const float* x, uint16_t* y, size_t n) {
-  const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff), quiet = _mm512_set1_epi32(0x00400000);
-  const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
   size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m512i b = _mm512_castps_si512(_mm512_loadu_ps(x + i));
-    const __m512i nearest = _mm512_add_epi32(_mm512_add_epi32(b, half), _mm512_and_si512(_mm512_srli_epi32(b, 16), one));
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(b, abs_mask), inf);
-    const __m512i r = _mm512_mask_or_epi32(nearest, nan, b, quiet);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
-  }
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), bfloat16_bits16(_mm512_loadu_ps(x + i)));
   to_bfloat16_bits(x + i, y + i, n - i);
 }
-#if !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #else
 void to_bfloat16_bits_avx512(const float*, uint16_t*, size_t) {}
 #endif

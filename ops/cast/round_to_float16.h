@@ -6,6 +6,9 @@
 // (engine/float16.h). In a native bfloat16 plan the bf16 rounding stores its value in bfloat16 (dnnl/layouts.h).
 #pragma once
 
+#include <cstdint>
+#include <cstring>
+
 #include "engine/op.h"
 
 namespace cnnx {
@@ -34,6 +37,19 @@ bool is_round_to_float16(const Node& node);
 
 // y[i] = x[i] rounded to `to` (f16 or bf16), for n elements; x and y may be the same array.
 void round_to_float16(DType to, const float* x, float* y, size_t n);
+// The bits of a float32 (bit_cast), and those rounded to bfloat16 as engine/float16.cc's conversion there and
+// back rounds (ties to even, a carry past the largest finite value gives inf, NaN quieted with its sign), in
+// the upper half: what round_to_float16 computes for bf16, branch-free so that loops over it vectorize.
+inline uint32_t float_bits(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline uint32_t bfloat16_rounded_bits(uint32_t b) {
+  const uint32_t nearest = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
+  const uint32_t quiet_nan = (b | 0x00400000u) & 0xffff0000u;
+  return (b & 0x7fffffffu) > 0x7f800000u ? quiet_nan : nearest;
+}
 // y[i] = the bits of x[i] rounded to bfloat16 as round_to_float16 rounds, for n elements (bfloat16 storage,
 // dnnl/layouts.h), and back: y[i] = x[i] widened, exactly. Branch-free loops the compiler vectorizes.
 void float_to_bfloat16_bits(const float* x, uint16_t* y, size_t n);

@@ -47,5 +47,8 @@ std::string batch_norm_caution(const BatchNormParams& p, const std::vector<Value
 void batch_norm_ref(const BatchNormParams& p, const KernelIO& io);
 // oneDNN batch_normalization_forward for test mode; declines training mode (ops/norm/batch_norm_dnnl.cc).
 Kernel<BatchNormParams> batch_norm_dnnl_kernel();
+// Test mode over a channels-last input stored in float32 or bfloat16, constant statistics
+// (ops/norm/batch_norm_native.cc).
+Kernel<BatchNormParams> batch_norm_native_kernel();
 
 }  // namespace cnnx

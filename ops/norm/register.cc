@@ -10,7 +10,7 @@ namespace cnnx {
 
 void register_norm_ops(OpRegistry& r) {
   OpSpec<BatchNormParams> batch_norm{"BatchNormalization", 1, parse_batch_norm, infer_batch_norm, kBatchNormTolerance,
-                                     {batch_norm_dnnl_kernel(), ref_kernel(batch_norm_ref)}};
+                                     {batch_norm_native_kernel(), batch_norm_dnnl_kernel(), ref_kernel(batch_norm_ref)}};
   batch_norm.hints.caution = batch_norm_caution;  // is_test = 0 before opset 7 is training mode
   r.add(batch_norm);
   r.add(OpSpec<LrnParams>{"LRN", 1, parse_lrn, infer_lrn, kLrnTolerance, {lrn_dnnl_kernel(), ref_kernel(lrn_ref)}});

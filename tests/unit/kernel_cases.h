@@ -38,7 +38,7 @@ namespace cnnx::testing {
 
 // The layout a value is offered in: plain, channel-blocked (nChw16c and kin: channel_blocked_layout), or
 // channels-last (NHWC and kin), or plain stored in bfloat16 (a native bfloat16 plan: dnnl/layouts.h).
-enum class Offer { plain, blocked, channels_last, bfloat16, blocked_bfloat16 };
+enum class Offer { plain, blocked, channels_last, bfloat16, blocked_bfloat16, channels_last_bfloat16 };
 
 // One input of a case: random uniform data of a shape (the seed derived from the case unless given), or an
 // explicit tensor; constant inputs reach infer and the kernels with their data, as initializers do.
@@ -54,10 +54,13 @@ struct CaseInput {
   CaseInput constant() const { CaseInput c = *this; c.is_constant = true; return c; }
   CaseInput blocked() const { CaseInput c = *this; c.offer = Offer::blocked; return c; }
   CaseInput channels_last() const { CaseInput c = *this; c.offer = Offer::channels_last; return c; }
-  // Stored in bfloat16 (dnnl/layouts.h) in the plain arrangement, or in the channel-blocked one when blocked().
+  // Stored in bfloat16 (dnnl/layouts.h) in the plain arrangement, or in the channel-blocked or channels-last one
+  // when blocked() or channels_last().
   CaseInput stored_bfloat16() const {
     CaseInput c = *this;
-    c.offer = offer == Offer::blocked ? Offer::blocked_bfloat16 : Offer::bfloat16;
+    c.offer = offer == Offer::blocked         ? Offer::blocked_bfloat16
+              : offer == Offer::channels_last ? Offer::channels_last_bfloat16
+                                              : Offer::bfloat16;
     return c;
   }
   CaseInput seeded(uint32_t s) const { CaseInput c = *this; c.seed = s; return c; }
@@ -216,6 +219,7 @@ inline std::string describe(const KernelCase& c) {
     if (in.offer == Offer::channels_last) os << ", offered channels-last";
     if (in.offer == Offer::bfloat16) os << ", offered stored in bfloat16";
     if (in.offer == Offer::blocked_bfloat16) os << ", offered channel-blocked, stored in bfloat16";
+    if (in.offer == Offer::channels_last_bfloat16) os << ", offered channels-last, stored in bfloat16";
   }
   if (c.precision == Precision::bf16) os << "\n  compiled as a node of a native bfloat16 plan";
   if (c.store_bfloat16) os << ", its output read only rounded to bfloat16";
@@ -243,6 +247,7 @@ inline Layout offered_layout(Offer offer, const Shape& shape) {
   if (offer == Offer::blocked) return channel_blocked_layout(shape);
   if (offer == Offer::bfloat16) return bfloat16_layout(Layout(), shape);
   if (offer == Offer::blocked_bfloat16) return bfloat16_layout(channel_blocked_layout(shape), shape);
+  if (offer == Offer::channels_last_bfloat16) return bfloat16_layout(channels_last_layout(shape), shape);
   return offer == Offer::channels_last ? channels_last_layout(shape) : Layout();
 }
 
@@ -277,7 +282,7 @@ inline PreparedCase prepare_case(const KernelCase& c) {
       continue;
     }
     Tensor t = ci.data.defined() ? ci.data : random_tensor(ci.shape, seed_of(c, i), ci.lo, ci.hi);
-    if (ci.offer == Offer::bfloat16 || ci.offer == Offer::blocked_bfloat16)
+    if (ci.offer == Offer::bfloat16 || ci.offer == Offer::blocked_bfloat16 || ci.offer == Offer::channels_last_bfloat16)
       t = rounded_to_bfloat16(t);  // the values a bfloat16 storage holds
     p.inputs.push_back(t);
     p.in.push_back(ci.is_constant ? ValueInfo::of(t) : ValueInfo::of(t.dtype(), t.shape()));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dnnl/cpu_blocks.h"
 #include "ops/norm/batch_norm.h"
 #include "tests/unit/kernel_cases.h"
 
@@ -26,10 +27,13 @@ std::vector<KernelCase> batch_norm_cases() {
       {{2, 3}, 1e-5f, 15},         {{2, 3, 5}, 1e-5f, 15}, {{2, 3, 4, 5}, 1e-3f, 15},       {{1, 2, 3, 4, 5}, 1e-5f, 9},
       {{6}, 1e-5f, 9},             {{2, 3, 2, 2, 2, 2}, 0.f, 14}, {{1, 64, 14, 14}, 1e-5f, 7},
   };
+  // The native kernel takes channels-last inputs only (the cases at the end).
   auto bn = [](const std::string& what, const Shape& x, int opset, CaseInput x_input) {
     const int64_t C = x.size() == 1 ? 1 : x[1];
-    return KernelCase("BatchNormalization", opset, what)
-        .in(x_input).in(random_in({C}, 0.5f, 2.f)).in(random_in({C})).in(random_in({C})).in(random_in({C}, 0.1f, 3.f));
+    KernelCase c("BatchNormalization", opset, what);
+    c.in(x_input).in(random_in({C}, 0.5f, 2.f)).in(random_in({C})).in(random_in({C})).in(random_in({C}, 0.1f, 3.f));
+    return x_input.offer == Offer::plain || x_input.offer == Offer::blocked ? c.declines("native", "not channels-last")
+                                                                           : c;
   };
   std::vector<KernelCase> cases;
   for (const Setting& s : settings)
@@ -40,21 +44,49 @@ std::vector<KernelCase> batch_norm_cases() {
   cases.push_back(bn("X offered nChw16c", {1, 32, 7, 7}, 15, random_in({1, 32, 7, 7}, -3.f, 3.f).blocked())
                       .runs("dnnl", Takes::offered_through));
   // The fuse-conv pass's BatchNormalization + Relu (then_relu: oneDNN's fuse_norm_relu), plain and blocked.
+  const auto then_relu = [](const Node& n) -> ParamsPtr {
+    auto p = std::make_shared<BatchNormParams>(parse_batch_norm(n));
+    p->then_relu = true;
+    return p;
+  };
   for (bool blocked : {false, true}) {
     CaseInput x = random_in({1, 32, 7, 7}, -3.f, 3.f);
     cases.push_back(bn(std::string("then Relu") + (blocked ? ", X offered nChw16c" : ""), {1, 32, 7, 7}, 15,
                        blocked ? x.blocked() : x)
-                        .params("then_relu", [](const Node& n) -> ParamsPtr {
-                          auto p = std::make_shared<BatchNormParams>(parse_batch_norm(n));
-                          p->then_relu = true;
-                          return p;
-                        }));
+                        .params("then_relu", then_relu));
   }
   cases.push_back(bn("training_mode", {2, 3, 4}, 15, random_in({2, 3, 4}, -3.f, 3.f))
                       .attr("training_mode", int_attr(1)).declines("dnnl", "training_mode = 1"));
   cases.push_back(bn("training_mode, running statistics out", {3, 2, 2, 3}, 15, random_in({3, 2, 2, 3}, -3.f, 3.f))
                       .attr("training_mode", int_attr(1)).attr("momentum", float_attr(0.8f)).outputs(3)
                       .declines("dnnl", "training_mode = 1"));
+  // Channels-last X (what oneDNN's AVX-512 convolutions write): the native kernel, with constant statistics
+  // only (it folds them at compile time); with then_relu (special values: a NaN stays NaN); a batch; stored in
+  // bfloat16 in a native bfloat16 plan (on CPUs with native bfloat16: oneDNN's bf16 normalization is the other
+  // kernel), where the output is stored so only when its rounding alone reads it.
+  auto constant_statistics = [](KernelCase c) {
+    for (size_t i = 1; i < 5; ++i) c.inputs[i] = c.inputs[i].constant();
+    return c;
+  };
+  const Shape cl{1, 40, 5, 6}, batch{3, 20, 4, 4};
+  cases.push_back(constant_statistics(bn("X offered channels-last", cl, 15, random_in(cl, -3.f, 3.f).channels_last()))
+                      .runs("native", Takes::offered_through).runs("dnnl", Takes::offered_through));
+  cases.push_back(constant_statistics(bn("then Relu, X offered channels-last, batch 3", batch, 15,
+                                         random_in(batch, -3.f, 3.f).channels_last()))
+                      .params("then_relu", then_relu).runs("native", Takes::offered_through));
+  cases.push_back(bn("X offered channels-last, statistics not constant", cl, 15, random_in(cl, -3.f, 3.f).channels_last())
+                      .declines("native", "input 1 is not a constant"));
+  if (dnnl_cpu_has_native_bfloat16()) {
+    const CaseInput stored = random_in(cl, -3.f, 3.f).channels_last().stored_bfloat16();
+    cases.push_back(constant_statistics(bn("native bf16: X channels-last, stored in bfloat16", cl, 15, stored))
+                        .native_bfloat16_stored().params("then_relu", then_relu)
+                        .runs("native", Takes::offered_through).runs("dnnl", Takes::offered_through)
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
+    cases.push_back(constant_statistics(bn("native bf16: X channels-last, stored in bfloat16, output read as float32",
+                                           cl, 15, stored))
+                        .native_bfloat16().declines("native", "the output is read as float32")
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
+  }
   return cases;
 }
 
@@ -159,7 +191,8 @@ std::vector<KernelCase> layer_group_norm_cases() {
   // BatchNormalization opsets 1 and 6 (is_test, consumed_inputs, spatial) and opset 7's spatial = 0.
   auto bn = [](int opset, const std::string& what, const Shape& x, const Shape& stats) {
     return KernelCase("BatchNormalization", opset, what).in(random_in(x, -3.f, 3.f)).in(random_in(stats, 0.5f, 2.f))
-        .in(random_in(stats)).in(random_in(stats)).in(random_in(stats, 0.1f, 3.f));
+        .in(random_in(stats)).in(random_in(stats)).in(random_in(stats, 0.1f, 3.f))
+        .declines("native", "not channels-last");
   };
   cases.push_back(bn(1, "is_test 1, consumed_inputs", {2, 3, 4, 4}, {3})
                       .attr("is_test", int_attr(1)).attr("consumed_inputs", ints({0, 0, 0, 1, 1})));
@@ -174,6 +207,11 @@ std::vector<KernelCase> layer_group_norm_cases() {
   cases.back().inputs[0] = cases.back().inputs[0].blocked();
   cases.push_back(bn(6, "spatial 0, is_test 0", {4, 2, 3}, {2, 3}).attr("spatial", int_attr(0)).outputs(3)
                       .declines("dnnl", "is_test = 0"));
+  KernelCase channels_last = bn(6, "is_test 1, X offered channels-last, constant statistics", {1, 16, 3, 3}, {16});
+  channels_last.attr("is_test", int_attr(1)).expects.clear();  // the native kernel runs it
+  channels_last.inputs[0] = channels_last.inputs[0].channels_last();
+  for (size_t i = 1; i < 5; ++i) channels_last.inputs[i] = channels_last.inputs[i].constant();
+  cases.push_back(channels_last.runs("native", Takes::offered_through));
   return cases;
 }
 
