@@ -74,15 +74,20 @@ std::vector<size_t> bfloat16_kernel_converts(const Node& n, const std::vector<Va
 }
 
 bool reads_bfloat16_storage(const Node& n) {
-  // Kernels: Conv's and FusedConv's dnnl; RoundToFloat16's bf16_storage; GlobalAveragePool's mean; Add, Sub,
-  // Mul and Div's channel (declines bfloat16 layouts: the plan reorders) and dnnl; MatMul's and FusedMatMul's
-  // dnnl (bfloat16 A where B is prepared, float32 layouts otherwise); Concat's channels-last (bfloat16 when
-  // every part is) and dnnl (float32 layouts); BatchNormalization's dnnl (bfloat16 in and out where its
-  // output may be stored so, float32 layouts otherwise); Transpose's dnnl (a view of a dense bfloat16 input is
-  // bfloat16 too; a blocked one is copied to plain float32); MaxPool's and AveragePool's dnnl (bfloat16 in and
-  // out where the output may be stored so and the input is not plain; the native MaxPool declines bfloat16
-  // layouts). And, though a float32 node, LayerNormalization's dnnl (bfloat16 in and out where its output may
-  // be stored so, float32 layouts otherwise).
+  // The kernels that read bfloat16 storage (and where each writes it, CompileContext::store_bfloat16):
+  //   Conv, FusedConv: dnnl.                      RoundToFloat16: bf16_storage (a view of a stored value).
+  //   GlobalAveragePool: mean (its means stored so where only their rounding reads them); dnnl as MaxPool's.
+  //   Add, Sub, Mul, Div: dnnl (B too where it arrives so, of A's arrangement or broadcast plain); channel
+  //     declines bfloat16 layouts (the plan reorders).
+  //   MatMul, FusedMatMul: dnnl (bfloat16 A where B is prepared, float32 layouts otherwise).
+  //   Concat: channels-last (bfloat16 when every part is); dnnl takes float32 layouts.
+  //   BatchNormalization: native (channels-last) and dnnl, bfloat16 in and out where the output may be stored
+  //     so, float32 layouts otherwise (the plan converts).
+  //   Transpose: dnnl (a view of a dense bfloat16 input is bfloat16 too; a blocked one is copied to float32).
+  //   MaxPool, AveragePool: dnnl, bfloat16 in and out where the output may be stored so and the input is not
+  //     plain; native MaxPool takes float32 layouts.
+  //   LayerNormalization, though a float32 node: dnnl, bfloat16 in and out where its output may be stored so,
+  //     float32 layouts otherwise.
   static const std::set<std::string> readers = {
       "Conv", "FusedConv", "GlobalAveragePool", "Add", "Sub", "Mul", "Div", "MatMul", "FusedMatMul", "Concat",
       "BatchNormalization", "Transpose", "MaxPool", "AveragePool"};

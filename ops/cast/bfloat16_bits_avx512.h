@@ -3,6 +3,8 @@
 // and needs AVX512_BF16.
 #pragma once
 
+#include <cstdint>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 

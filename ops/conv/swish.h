@@ -5,8 +5,9 @@
 // 16-lane division per ~16 cycles), and inside the convolution's loop that division is the bottleneck. On
 // efficientnet_b0's 16->96 1x1 at 112x112, single thread: 0.43 ms without the post-op, 1.06-1.58 ms with it,
 // 0.99 ms with this pass after it.
-// A bfloat16 convolution takes the post-op all the same (ops/conv/conv_dnnl.cc): its dst is then bfloat16
-// written once, where this pass would read and write a float32 dst; that wins on AVX512_BF16.
+// A bfloat16 convolution takes the post-op all the same (ops/conv/conv_dnnl.cc): measured on AVX512_BF16 it
+// beats the pass, most where the dst is stored in bfloat16 (written once from the accumulators, where the pass
+// would read and write a float32 dst).
 //
 // Accuracy: exp(-x) as 2^n times Cephes's expf polynomial on [-ln2/2, ln2/2], the reciprocal by rcp14 and one
 // Newton step: within 3e-7 relative of x / (1 + exp(-x)) for x >= -87 wherever that is a normal float (worst

@@ -58,8 +58,8 @@ struct BinaryOperands {
   BinaryKind kind = BinaryKind::add;  // the op on (src0, src1): the params' kind, mirrored when swapped
   // Comparisons: dst is u8, each element 1 or 0 (oneDNN converts its 1.0f/0.0f), the bytes of ONNX's bool.
   bool bool_dst = false;
-  // bfloat16 storage (dnnl/layouts.h): src0 arriving stored in bfloat16, and dst stored so too; src1 of dst's
-  // shape arriving so too (a residual Add's other branch).
+  // bfloat16 storage (dnnl/layouts.h): src0 arriving stored in bfloat16, and dst stored so too; src1 arriving
+  // so too, of dst's shape (a residual Add's other branch) or broadcast and plain (a squeeze-and-excitation gate).
   bool src0_bf16 = false, dst_bf16 = false, src1_bf16 = false;
 };
 
@@ -108,8 +108,8 @@ std::string arrange(const BinaryParams& p, const std::vector<ValueInfo>& in, Bin
 binary::primitive_desc describe(const BinaryOperands& ops, const Layout& layout) {
   const memory::desc f32 = follow(layout, plain_f32_desc(ops.src0));
   const memory::desc src0 = ops.src0_bf16 ? with_data_type(f32, memory::data_type::bf16) : f32;
-  const memory::desc src1 = ops.src1 != ops.dst ? plain_f32_desc(ops.src1)
-                            : ops.src1_bf16 ? with_data_type(f32, memory::data_type::bf16) : f32;
+  const memory::desc src1_f32 = ops.src1 != ops.dst ? plain_f32_desc(ops.src1) : f32;
+  const memory::desc src1 = ops.src1_bf16 ? with_data_type(src1_f32, memory::data_type::bf16) : src1_f32;
   const memory::desc dst = ops.bool_dst ? plain_u8_desc(ops.dst)
                            : ops.dst_bf16 ? with_data_type(f32, memory::data_type::bf16) : f32;
   const binary::desc desc(binary_algorithm(ops.kind), src0, src1, dst);
@@ -174,11 +174,13 @@ class BinaryDnnl : public CompiledKernel {
     const Shape src0_shape = ops_.src0, dst_shape = ops_.dst;
     ops_.src0_bf16 = stores_bfloat16(arriving[ops_.swapped ? 1 : 0]) && !ops_.bool_dst && !restores_nan();
     ops_.dst_bf16 = ops_.src0_bf16 && store;
-    // src1 too, where it is not broadcast and arrives in src0's arrangement (it is read through src0's layout).
+    // src1 too, where it is not broadcast and arrives in src0's arrangement (it is read through src0's layout),
+    // or is broadcast and arrives plain (and oneDNN's JIT code takes it so: below).
     const Layout& src1_arriving = arriving[ops_.swapped ? 0 : 1];
-    ops_.src1_bf16 = ops_.src0_bf16 && ops_.src1 == ops_.dst && checked_numel(ops_.dst) > 1 &&
-                     stores_bfloat16(src1_arriving) &&
-                     float32_layout(src1_arriving) == float32_layout(arriving[ops_.swapped ? 1 : 0]);
+    const bool src1_broadcast = ops_.src1 != ops_.dst;
+    ops_.src1_bf16 = ops_.src0_bf16 && checked_numel(ops_.dst) > 1 && stores_bfloat16(src1_arriving) &&
+                     (src1_broadcast ? is_plain(float32_layout(src1_arriving))
+                                     : float32_layout(src1_arriving) == float32_layout(arriving[ops_.swapped ? 1 : 0]));
     const Shape src1_shape = ops_.src1;
     // Follow src0's blocked layout when oneDNN takes it with this broadcast; plain otherwise, and always for
     // a bool dst (blocked layouts are float32's).
@@ -194,7 +196,13 @@ class BinaryDnnl : public CompiledKernel {
     }
     // oneDNN 2.6 broadcasts a per-channel src1 over nChw16c only in its reference implementation (150x
     // slower than channels-last: 15 ms for a [1, 32, 112, 112] Mul): plain is faster, reorders included.
-    if (!is_plain(layout) && !runs_without_reference([&] { return describe(ops_, layout); })) kept = layout = Layout();
+    // (Asked with a broadcast src1 in float32: whether it may stay bfloat16 is asked next, in the layout taken.)
+    BinaryOperands f32_src1 = ops_;
+    f32_src1.src1_bf16 = f32_src1.src1_bf16 && !src1_broadcast;
+    if (!is_plain(layout) && !runs_without_reference([&] { return describe(f32_src1, layout); })) kept = layout = Layout();
+    // A broadcast src1 in bfloat16 where oneDNN would run it in its reference code: float32 (the plan converts).
+    if (src1_broadcast && ops_.src1_bf16 && !runs_without_reference([&] { return describe(ops_, layout); }))
+      ops_.src1_bf16 = false;
     // Plain operands oneDNN would broadcast in its reference implementation: over collapsed dims, as a loop
     // over the fewest leading ones that makes the rest a JIT broadcast (none: as they are).
     if (is_plain(layout) && !ops_.src1_bf16 && !runs_without_reference([&] { return describe(ops_, layout); })) {
@@ -214,7 +222,8 @@ class BinaryDnnl : public CompiledKernel {
     src0_md_ = pd.src_desc(0);
     src1_md_ = pd.src_desc(1);
     dst_md_ = pd.dst_desc();
-    const Layout src1_layout = ops_.src1_bf16 ? bfloat16_layout(kept, src1_shape) : ops_.src1 == ops_.dst ? kept : Layout();
+    const Layout src1_f32 = src1_broadcast ? Layout() : kept;
+    const Layout src1_layout = ops_.src1_bf16 ? bfloat16_layout(src1_f32, src1_shape) : src1_f32;
     const Layout src0_layout = ops_.src0_bf16 ? bfloat16_layout(kept, src0_shape) : kept;
     layouts_.in = ops_.swapped ? std::vector<Layout>{src1_layout, src0_layout} : std::vector<Layout>{src0_layout, src1_layout};
     layouts_.out = {ops_.dst_bf16 ? bfloat16_layout(kept, dst_shape) : kept};

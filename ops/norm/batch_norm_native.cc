@@ -1,16 +1,20 @@
 // BatchNormalization's native kernel: test mode over a channels-last input (rows of C channels, what oneDNN's
-// AVX-512 convolutions write), stored in float32 or, in a native bfloat16 plan, in bfloat16 (dnnl/layouts.h),
-// with the output stored as the input is. y = x * a[c] + b[c] (then max(0, y), NaN kept, with then_relu), a and
-// b computed once at compile time from the constant statistics: a = scale / sqrt(var + epsilon) and
-// b = B - mean * a in double, each rounded to float, as the Conv+BN folding pass does; one float32 fma per
-// element (kBatchNormTolerance's reasoning). A bfloat16 output is the float32 result rounded as the plan's
-// rounding rounds (float_to_bfloat16_bits).
-// Why not oneDNN's: its bf16 normalization (bnorm_jit:avx512_core_bf16) moves bfloat16 at about half the bytes
-// per second of its float32 one (densenet121 at 56x56x256, 2 threads: 0.21 ms vs 0.23 ms for twice the bytes;
-// bench/README.md "BatchNormalization in bfloat16"). Declines other layouts, statistics that are not constant,
-// training mode and spatial = 0 (oneDNN's kernel and the reference take those).
+// AVX-512 convolutions write), stored in float32 or, in a native bfloat16 plan where only the output's rounding
+// reads the output (CompileContext::store_bfloat16), in bfloat16 (dnnl/layouts.h), the output stored as the
+// input is; a bfloat16 input whose output is read as float32 is taken in float32 (the plan converts it).
+// y = x * a[c] + b[c] (then max(0, y), NaN kept, with then_relu), a and b computed once at compile time from the
+// constant statistics: a = scale / sqrt(var + epsilon) and b = B - mean * a in double, each rounded to float, as
+// the Conv+BN folding pass does; one float32 multiply-add per element (kBatchNormTolerance's reasoning). A
+// bfloat16 output is the float32 result rounded as the plan's rounding rounds (float_to_bfloat16_bits).
+// Why not oneDNN's: DenseNet's 62 normalizations (densenet121, 2 threads) take 2.96 ms there in float32 and
+// 1.0 ms here; its bf16 normalization (bnorm_jit:avx512_core_bf16) moves bfloat16 at about half the bytes per
+// second of its float32 one: 1.97 ms against 0.84 ms here (bench/README.md, "BatchNormalization over
+// channels-last values"). Declines other layouts, statistics that are not constant, training mode and
+// spatial = 0 (oneDNN's kernel and the reference take those).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -30,8 +34,10 @@ namespace {
 #endif
 
 // y[j] = x[j] * a[j] + b[j] for j < n, then max(0, y[j]) (NaN kept) when `relu`; x and y may be the same.
+// (x * a + b, not std::fma: the clones without FMA would call fmaf per element; the compiler contracts it to
+// an fma where the clone has one.)
 inline float affine(float x, float a, float b, bool relu) {
-  const float y = std::fma(x, a, b);
+  const float y = x * a + b;
   return relu && y < 0.f ? 0.f : y;
 }
 CNNX_NORM_CLONES void affine_row(const float* x, const float* a, const float* b, int64_t n, bool relu, float* y) {
@@ -120,8 +126,8 @@ class BatchNormChannelsLast final : public CompiledKernel {
 
 Compiled compile_batch_norm_native(const std::shared_ptr<const BatchNormParams>& p, const KernelArgs& a) {
   const ValueInfo& x = a.in[0];
-  const Layout& arriving = a.offered.in[0];
-  const bool bfloat16 = stores_bfloat16(arriving);
+  const bool store_bfloat16 = a.context.precision == Precision::bf16 && a.context.store_bfloat16;
+  const Layout arriving = store_bfloat16 ? a.offered.in[0] : float32_layout(a.offered.in[0]);
   if (x.dtype != DType::f32 || !x.concrete() || checked_numel(x.shape) == 0)
     return Compiled::decline("input 0 is not a non-empty float32 tensor of known shape");
   const bool channels_last = x.rank() >= 3 && !is_plain(float32_layout(arriving)) &&
@@ -129,8 +135,6 @@ Compiled compile_batch_norm_native(const std::shared_ptr<const BatchNormParams>&
   if (!channels_last) return Compiled::decline("input 0 arrives " + arriving.name() + ", not channels-last");
   if (p->training) return Compiled::decline("training mode (the batch's statistics)");
   if (!p->spatial) return Compiled::decline("spatial = 0 (per-activation statistics)");
-  if (bfloat16 && !(a.context.precision == Precision::bf16 && a.context.store_bfloat16))
-    return Compiled::decline("input 0 arrives stored in bfloat16 and the output is read as float32");
   for (size_t i = 1; i < 5; ++i)
     if (!a.in[i].constant) return Compiled::decline("input " + std::to_string(i) + " is not a constant");
   const int64_t C = x.shape[1];

@@ -9,9 +9,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
+#include "dnnl/dnnl_runtime.h"
 #include "dnnl/layouts.h"
+#include "ops/cast/round_to_float16.h"
 
 namespace cnnx {
 
@@ -246,25 +249,36 @@ void mean_of(const T* x, const MeanLayout& layout, float* y) {
 }
 
 // Reads the layout it arrives in where mean_layout_of can, in float32 or stored in bfloat16; plain otherwise.
+// `store_bfloat16`: the means stored in bfloat16 (plain), rounded as the plan's rounding rounds, where only
+// that rounding reads them (CompileContext::store_bfloat16; a squeeze-and-excitation block's squeeze).
 class GlobalMean : public CompiledKernel {
  public:
-  GlobalMean(const Shape& shape, const Layout& layout)
-      : layout_(plain_mean_layout(shape)), layouts_{{Layout()}, {Layout()}}, bf16_(stores_bfloat16(layout)) {
+  GlobalMean(const Shape& shape, const Layout& layout, bool store_bfloat16, const Shape& out_shape)
+      : layout_(plain_mean_layout(shape)), layouts_{{Layout()}, {Layout()}}, bf16_(stores_bfloat16(layout)),
+        store_bf16_(store_bfloat16) {
     const Layout f32 = float32_layout(layout);
     if (is_plain(f32) || mean_layout_of(f32, shape, layout_)) layouts_.in = {layout};
     else bf16_ = false;
+    if (store_bf16_) layouts_.out = {bfloat16_layout(Layout(), out_shape)};
   }
   void run(const KernelIO& io) const override {
+    const int64_t means = layout_.N * layout_.C;
+    std::optional<DnnlWorkspace> wide;  // the float32 means, when the output stores bfloat16
+    if (store_bf16_) wide.emplace(io.context, size_t(means) * sizeof(float));
+    float* y = store_bf16_ ? reinterpret_cast<float*>(wide->data()) : io.out[0]->data<float>();
     const void* x = io.in[0]->raw();
-    if (bf16_) mean_of(static_cast<const Bfloat16*>(x), layout_, io.out[0]->data<float>());
-    else mean_of(static_cast<const float*>(x), layout_, io.out[0]->data<float>());
+    if (bf16_) mean_of(static_cast<const Bfloat16*>(x), layout_, y);
+    else mean_of(static_cast<const float*>(x), layout_, y);
+    if (store_bf16_) float_to_bfloat16_bits(y, static_cast<uint16_t*>(io.out[0]->raw()), size_t(means));
   }
-  const KernelLayouts* layouts() const override { return is_plain(layouts_.in[0]) ? nullptr : &layouts_; }
+  const KernelLayouts* layouts() const override {
+    return is_plain(layouts_.in[0]) && is_plain(layouts_.out[0]) ? nullptr : &layouts_;
+  }
 
  private:
   MeanLayout layout_;
   KernelLayouts layouts_;
-  bool bf16_;
+  bool bf16_, store_bf16_;
 };
 
 }  // namespace
@@ -289,7 +303,8 @@ Kernel<NoParams> global_mean_kernel() {
             if (!x.concrete()) return Compiled::decline("input 0 has no concrete shape");
             if (x.rank() < 3) return Compiled::decline("input 0 has rank " + std::to_string(x.rank()) + " < 3");
             const Layout layout = a.offered.in.empty() ? Layout() : a.offered.in[0];
-            return std::make_unique<GlobalMean>(x.shape, layout);
+            const bool store = a.context.precision == Precision::bf16 && a.context.store_bfloat16;
+            return std::make_unique<GlobalMean>(x.shape, layout, store, a.out[0].shape);
           }};
 }
 

@@ -179,7 +179,8 @@ Compiled compile_max_pool_native(const std::shared_ptr<const PoolParams>& p, con
   const PoolGeometry g = resolve_pool_geometry(p->window, Shape(xi.shape.begin() + 2, xi.shape.end()));
   for (const PoolAxis& ax : g.axes)
     if (ax.dilation != 1) return Compiled::decline("dilation " + std::to_string(ax.dilation) + " (taps one cell apart only)");
-  const Layout x_layout = a.offered.in.empty() ? Layout() : a.offered.in[0];
+  // A value stored in bfloat16 (a native bfloat16 plan) is taken in float32: the plan converts it.
+  const Layout x_layout = a.offered.in.empty() ? Layout() : float32_layout(a.offered.in[0]);
   MeanLayout x;
   if (!mean_layout_of(x_layout, xi.shape, x) ||
       (x.kind == MeanLayout::channel_rows && (x.row_stride != x.lanes || (x.c_stride == 0 && x.N > 1 && x.n_stride != x.plane * x.lanes))))

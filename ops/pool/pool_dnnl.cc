@@ -20,8 +20,9 @@
 // In a native bfloat16 plan, an input arriving stored in bfloat16 channels-last or channel-blocked is pooled so,
 // and the output stored in bfloat16 too, where only its rounding reads it (CompileContext::store_bfloat16):
 // oneDNN's bf16 pooling has one element type for src and dst, accumulates in float32 and rounds the result
-// once, which is the float32 pooling and the rounding after it. Otherwise the input is taken in float32 (the
-// plan converts it); so is a plain one (oneDNN's plain pooling is scalar code).
+// once, which is the float32 pooling and the rounding after it, but for subnormal results, which its
+// conversion (vcvtneps2bf16) flushes to zero as oneDNN's other bf16 kernels do. Otherwise the input is taken
+// in float32 (the plan converts it); so is a plain one (oneDNN's plain pooling is scalar code).
 #include "ops/pool/pool.h"
 
 #include "dnnl/layouts.h"

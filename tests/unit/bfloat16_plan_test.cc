@@ -244,10 +244,11 @@ TEST_CASE("a model's precision: bf16 runs natively where the CPU can, else float
 
 TEST_CASE("native bfloat16 stores the values between the kernels that read them in bfloat16") {
   // x -> Conv+Relu -> y1 -> Conv (+ y1, Relu) -> y3 -> Mul(y3, Sigmoid(GlobalAveragePool(y3))) -> m -> Conv -> y;
-  // Softmax(y1) -> s. y1, y3 and m are written by bf16 nodes and read rounded: the convolutions and the Mul
-  // store them in bfloat16 (dnnl/layouts.h) and the roundings view them; the pooling reads y3 so; Softmax
-  // (float32) gets y1 through a reorder to a float32 layout. --verify checks every step against its reference,
-  // stored outputs within half a bfloat16 ulp more (runtime/plan.cc, check_step).
+  // Softmax(y1) -> s. y1, y3, m and the pooling's g are written by bf16 nodes and read rounded: the
+  // convolutions, the Mul and the pooling store them in bfloat16 (dnnl/layouts.h) and the roundings view them;
+  // the pooling reads y3 so; Softmax (float32) gets y1 through a reorder to a float32 layout. --verify checks
+  // every step against its reference, stored outputs within half a bfloat16 ulp more (runtime/plan.cc,
+  // check_step).
   GraphBuilder b;
   b.input("x", {1, 16, 12, 12})
       .initializer("wa", random_tensor({32, 16, 3, 3}, 21)).initializer("wb", random_tensor({32, 32, 3, 3}, 22))
@@ -270,7 +271,7 @@ TEST_CASE("native bfloat16 stores the values between the kernels that read them 
     if (op == "RoundToFloat16" && stores_bfloat16(s.layouts.in[0])) viewed += s.view;
   });
   CHECK(stored == 3);  // y1, y3 and m; conv_c writes the graph output y, float32
-  CHECK(viewed == 3);
+  CHECK(viewed == 4);
 }
 
 TEST_CASE("native bfloat16 stores a Linear layer's output in bfloat16 for the next one, whatever A's rank") {
@@ -381,31 +382,48 @@ TEST_CASE("native bfloat16 permutes and normalizes bfloat16 values without conve
 }
 
 TEST_CASE("native bfloat16 stores Swish convolutions' outputs in bfloat16, as EfficientNet's blocks do") {
-  // x -> 1x1 Conv (16 -> 32) -> Swish -> depthwise 3x3 Conv -> Swish -> 1x1 Conv (32 -> 16) -> Add x -> y, each
-  // Swish spelled x * Sigmoid(x) as torch.onnx writes nn.SiLU. fuse-conv makes the first two FusedConv+Swish;
-  // in bfloat16 the Swish is the primitive's post-op and its output is stored in bfloat16 for the next
-  // convolution (ops/conv/conv_dnnl.cc). --verify checks each step against its reference.
+  // x -> 1x1 Conv (16 -> 32) -> Swish -> depthwise 3x3 Conv -> Swish = d -> squeeze and excitation:
+  // Mul(d, Sigmoid(Conv(Swish(Conv(GlobalAveragePool(d)))))) -> 1x1 Conv (32 -> 16) -> Add x -> y, each Swish
+  // spelled x * Sigmoid(x) as torch.onnx writes nn.SiLU. fuse-conv makes FusedConv+Swish and FusedConv+Sigmoid;
+  // in bfloat16 the Swish is the primitive's post-op (ops/conv/conv_dnnl.cc) and each convolution's output is
+  // stored in bfloat16 for the next kernel; the Mul reads both d and the [1, C, 1, 1] gate so (no conversion
+  // in front of it). --verify checks each step against its reference.
   Attributes depthwise = pads1();
   depthwise.set("group", int_attr(32));
   GraphBuilder b;
   b.input("x", {1, 16, 10, 10})
       .initializer("we", random_tensor({32, 16, 1, 1}, 61)).initializer("wd", random_tensor({32, 1, 3, 3}, 62))
+      .initializer("w1", random_tensor({8, 32, 1, 1}, 65)).initializer("w2", random_tensor({32, 8, 1, 1}, 66))
       .initializer("wp", random_tensor({16, 32, 1, 1}, 63))
       .node("Conv", {"x", "we"}, {"e"}, "expand").node("Sigmoid", {"e"}, {"es"}, "expand_gate")
       .node("Mul", {"e", "es"}, {"ea"}, "expand_swish")
       .node("Conv", {"ea", "wd"}, {"d"}, "dwconv", depthwise).node("Sigmoid", {"d"}, {"ds"}, "dw_gate")
       .node("Mul", {"d", "ds"}, {"da"}, "dw_swish")
-      .node("Conv", {"da", "wp"}, {"p"}, "project").node("Add", {"p", "x"}, {"y"}, "residual").output("y");
+      .node("GlobalAveragePool", {"da"}, {"g"}, "squeeze").node("Conv", {"g", "w1"}, {"f1"}, "fc1")
+      .node("Sigmoid", {"f1"}, {"f1s"}, "fc1_gate").node("Mul", {"f1", "f1s"}, {"f1a"}, "fc1_swish")
+      .node("Conv", {"f1a", "w2"}, {"f2"}, "fc2").node("Sigmoid", {"f2"}, {"gate"}, "excite")
+      .node("Mul", {"da", "gate"}, {"scaled"}, "scale")
+      .node("Conv", {"scaled", "wp"}, {"p"}, "project").node("Add", {"p", "x"}, {"y"}, "residual").output("y");
   const BuiltGraph g = build(b, 64);
   const std::shared_ptr<const Plan> p = verified_native_plan(g);  // throws when a step is beyond its tolerance
   if (!p) return;  // no native bfloat16 on this CPU
-  int swish_convs = 0;
+  int swish_convs = 0, scales = 0;
   for_each_step(*p, [&](const std::string& op, const PlanStep& s) {
-    if (op != "FusedConv" || p->graph().nodes[size_t(s.node)].name == "project") return;
-    ++swish_convs;
-    CHECK(stores_bfloat16(s.layouts.out[0]));
+    const std::string name = s.node < 0 ? "" : p->graph().nodes[size_t(s.node)].name;
+    if (op == "FusedConv" && (name == "expand" || name == "dwconv")) {
+      ++swish_convs;
+      CHECK(stores_bfloat16(s.layouts.out[0]));
+    }
+    if (op == "GlobalAveragePool") CHECK(stores_bfloat16(s.layouts.out[0]));  // only its rounding reads it
+    if (op == "Mul") {
+      ++scales;
+      CHECK(stores_bfloat16(s.layouts.in[0]));
+      CHECK(stores_bfloat16(s.layouts.in[1]));
+      CHECK(stores_bfloat16(s.layouts.out[0]));
+    }
   });
   CHECK(swish_convs == 2);
+  CHECK(scales == 1);
 }
 
 TEST_CASE("native bfloat16 pools bfloat16 values without converting them, as ResNet's stem and DenseNet's transitions do") {

@@ -259,12 +259,18 @@ std::vector<KernelCase> binary_cases() {
                         .in(random_in({1, 16, 4, 4}).blocked()).in(random_in({1, 1, 1, 4}, 0.5f, 2.f))
                         .declines("channel", "varies along spatial dim 3"));
     // A native bfloat16 plan (dnnl/layouts.h): A stored in bfloat16 is read so by the dnnl kernel, float32
-    // arithmetic on its values, output float32 (not CompileContext::store_bfloat16); the channel kernel
-    // declines it (the plan reorders). Only on CPUs with native bfloat16: elsewhere no plan compiles a kernel
+    // arithmetic on its values, output float32 (but with native_bfloat16_stored: CompileContext::store_bfloat16);
+    // B too where it arrives so, of A's shape or broadcast plain (a squeeze-and-excitation gate); the channel
+    // kernel declines them (the plan reorders). Only on CPUs with native bfloat16: elsewhere no plan compiles a kernel
     // in bf16, and oneDNN has no bf16 binary without AVX-512.
     if (!dnnl_cpu_has_native_bfloat16()) continue;
     cases.push_back(KernelCase(op, 14, "native bf16: A stored in bfloat16, per-channel B").native_bfloat16()
                         .in(random_in({1, 16, 4, 4}).stored_bfloat16()).in(random_in({1, 16, 1, 1}, 0.5f, 2.f))
+                        .declines("channel", "not channel-blocked").runs("dnnl", Takes::offered)
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
+    cases.push_back(KernelCase(op, 14, "native bf16: A channels-last and per-channel B, both stored in bfloat16")
+                        .native_bfloat16_stored().in(random_in({1, 16, 4, 4}).channels_last().stored_bfloat16())
+                        .in(random_in({1, 16, 1, 1}, 0.5f, 2.f).stored_bfloat16())
                         .declines("channel", "not channel-blocked").runs("dnnl", Takes::offered)
                         .without_special_values(kStoredBfloat16FlushesSubnormals));
     cases.push_back(KernelCase(op, 14, "native bf16: A stored in bfloat16, B of its shape").native_bfloat16()

@@ -106,10 +106,9 @@ std::vector<KernelCase> pool_cases() {
     if (op == std::string("MaxPool")) native_on_layout(c);
     cases.push_back(c);
     // A native bfloat16 plan (ops/pool/pool_dnnl.cc): X stored in bfloat16 channel-blocked is pooled so where
-    // only the output's rounding reads it, and taken in float32 otherwise and when plain; native MaxPool
-    // declines bfloat16 layouts. Only on CPUs with native bfloat16 (no plan compiles a kernel in bf16 elsewhere).
+    // only the output's rounding reads it, and taken in float32 otherwise and when plain; native MaxPool takes
+    // float32 (the plan converts). Only on CPUs with native bfloat16 (no plan compiles a kernel in bf16 elsewhere).
     if (dnnl_cpu_has_native_bfloat16()) {
-      const std::string native_declines = "which the kernel does not read";
       KernelCase stored(op, op == std::string("MaxPool") ? 12 : 19, "native bf16: X blocked, stored in bfloat16");
       stored.attrs = window3;
       stored.native_bfloat16_stored().in(random_in({1, 32, 14, 14}).blocked().stored_bfloat16())
@@ -122,10 +121,12 @@ std::vector<KernelCase> pool_cases() {
       plain.attrs = window3;
       plain.native_bfloat16_stored().in(random_in({1, 20, 9, 9}).stored_bfloat16()).runs("dnnl", Takes::plain)
           .without_special_values(kStoredBfloat16FlushesSubnormals);
-      for (KernelCase* c : {&stored, &converted, &plain}) {
-        if (op == std::string("MaxPool")) c->declines("native", native_declines);
-        cases.push_back(*c);
+      if (op == std::string("MaxPool")) {
+        native_on_layout(stored);
+        native_on_layout(converted);
+        plain.runs("native", Takes::plain);
       }
+      for (const KernelCase* c : {&stored, &converted, &plain}) cases.push_back(*c);
     }
     KernelCase old(op, 7, "opset 7");
     old.attrs = window3;
@@ -213,6 +214,14 @@ std::vector<KernelCase> global_pool_cases() {
   cases.push_back(KernelCase("GlobalAveragePool", 1, "float64").in(given(f64))
                       .declines("mean", "float64, not float32").declines("dnnl", "float64, not float32"));
   cases.push_back(KernelCase("GlobalMaxPool", 1, "float64").in(given(f64)).declines("dnnl", "float64, not float32"));
+  // A native bfloat16 plan: X stored in bfloat16 channels-last (a squeeze-and-excitation block's squeeze), the
+  // means stored so where only their rounding reads them. Only on CPUs with native bfloat16 (oneDNN's bf16
+  // pooling is the other kernel).
+  if (dnnl_cpu_has_native_bfloat16())
+    cases.push_back(KernelCase("GlobalAveragePool", 1, "native bf16: X channels-last, stored in bfloat16")
+                        .native_bfloat16_stored().in(random_in({1, 48, 14, 14}).channels_last().stored_bfloat16())
+                        .runs("mean", Takes::offered).runs("dnnl", Takes::offered)
+                        .without_special_values(kStoredBfloat16FlushesSubnormals));
   return cases;
 }
 
