@@ -120,7 +120,10 @@ def main():
                 times.setdefault((name, t, "cnnx"), []).append(time_cnnx(a.build, path, inp, t, iters))
                 times.setdefault((name, t, "ort"), []).append(time_ort(a.ort, path, inp, t, iters))
     med = lambda name, t, e, k="median_ms": statistics.median(x[k] for x in times[(name, t, e)])
-    print(f"isa avx2 (this machine), {a.rounds} rounds alternating, load average now "
+    # The instruction set oneDNN dispatches here, as `cnnx bench --json` reports it.
+    isa = json.loads(subprocess.run([os.path.join(a.build, "cnnx"), "bench", models[0][1], "--iters", "1", "--json"],
+                                    capture_output=True, text=True, check=True).stdout)["isa"]
+    print(f"isa {isa} (this machine), {a.rounds} rounds alternating, load average now "
           f"{open('/proc/loadavg').read().split()[0]}")
     print(f"{'model':42s} {'thr':>3s} {'cnnx ms':>9s} {'ORT ms':>9s} {'ratio':>6s} {'cnnx 1st':>9s} {'ORT 1st':>9s}")
     for name, _, _ in models:
