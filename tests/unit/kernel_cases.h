@@ -52,18 +52,28 @@ struct CaseInput {
   Offer offer = Offer::plain;
 
   CaseInput constant() const { CaseInput c = *this; c.is_constant = true; return c; }
-  CaseInput blocked() const { CaseInput c = *this; c.offer = Offer::blocked; return c; }
-  CaseInput channels_last() const { CaseInput c = *this; c.offer = Offer::channels_last; return c; }
+  // (Either order with stored_bfloat16(): the arrangement and the storage combine.)
+  CaseInput blocked() const { return arranged(Offer::blocked); }
+  CaseInput channels_last() const { return arranged(Offer::channels_last); }
   // Stored in bfloat16 (dnnl/layouts.h) in the plain arrangement, or in the channel-blocked or channels-last one
   // when blocked() or channels_last().
   CaseInput stored_bfloat16() const {
     CaseInput c = *this;
-    c.offer = offer == Offer::blocked         ? Offer::blocked_bfloat16
-              : offer == Offer::channels_last ? Offer::channels_last_bfloat16
-                                              : Offer::bfloat16;
+    c.offer = offer == Offer::blocked || offer == Offer::blocked_bfloat16 ? Offer::blocked_bfloat16
+              : offer == Offer::channels_last || offer == Offer::channels_last_bfloat16 ? Offer::channels_last_bfloat16
+                                                                                       : Offer::bfloat16;
     return c;
   }
   CaseInput seeded(uint32_t s) const { CaseInput c = *this; c.seed = s; return c; }
+
+ private:
+  CaseInput arranged(Offer arrangement) const {
+    const bool bfloat16 = offer == Offer::bfloat16 || offer == Offer::blocked_bfloat16 ||
+                          offer == Offer::channels_last_bfloat16;
+    CaseInput c = *this;
+    c.offer = arrangement;
+    return bfloat16 ? c.stored_bfloat16() : c;
+  }
 };
 
 // Uniform float32 values in [lo, hi).
