@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dnnl/layouts.h"
+#include "dnnl/run_state.h"
 #include "engine/layout.h"
 #include "engine/op.h"
 
@@ -66,18 +67,6 @@ dnnl::primitive_attr dnnl_attr();
 void dnnl_execute(RunContext* context, const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad,
                   const DnnlArgs& args);
 
-// A 64-byte-aligned buffer of at least `bytes` for a kernel's copies during one run: the run state's own
-// (kept for the next run; kernels of a run take it one at a time), or one made for this object alone when the
-// context has no run state. Not the scratchpad: that one is the primitive's while it executes.
-class DnnlWorkspace {
- public:
-  DnnlWorkspace(RunContext* context, size_t bytes);
-  char* data() const { return data_; }
-
- private:
-  std::shared_ptr<char> own_;
-  char* data_ = nullptr;
-};
 
 // The tensor's own buffer (no copy) as a primitive argument. A plain `md` must describe exactly its bytes; a
 // blocked one may need more (padded channels): the plan allocates blocked values with md.get_size() bytes.

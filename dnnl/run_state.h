@@ -14,9 +14,12 @@
 //     only graph inputs and outputs (new buffers per run) are made anew.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 
 namespace cnnx {
+
+struct RunContext;
 
 class DnnlRunState {
  public:
@@ -32,6 +35,19 @@ class DnnlRunState {
 
  private:
   std::unique_ptr<Parts> parts_;
+};
+
+// A 64-byte-aligned buffer of at least `bytes` for a kernel's copies during one run: the run state's own
+// (kept for the next run; kernels of a run take it one at a time), or one made for this object alone when the
+// context has no run state. Not the scratchpad: that one is the primitive's while it executes.
+class DnnlWorkspace {
+ public:
+  DnnlWorkspace(RunContext* context, size_t bytes);
+  char* data() const { return data_; }
+
+ private:
+  std::shared_ptr<char> own_;
+  char* data_ = nullptr;
 };
 
 }  // namespace cnnx

@@ -84,13 +84,15 @@ bool reads_bfloat16_storage(const Node& n) {
   //   BatchNormalization: native (channels-last) and dnnl, bfloat16 in and out where the output may be stored
   //     so, float32 layouts otherwise (the plan converts).
   //   Transpose: dnnl (a view of a dense bfloat16 input is bfloat16 too; a blocked one is copied to float32).
+  //   Flatten, Reshape, Squeeze, Unsqueeze: dnnl (a view of the input taken row-major in bfloat16); the ref
+  //     view takes float32.
   //   MaxPool, AveragePool: dnnl, bfloat16 in and out where the output may be stored so and the input is not
   //     plain; native MaxPool takes float32 layouts.
   //   LayerNormalization, though a float32 node: dnnl, bfloat16 in and out where its output may be stored so,
   //     float32 layouts otherwise.
   static const std::set<std::string> readers = {
       "Conv", "FusedConv", "GlobalAveragePool", "Add", "Sub", "Mul", "Div", "MatMul", "FusedMatMul", "Concat",
-      "BatchNormalization", "Transpose", "MaxPool", "AveragePool"};
+      "BatchNormalization", "Transpose", "MaxPool", "AveragePool", "Flatten", "Reshape", "Squeeze", "Unsqueeze"};
   if (n.precision != Precision::bf16) return n.domain.empty() && n.op_type == "LayerNormalization";
   if (is_round_to_float16(n)) return true;
   return (n.domain.empty() || n.domain == kInternalDomain) && readers.count(n.op_type) > 0;

@@ -12,8 +12,8 @@
 #include <optional>
 #include <vector>
 
-#include "dnnl/dnnl_runtime.h"
 #include "dnnl/layouts.h"
+#include "dnnl/run_state.h"
 #include "ops/cast/round_to_float16.h"
 
 namespace cnnx {

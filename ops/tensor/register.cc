@@ -27,11 +27,16 @@ void register_tensor_ops(OpRegistry& r) {
     spec.hints.copies_only = true;
     return spec;
   };
-  // Views (view_kernel): the plan may give output 0 input 0's buffer and skip the kernel.
-  r.add(OpSpec<FlattenParams>{"Flatten", 1, parse_flatten, infer_flatten, kExact, {view_kernel<FlattenParams>()}});
-  r.add(OpSpec<ReshapeParams>{"Reshape", 1, parse_reshape, infer_reshape, kExact, {view_kernel<ReshapeParams>()}});
-  r.add(OpSpec<AxesParams>{"Squeeze", 1, parse_squeeze, infer_squeeze, kExact, {view_kernel<AxesParams>()}});
-  r.add(OpSpec<AxesParams>{"Unsqueeze", 1, parse_unsqueeze, infer_unsqueeze, kExact, {view_kernel<AxesParams>()}});
+  // Views (view_kernel; bfloat16_view_kernel for a value stored in bfloat16): the plan may give output 0 input
+  // 0's buffer and skip the kernel.
+  r.add(OpSpec<FlattenParams>{"Flatten", 1, parse_flatten, infer_flatten, kExact,
+                              {bfloat16_view_kernel<FlattenParams>(), view_kernel<FlattenParams>()}});
+  r.add(OpSpec<ReshapeParams>{"Reshape", 1, parse_reshape, infer_reshape, kExact,
+                              {bfloat16_view_kernel<ReshapeParams>(), view_kernel<ReshapeParams>()}});
+  r.add(OpSpec<AxesParams>{"Squeeze", 1, parse_squeeze, infer_squeeze, kExact,
+                           {bfloat16_view_kernel<AxesParams>(), view_kernel<AxesParams>()}});
+  r.add(OpSpec<AxesParams>{"Unsqueeze", 1, parse_unsqueeze, infer_unsqueeze, kExact,
+                           {bfloat16_view_kernel<AxesParams>(), view_kernel<AxesParams>()}});
 
   OpSpec<TransposeParams> transpose{"Transpose", 1, parse_transpose, infer_transpose, kExact,
                                     {transpose_dnnl_kernel(), ref_kernel(transpose_ref)}};

@@ -46,5 +46,12 @@ template <class P>
 Kernel<P> view_kernel() {
   return {"ref", [](const std::shared_ptr<const P>&, const KernelArgs&) -> Compiled { return compile_view(); }};
 }
+// The same view of an input stored in bfloat16, taken row-major, in a native bfloat16 plan
+// (ops/tensor/reshape_dnnl.cc); declines float32 inputs.
+Compiled compile_reshape_bfloat16(const KernelArgs& a);
+template <class P>
+Kernel<P> bfloat16_view_kernel() {
+  return {"dnnl", [](const std::shared_ptr<const P>&, const KernelArgs& a) { return compile_reshape_bfloat16(a); }};
+}
 
 }  // namespace cnnx
