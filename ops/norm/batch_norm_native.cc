@@ -127,7 +127,8 @@ class BatchNormChannelsLast final : public CompiledKernel {
 Compiled compile_batch_norm_native(const std::shared_ptr<const BatchNormParams>& p, const KernelArgs& a) {
   const ValueInfo& x = a.in[0];
   const bool store_bfloat16 = a.context.precision == Precision::bf16 && a.context.store_bfloat16;
-  const Layout arriving = store_bfloat16 ? a.offered.in[0] : float32_layout(a.offered.in[0]);
+  const Layout offered = a.offered.in.empty() ? Layout() : a.offered.in[0];  // plain when none was offered
+  const Layout arriving = store_bfloat16 ? offered : float32_layout(offered);
   if (x.dtype != DType::f32 || !x.concrete() || checked_numel(x.shape) == 0)
     return Compiled::decline("input 0 is not a non-empty float32 tensor of known shape");
   const bool channels_last = x.rank() >= 3 && !is_plain(float32_layout(arriving)) &&
@@ -136,7 +137,8 @@ Compiled compile_batch_norm_native(const std::shared_ptr<const BatchNormParams>&
   if (p->training) return Compiled::decline("training mode (the batch's statistics)");
   if (!p->spatial) return Compiled::decline("spatial = 0 (per-activation statistics)");
   for (size_t i = 1; i < 5; ++i)
-    if (!a.in[i].constant) return Compiled::decline("input " + std::to_string(i) + " is not a constant");
+    if (i >= a.in.size() || !a.in[i].constant)
+      return Compiled::decline("input " + std::to_string(i) + " is not a constant");
   const int64_t C = x.shape[1];
   const float* scale = a.in[1].constant->data<float>();
   const float* B = a.in[2].constant->data<float>();

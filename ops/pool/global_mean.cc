@@ -303,8 +303,8 @@ Kernel<NoParams> global_mean_kernel() {
             if (!x.concrete()) return Compiled::decline("input 0 has no concrete shape");
             if (x.rank() < 3) return Compiled::decline("input 0 has rank " + std::to_string(x.rank()) + " < 3");
             const Layout layout = a.offered.in.empty() ? Layout() : a.offered.in[0];
-            const bool store = a.context.precision == Precision::bf16 && a.context.store_bfloat16;
-            return std::make_unique<GlobalMean>(x.shape, layout, store, a.out[0].shape);
+            const bool store = a.context.precision == Precision::bf16 && a.context.store_bfloat16 && !a.out.empty();
+            return std::make_unique<GlobalMean>(x.shape, layout, store, store ? a.out[0].shape : Shape());
           }};
 }
 

@@ -73,7 +73,7 @@ PoolDesc describe(algorithm algo, const Shape& x_shape, const PoolGeometry& g, c
 
 // The layout input 0 is taken in: as offered, but float32 where the file comment says so.
 Layout taken_layout(const KernelArgs& a) {
-  const Layout& offered = a.offered.in[0];
+  const Layout offered = a.offered.in.empty() ? Layout() : a.offered.in[0];  // plain when none was offered
   if (!stores_bfloat16(offered)) return offered;
   const Layout f32 = float32_layout(offered);
   const bool bf16 = a.context.precision == Precision::bf16 && a.context.store_bfloat16 && !is_plain(f32);

@@ -21,7 +21,7 @@ class ReshapeView : public ReorderCopy {
 }  // namespace
 
 Compiled compile_reshape_bfloat16(const KernelArgs& a) {
-  if (a.offered.in.empty() || !stores_bfloat16(a.offered.in[0]))
+  if (a.offered.in.empty() || !stores_bfloat16(a.offered.in[0]) || a.out.empty())
     return Compiled::decline("input 0 is not stored in bfloat16 (the ref view takes it)");
   std::string why = dnnl_declines_inputs(a.in, 0, 1);
   if (why.empty()) why = dnnl_declines_inputs(a.out, 0, 1);
