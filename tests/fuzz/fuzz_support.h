@@ -20,14 +20,19 @@ constexpr int64_t kMaxInputElements = int64_t(1) << 16;    // per input
 constexpr int64_t kMaxValueBytes = int64_t(16) << 20;       // any one initializer, constant or intermediate
 constexpr int64_t kMaxPlanWork = int64_t(1) << 28;          // see plan_is_small
 
-// Options for loading fuzzed models: one thread, the tensor limit lowered to kMaxValueBytes and the arena
-// limit to 4 of them (so both limits' checks are fuzzed too).
+// Options for loading fuzzed models: one thread, the tensor limit lowered to kMaxValueBytes, the arena limit to
+// 4 of them and a Loop's iterations to kMaxLoopIterations (so these limits' checks are fuzzed too). Why the
+// last: a Loop whose carried value grows by a Concat each iteration copies the whole value every time, work
+// quadratic in the iterations; at the default 65536 iterations one such 311-byte model took 14 s to reach its
+// limit error in a release build and over the 25 s timeout under ASan.
+constexpr int64_t kMaxLoopIterations = 1024;
 inline Options fuzz_options(Backend backend) {
   Options o;
   o.backend = backend;
   o.threads = 1;
   o.max_tensor_bytes = kMaxValueBytes;
   o.max_arena_bytes = 4 * kMaxValueBytes;
+  o.max_loop_iterations = kMaxLoopIterations;
   return o;
 }
 
