@@ -174,6 +174,14 @@ class ReorderCopy : public CompiledKernel {
   DnnlReorder reorder_;
   KernelLayouts layouts_;
 };
+// A ReorderCopy whose output is its input's bytes (`from` and `to` describe the same memory): the plan gives
+// both one buffer (CompiledKernel::views_input) and skips it; called, it copies. Transpose's and the reshaping
+// ops' views of dense inputs.
+class ReorderView : public ReorderCopy {
+ public:
+  using ReorderCopy::ReorderCopy;
+  bool views_input() const override { return true; }
+};
 
 // "" when inputs [first, first + count) that are present are float32 with concrete, non-empty shapes of
 // rank <= DNNL_MAX_NDIMS; otherwise why a oneDNN f32 kernel declines them.

@@ -101,10 +101,7 @@ void float_to_bfloat16_bits(const float* x, uint16_t* y, size_t n) {
 }
 
 void bfloat16_bits_to_float(const uint16_t* x, float* y, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t b = uint32_t(x[i]) << 16;
-    std::memcpy(y + i, &b, sizeof b);
-  }
+  for (size_t i = 0; i < n; ++i) y[i] = bfloat16_bits_value(x[i]);
 }
 
 Tensor rounded_to_bfloat16(const Tensor& t) {

@@ -45,6 +45,13 @@ inline uint32_t float_bits(float x) {
   std::memcpy(&b, &x, sizeof b);
   return b;
 }
+// The float32 value stored in bfloat16 `bits` (the upper half of its bits), exactly.
+inline float bfloat16_bits_value(uint16_t bits) {
+  const uint32_t b = uint32_t(bits) << 16;
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
 inline uint32_t bfloat16_rounded_bits(uint32_t b) {
   const uint32_t nearest = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
   const uint32_t quiet_nan = (b | 0x00400000u) & 0xffff0000u;

@@ -62,8 +62,10 @@ post_ops fusion_post_ops(const ConvFusion& f, ConvTypes types) {
   if (f.residual) ops.append_sum(1.f);
   std::vector<EltwiseStep> steps;
   if (f.activation) require(f.activation->dnnl(f.args, steps).empty(), "the fuse-conv pass took an activation oneDNN refuses");
+  const bool swish_after = runs_swish_after(f, types);
   for (const EltwiseStep& s : steps)
-    if (s.algorithm != EltwiseAlgorithm::swish || !runs_swish_after(f, types)) ops.append_eltwise(1.f, dnnl_algorithm(s.algorithm), s.alpha, s.beta);
+    if (s.algorithm != EltwiseAlgorithm::swish || !swish_after)
+      ops.append_eltwise(1.f, dnnl_algorithm(s.algorithm), s.alpha, s.beta);
   return ops;
 }
 

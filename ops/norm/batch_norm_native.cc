@@ -13,7 +13,6 @@
 // spatial = 0 (oneDNN's kernel and the reference take those).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -48,10 +47,7 @@ CNNX_NORM_CLONES void affine_row(const float* x, const float* a, const float* b,
 }
 // The same on values stored in bfloat16 (the upper halves of their float32 bits), y rounded to bfloat16.
 inline uint16_t affine_bfloat16(uint16_t x, float a, float b, bool relu) {
-  float wide;
-  const uint32_t bits = uint32_t(x) << 16;
-  std::memcpy(&wide, &bits, sizeof wide);
-  return uint16_t(bfloat16_rounded_bits(float_bits(affine(wide, a, b, relu))) >> 16);
+  return uint16_t(bfloat16_rounded_bits(float_bits(affine(bfloat16_bits_value(x), a, b, relu))) >> 16);
 }
 void affine_row_bfloat16(const uint16_t* x, const float* a, const float* b, int64_t n, bool relu, uint16_t* y) {
   for (int64_t j = 0; j < n; ++j) y[j] = affine_bfloat16(x[j], a[j], b[j], relu);

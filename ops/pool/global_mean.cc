@@ -8,7 +8,6 @@
 #endif
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -44,12 +43,7 @@ struct Bfloat16 {
   uint16_t bits;
 };
 inline double widen(float v) { return double(v); }
-inline double widen(Bfloat16 v) {
-  const uint32_t b = uint32_t(v.bits) << 16;
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return double(f);
-}
+inline double widen(Bfloat16 v) { return double(bfloat16_bits_value(v.bits)); }
 template <class T>
 constexpr int64_t kAheadElements = kAhead / int64_t(sizeof(T));
 

@@ -9,17 +9,6 @@
 
 namespace cnnx {
 
-namespace {
-
-// A ReorderCopy whose output is its input's bytes (`from` and `to` describe the same memory).
-class ReshapeView : public ReorderCopy {
- public:
-  using ReorderCopy::ReorderCopy;
-  bool views_input() const override { return true; }
-};
-
-}  // namespace
-
 Compiled compile_reshape_bfloat16(const KernelArgs& a) {
   if (a.offered.in.empty() || !stores_bfloat16(a.offered.in[0]) || a.out.empty())
     return Compiled::decline("input 0 is not stored in bfloat16 (the ref view takes it)");
@@ -32,7 +21,7 @@ Compiled compile_reshape_bfloat16(const KernelArgs& a) {
   const Shape& out = a.out[0].shape;
   const dnnl::memory::desc view = input.reshape(dnnl::memory::dims(out.begin(), out.end()));
   return compile_or_refuse(
-      [&] { return std::make_unique<ReshapeView>(input, view, dnnl_desc(layout_of(view), out), a.in.size()); });
+      [&] { return std::make_unique<ReorderView>(input, view, dnnl_desc(layout_of(view), out), a.in.size()); });
 }
 
 }  // namespace cnnx

@@ -13,13 +13,6 @@ namespace cnnx {
 
 namespace {
 
-// A ReorderCopy whose output is its input's bytes (`from` and `to` describe the same memory).
-class TransposeView : public ReorderCopy {
- public:
-  using ReorderCopy::ReorderCopy;
-  bool views_input() const override { return true; }
-};
-
 Compiled compile_transpose(const std::shared_ptr<const TransposeParams>& p, const KernelArgs& a) {
   const std::string why = dnnl_declines_inputs(a.in);
   if (!why.empty()) return Compiled::decline(why);
@@ -32,7 +25,7 @@ Compiled compile_transpose(const std::shared_ptr<const TransposeParams>& p, cons
   if (!has_inner_blocks(a.offered.in[0])) {
     const dnnl::memory::desc view = input.permute_axes(inverse);
     return compile_or_refuse([&] {
-      return std::make_unique<TransposeView>(input, view, dnnl_desc(layout_of(view), a.out[0].shape), 1);
+      return std::make_unique<ReorderView>(input, view, dnnl_desc(layout_of(view), a.out[0].shape), 1);
     });
   }
   dnnl::memory::desc view;
